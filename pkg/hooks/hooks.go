@@ -1,0 +1,45 @@
+// Package hooks holds the bodies of ccmem's hook binaries. Each translates
+// between Claude Code's hook protocol and pkg/memory, and nothing more; the
+// mains only call these, so tests run them in-process too.
+package hooks
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/ccmem/ccmem/pkg/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+// handleArgs answers --help and --version; hooks take no other arguments.
+// done is false when the hook should go on with its job.
+func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {
+	if len(p.Args) == 0 {
+		return 0, false
+	}
+	switch p.Args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(p.Stdout, usage)
+		return 0, true
+	case "--version", "version":
+		fmt.Fprintf(p.Stdout, "%s (ccmem) %s\n", name, memory.Version)
+		return 0, true
+	}
+	fmt.Fprintf(p.Stderr, "%s: unexpected argument %q\nhint: this is a Claude Code hook; it reads the hook JSON on stdin and takes no arguments\n", name, p.Args[0])
+	return 1, true
+}
+
+func writeLine(w io.Writer, line string) {
+	if line != "" {
+		fmt.Fprintln(w, line)
+	}
+}
+
+// systemMessage shows the user a hook's problem line, naming ccmem so they
+// know which tool it comes from.
+func systemMessage(line string) string {
+	if line == "" {
+		return ""
+	}
+	return "ccmem " + line
+}

@@ -1,0 +1,93 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/ccmem/ccmem/pkg/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+const sessionStartUsage = `usage: sessionstart < hook-input.json
+
+sessionstart is ccmem's SessionStart hook for Claude Code. It reads the hook
+JSON on stdin and prints the memory block to inject:
+  {"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"…"}}
+
+Run "ccmem show" to see that block for a directory without Claude Code.
+CCMEM_DISABLE=1 (or "enabled: false" in config.yaml) makes it do nothing.
+`
+
+// startOutput is the SessionStart hook's stdout.
+type startOutput struct {
+	HookSpecificOutput startSpecific `json:"hookSpecificOutput"`
+	// SystemMessage shows the user why memory is incomplete, if it is.
+	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+type startSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// SessionStart is the body of the sessionstart hook. It always injects what
+// it could read: a problem with the input, a file or the config is reported
+// in one stderr line (and to the user as a system message) without taking
+// the rest of the memory away. It exits 0 when it printed a block, 1 when it
+// could not, and never 2.
+func SessionStart(p hookio.Process) int {
+	const name = "sessionstart"
+	return hookio.Guard(name, p.Stderr, false, func() int {
+		if code, done := handleArgs(name, sessionStartUsage, p); done {
+			return code
+		}
+		env, err := memory.EnvFrom(p.Getenv)
+		if env.Disabled {
+			return 0
+		}
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			return 1
+		}
+		started := p.Now()
+		deadline := started.Add(memory.DefaultConfig().Deadline)
+		var probs hookio.Problems
+		in, err := hookio.ReadInput(p.Stdin, deadline)
+		probs.Add(err)
+
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		inj := memory.Compose(ctx, env, memory.StartRequest{Cwd: in.Cwd, Source: in.Source, Started: started})
+		if inj.Disabled {
+			return 0
+		}
+		for _, w := range inj.Warnings {
+			probs.Addf("%s", w)
+		}
+		line := probs.Line(name)
+		writeLine(p.Stderr, line)
+		if inj.Block.Text == "" {
+			return 1
+		}
+		out := startOutput{
+			HookSpecificOutput: startSpecific{HookEventName: "SessionStart", AdditionalContext: inj.Block.Text},
+			SystemMessage:      systemMessage(line),
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			writeLine(p.Stderr, name+": encoding output: "+err.Error())
+			return 1
+		}
+		if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
+			if line == "" {
+				writeLine(p.Stderr, name+": writing output: "+err.Error())
+			}
+			return 1
+		}
+		return 0
+	})
+}

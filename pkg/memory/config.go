@@ -1,0 +1,183 @@
+package memory
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultConfigYAML is the documented default configuration; every key a
+// config file may set appears in it.
+//
+//go:embed default-config.yaml
+var DefaultConfigYAML []byte
+
+// MaxInline is the client's inline limit for injected context: a longer value
+// is spilled to a file and the model sees only a preview.
+const MaxInline = 10000
+
+// Config is the effective configuration of one project.
+type Config struct {
+	Enabled        bool          `yaml:"enabled" json:"enabled"`
+	BudgetChars    int           `yaml:"budget_chars" json:"budget_chars"`
+	Caps           Caps          `yaml:"caps" json:"caps"`
+	NudgeThreshold int           `yaml:"nudge_threshold" json:"nudge_threshold"`
+	Deadline       time.Duration `yaml:"deadline" json:"deadline"`
+}
+
+// Caps are the most lines each section of the injected block may show.
+type Caps struct {
+	Global   int `yaml:"global" json:"global"`
+	Learned  int `yaml:"learned" json:"learned"`
+	Briefing int `yaml:"briefing" json:"briefing"`
+	Project  int `yaml:"project" json:"project"`
+	Episodes int `yaml:"episodes" json:"episodes"`
+}
+
+// DefaultConfig returns the embedded defaults.
+func DefaultConfig() Config {
+	var c Config
+	if err := yaml.Unmarshal(DefaultConfigYAML, &c); err != nil {
+		panic("ccmem: embedded default config: " + err.Error())
+	}
+	return c
+}
+
+// Validate reports the first value out of its allowed range.
+func (c Config) Validate() error {
+	if c.BudgetChars < 1000 || c.BudgetChars > MaxInline {
+		return fmt.Errorf("budget_chars must be between 1000 and %d, not %d", MaxInline, c.BudgetChars)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"caps.global", c.Caps.Global}, {"caps.learned", c.Caps.Learned},
+		{"caps.briefing", c.Caps.Briefing}, {"caps.project", c.Caps.Project},
+		{"caps.episodes", c.Caps.Episodes}, {"nudge_threshold", c.NudgeThreshold},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("%s must not be negative, not %d", f.name, f.v)
+		}
+	}
+	if c.Deadline < 100*time.Millisecond || c.Deadline > 5*time.Second {
+		return fmt.Errorf("deadline must be between 100ms and 5s, not %s", c.Deadline)
+	}
+	return nil
+}
+
+// ConfigFile is one layer of configuration and what became of it.
+type ConfigFile struct {
+	Path    string `json:"path"`
+	Present bool   `json:"present"`
+	// Err is set when the file could not be used; its keys were then ignored.
+	Err error `json:"-"`
+	// Unknown lists keys the file sets that ccmem does not know.
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// LoadConfig merges the defaults, the global file and the project file, in
+// that order, each key overriding the one before. A file that cannot be read,
+// parsed or validated is skipped whole and reported in its ConfigFile.
+func LoadConfig(read func(string) ([]byte, error), paths ...string) (Config, []ConfigFile) {
+	cfg := DefaultConfig()
+	files := make([]ConfigFile, 0, len(paths))
+	for _, p := range paths {
+		cf := ConfigFile{Path: p}
+		data, err := read(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			files = append(files, cf)
+			continue
+		case err != nil:
+			cf.Present, cf.Err = true, err
+			files = append(files, cf)
+			continue
+		}
+		cf.Present = true
+		next, unknown, err := applyConfig(cfg, data)
+		cf.Unknown = unknown
+		if err != nil {
+			cf.Err = err
+		} else {
+			cfg = next
+		}
+		files = append(files, cf)
+	}
+	return cfg, files
+}
+
+func applyConfig(base Config, data []byte) (Config, []string, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return base, nil, nil
+	}
+	next := base
+	if err := yaml.Unmarshal(data, &next); err != nil {
+		return base, nil, errors.New(oneLine(err.Error()))
+	}
+	if err := next.Validate(); err != nil {
+		return base, nil, err
+	}
+	return next, unknownKeys(data), nil
+}
+
+// unknownKeys lists the keys of data that Config does not have, so a typo is
+// reported instead of silently ignored.
+func unknownKeys(data []byte) []string {
+	var probe Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(&probe)
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return nil
+	}
+	var keys []string
+	for _, msg := range te.Errors {
+		// yaml.v3 says: "line 3: field foo not found in type memory.Config".
+		if i := strings.Index(msg, "field "); i >= 0 {
+			if j := strings.Index(msg[i:], " not found"); j > 0 {
+				keys = append(keys, msg[i+len("field "):i+j])
+			}
+		}
+	}
+	return keys
+}
+
+func oneLine(s string) string {
+	s = strings.TrimPrefix(s, "yaml: ")
+	s = strings.ReplaceAll(s, "unmarshal errors:\n", "")
+	f := strings.Fields(s)
+	return strings.Join(f, " ")
+}
+
+// ConfigPaths are the global and project config files for a project root
+// (root may be empty when there is no project).
+func (e Env) ConfigPaths(root string) []string {
+	paths := []string{e.GlobalConfig()}
+	if root != "" {
+		paths = append(paths, filepath.Join(RepoMemoryDir(root), "config.yaml"))
+	}
+	return paths
+}
+
+// ConfigProblems turns the per-file outcome into warnings for people.
+func ConfigProblems(e Env, files []ConfigFile) []string {
+	var out []string
+	for _, f := range files {
+		if f.Err != nil {
+			out = append(out, fmt.Sprintf("%s ignored: %v", e.Tilde(f.Path), f.Err))
+		}
+		if len(f.Unknown) > 0 {
+			out = append(out, fmt.Sprintf("%s: unknown key %s", e.Tilde(f.Path), strings.Join(f.Unknown, ", ")))
+		}
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+// Package memory holds the rules of ccmem's store: where memory lives, how a
+// project is identified, how configuration merges, and how the block injected
+// at session start is composed and kept inside the client's limit.
+//
+// Everything here takes its surroundings (home, store root, clock) from an
+// Env value, never from globals, so tests can pin them.
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Env is what ccmem reads from its surroundings.
+type Env struct {
+	// Home is the user's home directory.
+	Home string
+	// Store is $CCMEM_HOME, by default ~/.claude/ccmem.
+	Store string
+	// ClaudeDir is $CLAUDE_CONFIG_DIR, by default ~/.claude.
+	ClaudeDir string
+	// Disabled is true when CCMEM_DISABLE is set to a true value.
+	Disabled bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// ErrNoHome is returned when neither HOME nor explicit locations are set.
+var ErrNoHome = errors.New("cannot find the home directory (HOME is not set)")
+
+// EnvFrom builds an Env from environment variables read through getenv.
+func EnvFrom(getenv func(string) string) (Env, error) {
+	e := Env{Home: getenv("HOME"), Now: time.Now}
+	e.Disabled = truthy(getenv("CCMEM_DISABLE"))
+	if e.Home != "" {
+		e.Home = absClean(e.Home)
+	}
+	e.ClaudeDir = getenv("CLAUDE_CONFIG_DIR")
+	if e.ClaudeDir == "" {
+		if e.Home == "" {
+			return e, ErrNoHome
+		}
+		e.ClaudeDir = filepath.Join(e.Home, ".claude")
+	}
+	e.ClaudeDir = absClean(expandHome(e.ClaudeDir, e.Home))
+	e.Store = getenv("CCMEM_HOME")
+	if e.Store == "" {
+		if e.Home == "" {
+			return e, ErrNoHome
+		}
+		e.Store = filepath.Join(e.Home, ".claude", "ccmem")
+	}
+	e.Store = absClean(expandHome(e.Store, e.Home))
+	return e, nil
+}
+
+func truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+func (e Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+// GlobalMemory is the global index, injected in every project.
+func (e Env) GlobalMemory() string { return filepath.Join(e.Store, "MEMORY.md") }
+
+// GlobalConfig is the user's config file.
+func (e Env) GlobalConfig() string { return filepath.Join(e.Store, "config.yaml") }
+
+// LearnedDir holds the canonical entries curated from the silos.
+func (e Env) LearnedDir() string { return filepath.Join(e.Store, "learned") }
+
+// ProjectDir is the store folder of one project key.
+func (e Env) ProjectDir(key string) string { return filepath.Join(e.Store, "projects", key) }
+
+// SilosDir is where Claude Code keeps its per-project folders.
+func (e Env) SilosDir() string { return filepath.Join(e.ClaudeDir, "projects") }
+
+// Settings is the client's user settings file.
+func (e Env) Settings() string { return filepath.Join(e.ClaudeDir, "settings.json") }
+
+// Tilde shortens a path under the home directory for display to people.
+func (e Env) Tilde(p string) string {
+	if e.Home == "" || e.Home == "/" {
+		return p
+	}
+	if p == e.Home {
+		return "~"
+	}
+	if strings.HasPrefix(p, e.Home+string(filepath.Separator)) {
+		return "~" + p[len(e.Home):]
+	}
+	return p
+}
+
+// RepoMemoryDir is the committed, team-shared memory folder of a project.
+func RepoMemoryDir(root string) string { return filepath.Join(root, ".claude", "memory") }
+
+// pathError formats a file error as one short line naming the file.
+func pathError(e Env, path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", e.Tilde(path), err)
+}

@@ -1,0 +1,190 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/natefinch/atomic"
+)
+
+// ErrNotRegular is returned for a path that is a directory, FIFO, device or
+// socket where a file was expected: ccmem never blocks on or reads those.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is returned by ReadSmallFile for files over its limit.
+var ErrTooLarge = errors.New("file too large")
+
+// openRegular opens path for reading without blocking on a FIFO and refuses
+// anything but a regular file.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		if fi.IsDir() {
+			return nil, nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory, not a file")}
+		}
+		return nil, nil, &os.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	}
+	return f, fi, nil
+}
+
+// ReadSmallFile reads a whole regular file of at most max bytes.
+func ReadSmallFile(path string, max int64) ([]byte, error) {
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > max {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, fi.Size(), max)}
+	}
+	return io.ReadAll(io.LimitReader(f, max+1))
+}
+
+// Head is the start of a text file read line by line.
+type Head struct {
+	// Lines are the first lines, without line ends, as valid UTF-8.
+	Lines []string
+	// Total is the number of lines in the whole file.
+	Total int
+}
+
+// ReadHead reads at most maxLines lines of a text file, and stops taking
+// lines once they add up to more than maxChars characters (a line that would
+// cross that is not taken); it still counts every line of the file, so the
+// caller can say how many were left out. Blank lines at the start and end of
+// the file are dropped and not counted.
+func ReadHead(path string, maxLines, maxChars int) (Head, error) {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return Head{}, err
+	}
+	defer f.Close()
+	return readHead(f, maxLines, maxChars)
+}
+
+func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var h Head
+	chars := 0
+	taking := maxLines > 0
+	blankRun := 0 // blank lines seen since the last non-blank line
+	var long []byte
+	partial := false // the current line came in several pieces
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return h, err
+		}
+		if isPrefix {
+			partial = true
+			// An overlong line: if we are still taking lines, keep at most
+			// enough of it to know it cannot fit; count it once.
+			if taking && len(long) <= maxChars*4 {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		wasPartial := partial
+		partial = false
+		if !wasPartial && len(bytes.TrimSpace(line)) == 0 {
+			if h.Total == 0 {
+				continue // leading blank line
+			}
+			blankRun++
+			continue
+		}
+		// A non-blank line: the blank lines before it are real lines.
+		for ; blankRun > 0; blankRun-- {
+			h.Total++
+			if taking && len(h.Lines) < maxLines && chars+1 <= maxChars {
+				h.Lines = append(h.Lines, "")
+				chars++
+			} else {
+				taking = false
+			}
+		}
+		h.Total++
+		if taking {
+			s := validUTF8(line)
+			n := Chars(s) + 1
+			if len(h.Lines) < maxLines && chars+n <= maxChars {
+				h.Lines = append(h.Lines, s)
+				chars += n
+			} else {
+				taking = false
+			}
+		}
+	}
+	return h, nil
+}
+
+func validUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+// Chars counts s as the client counts string length: UTF-16 code units.
+func Chars(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteFileAtomic replaces path with data through a synced temporary file in
+// the same folder, so a crash leaves the old file or the new one, never a mix.
+// Missing parent folders are created private (0700); new files are 0600.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := atomic.WriteFile(path, bytes.NewReader(data)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
