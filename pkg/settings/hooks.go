@@ -1,0 +1,247 @@
+package settings
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Hook is one command hook registration.
+type Hook struct {
+	Event   string // SessionStart, Stop, PreCompact, …
+	Command string // absolute path, shell-quoted when needed
+	Timeout int    // seconds
+}
+
+// Owned tells whether a hook command belongs to ccmem; install and uninstall
+// touch only entries it accepts.
+type Owned func(command string) bool
+
+// Change is one edit made to the settings, described for people.
+type Change struct {
+	Action string `json:"action"` // "add", "update", "remove"
+	Event  string `json:"event"`
+	What   string `json:"what"`
+}
+
+func (c Change) String() string { return fmt.Sprintf("%s %s hook: %s", c.Action, c.Event, c.What) }
+
+// shape errors name the part of settings.json that is not what Claude Code
+// expects; ccmem refuses to edit such a file rather than guess.
+func shapeError(path, want string) error {
+	return fmt.Errorf("%s is not %s; fix or remove it, then run again", path, want)
+}
+
+// hooksObject returns root.hooks, creating it when create is set.
+func hooksObject(root *Value, create bool) (*Value, error) {
+	if root.Kind != Object {
+		return nil, shapeError("the settings", "a JSON object")
+	}
+	h := root.Get("hooks")
+	if h == nil {
+		if !create {
+			return nil, nil
+		}
+		h = NewObject()
+		root.Set("hooks", h)
+	}
+	if h.Kind != Object {
+		return nil, shapeError(`"hooks"`, "an object")
+	}
+	return h, nil
+}
+
+// entries visits every command entry of one event, in order, with its
+// group index and index inside the group, after checking the shape.
+func entries(hooks *Value, event string) (groups *Value, err error) {
+	groups = hooks.Get(event)
+	if groups == nil {
+		return nil, nil
+	}
+	if groups.Kind != Array {
+		return nil, shapeError(fmt.Sprintf("hooks.%s", event), "an array")
+	}
+	for gi, g := range groups.Items {
+		if g.Kind != Object {
+			return nil, shapeError(fmt.Sprintf("hooks.%s[%d]", event, gi), "an object")
+		}
+		if hs := g.Get("hooks"); hs != nil && hs.Kind != Array {
+			return nil, shapeError(fmt.Sprintf("hooks.%s[%d].hooks", event, gi), "an array")
+		}
+	}
+	return groups, nil
+}
+
+func commandOf(entry *Value) string {
+	if entry.Kind != Object {
+		return ""
+	}
+	if t, _ := entry.Get("type").Str(); t != "command" {
+		return ""
+	}
+	c, _ := entry.Get("command").Str()
+	return c
+}
+
+// Ensure makes h the one ccmem entry of its event: an existing ccmem entry
+// is updated in place (other installs' paths or timeouts are corrected and
+// duplicates removed), else a new group is appended after every other hook.
+func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
+	hooks, err := hooksObject(root, true)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := entries(hooks, h.Event)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	found := false
+	if groups != nil {
+		for _, g := range groups.Items {
+			hs := g.Get("hooks")
+			if hs == nil {
+				continue
+			}
+			kept := hs.Items[:0]
+			for _, e := range hs.Items {
+				cmd := commandOf(e)
+				if cmd == "" || !owned(cmd) {
+					kept = append(kept, e)
+					continue
+				}
+				if found {
+					changes = append(changes, Change{"remove", h.Event, "duplicate " + cmd})
+					continue
+				}
+				found = true
+				if cmd != h.Command {
+					e.Set("command", String(h.Command))
+					changes = append(changes, Change{"update", h.Event, fmt.Sprintf("%s (was %s)", h.Command, cmd)})
+				}
+				if t := e.Get("timeout"); t == nil || t.Raw != fmt.Sprint(h.Timeout) {
+					e.Set("timeout", Int(h.Timeout))
+					changes = append(changes, Change{"update", h.Event, fmt.Sprintf("timeout %d s for %s", h.Timeout, h.Command)})
+				}
+				kept = append(kept, e)
+			}
+			hs.Items = kept
+		}
+		if len(changes) > 0 {
+			dropEmptyGroups(groups)
+		}
+	}
+	if !found {
+		if groups == nil {
+			groups = &Value{Kind: Array}
+			hooks.Set(h.Event, groups)
+		}
+		entry := NewObject()
+		entry.Set("type", String("command"))
+		entry.Set("command", String(h.Command))
+		entry.Set("timeout", Int(h.Timeout))
+		group := NewObject()
+		group.Set("hooks", &Value{Kind: Array, Items: []*Value{entry}})
+		groups.Items = append(groups.Items, group)
+		changes = append(changes, Change{"add", h.Event, fmt.Sprintf("%s (timeout %d s)", h.Command, h.Timeout)})
+	}
+	return changes, nil
+}
+
+// RemoveOwned deletes every ccmem entry from every event, then any group,
+// event list or hooks object that only ccmem's entries filled.
+func RemoveOwned(root *Value, owned Owned) ([]Change, error) {
+	hooks, err := hooksObject(root, false)
+	if err != nil || hooks == nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, event := range append([]string(nil), hooks.Keys...) {
+		groups, err := entries(hooks, event)
+		if err != nil {
+			return nil, err
+		}
+		if groups == nil {
+			continue
+		}
+		removed := false
+		for _, g := range groups.Items {
+			hs := g.Get("hooks")
+			if hs == nil {
+				continue
+			}
+			kept := hs.Items[:0]
+			for _, e := range hs.Items {
+				if cmd := commandOf(e); cmd != "" && owned(cmd) {
+					changes = append(changes, Change{"remove", event, cmd})
+					removed = true
+					continue
+				}
+				kept = append(kept, e)
+			}
+			hs.Items = kept
+		}
+		if !removed {
+			continue
+		}
+		dropEmptyGroups(groups)
+		if len(groups.Items) == 0 {
+			hooks.Delete(event)
+		}
+	}
+	if len(changes) > 0 && len(hooks.Keys) == 0 {
+		root.Delete("hooks")
+	}
+	return changes, nil
+}
+
+// dropEmptyGroups removes groups whose hook list became empty.
+func dropEmptyGroups(groups *Value) {
+	kept := groups.Items[:0]
+	for _, g := range groups.Items {
+		if hs := g.Get("hooks"); hs != nil && len(hs.Items) == 0 {
+			continue
+		}
+		kept = append(kept, g)
+	}
+	groups.Items = kept
+}
+
+// ShellQuote quotes a path for the shell that runs hook commands, leaving
+// ordinary paths bare.
+func ShellQuote(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@,=") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// CommandPath undoes ShellQuote for a command that is a single path.
+func CommandPath(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	if len(cmd) >= 2 && cmd[0] == '\'' && cmd[len(cmd)-1] == '\'' {
+		return strings.ReplaceAll(cmd[1:len(cmd)-1], `'\''`, "'")
+	}
+	if len(cmd) >= 2 && cmd[0] == '"' && cmd[len(cmd)-1] == '"' {
+		return cmd[1 : len(cmd)-1]
+	}
+	return cmd
+}
+
+// OwnedBy accepts commands that run one of names from a folder called dir
+// (such as ".../lib/ccmem/sessionstart"), wherever that folder is: a later
+// install with another prefix then replaces the earlier registration.
+func OwnedBy(dir string, names ...string) Owned {
+	return func(cmd string) bool {
+		p := CommandPath(cmd)
+		if filepath.Base(filepath.Dir(p)) != dir {
+			return false
+		}
+		for _, n := range names {
+			if filepath.Base(p) == n {
+				return true
+			}
+		}
+		return false
+	}
+}
