@@ -1,0 +1,49 @@
+# ccmem — see README.md. Everything builds into ./bin; nothing is installed
+# outside this folder except by `make install`.
+
+GO        ?= go
+BIN       := bin
+BINARIES  := ./cmd/ccmem ./hooks/sessionstart
+GOFLAGS_BUILD := -trimpath
+
+.PHONY: all build test unit e2e demo install uninstall vet clean claude-code
+
+all: build
+
+## build: compile ccmem and its hooks into ./bin
+build:
+	$(GO) build $(GOFLAGS_BUILD) -o $(BIN)/ $(BINARIES)
+
+## demo: run sessionstart on a built-in sample store and print what it injects
+demo: build
+	@$(GO) run ./scripts/demo
+
+## test: vet, unit tests, testscripts and the real-client end-to-end tests
+test: vet
+	$(GO) test -count=1 ./...
+
+## unit: everything but the real-client end-to-end tests
+unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+## e2e: only the end-to-end tests with the pinned Claude Code
+e2e:
+	$(GO) test -count=1 -v ./e2e/
+
+## claude-code: fetch the pinned Claude Code into .cache/ (the e2e tests do it too)
+claude-code:
+	@bash scripts/install-claude-code.sh
+
+vet:
+	$(GO) vet ./...
+
+## install: build, then wire ccmem into your Claude Code (~/.local, ~/.claude/settings.json)
+install: build
+	$(BIN)/ccmem install
+
+## uninstall: remove ccmem's hooks and binaries (your memory stays)
+uninstall: build
+	$(BIN)/ccmem uninstall
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// showBlock is the block `ccmem show` says sessionstart injects in the project.
+func (w *world) showBlock() string {
+	w.t.Helper()
+	out, err := w.ccmem("show", "--json", "--cwd", w.project)
+	if err != nil {
+		w.t.Fatalf("ccmem show: %v\n%s", err, out)
+	}
+	var r struct {
+		Block struct {
+			Text string `json:"text"`
+		} `json:"block"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		w.t.Fatalf("ccmem show --json: %v\n%s", err, out)
+	}
+	return r.Block.Text
+}
+
+// onlyInjection returns the one SessionStart context of the requests from
+// index from on, failing unless there is exactly one distinct value.
+func (w *world) onlyInjection(from int) string {
+	w.t.Helper()
+	got := w.injected(from)
+	if len(got) == 0 {
+		w.t.Fatalf("no request carried %q; requests: %d", injectedPrefix, len(w.api.MessageRequests()))
+	}
+	for _, g := range got[1:] {
+		if g != got[0] {
+			w.t.Fatalf("requests of one session carried different injected blocks")
+		}
+	}
+	return got[0]
+}
+
+// TestInjectionReachesModelInline: a headless session's API request carries
+// the global and the repository MEMORY.md inline, and a second session with
+// unchanged files gets a byte-identical block.
+func TestInjectionReachesModelInline(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"),
+		"## Preferences\n- global-marker-4f1c: answer tersely, with Go examples\n")
+	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"),
+		"## Build\n- repo-marker-9d2e: `make db-up` before integration tests\n")
+
+	if out := w.claude("-p", "hello"); !strings.Contains(out, "ok") {
+		t.Fatalf("claude -p printed %q, want the scripted reply", out)
+	}
+	first := w.onlyInjection(0)
+	for _, want := range []string{"global-marker-4f1c: answer tersely", "repo-marker-9d2e: `make db-up`"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("injected block lacks %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(first, "persisted-output") {
+		t.Fatalf("block was spilled to a file instead of arriving inline:\n%s", first)
+	}
+	if want := w.showBlock(); first != want {
+		t.Errorf("the client received a block that differs from `ccmem show`:\nclient: %q\nshow:   %q", first, want)
+	}
+
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "hello again")
+	second := w.onlyInjection(n)
+	if second != first {
+		t.Fatalf("second session got a different block:\nfirst:  %q\nsecond: %q", first, second)
+	}
+}
+
+// TestHugeMemoryStaysInline: a 5 MB global MEMORY.md with a 100,000-character
+// line and multibyte text still arrives inline, within budget_chars, and
+// carries the cut marker.
+func TestHugeMemoryStaysInline(t *testing.T) {
+	w := newWorld(t, nil)
+	var b strings.Builder
+	b.WriteString("## Notes\n")
+	for i := 0; b.Len() < 12000; i++ {
+		fmt.Fprintf(&b, "- %03d 日本語のメモ, naïve café — emoji 🚀🧪 keep going\n", i)
+	}
+	b.WriteString("- " + strings.Repeat("x", 100000) + "\n")
+	for i := 0; b.Len() < 5<<20; i++ {
+		fmt.Fprintf(&b, "- filler line %d with ümlauts and 漢字\n", i)
+	}
+	global := filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md")
+	w.write(global, b.String())
+	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"), "## Build\n- make test\n")
+
+	w.claude("-p", "hello")
+	got := w.onlyInjection(0)
+	if strings.Contains(got, "persisted-output") {
+		t.Fatalf("block was spilled to a file instead of arriving inline")
+	}
+	if want := w.showBlock(); got != want {
+		t.Fatalf("the client received a block that differs from `ccmem show`:\nclient: %q\nshow:   %q", got, want)
+	}
+	if n := len(utf16.Encode([]rune(got))); n > 9500 {
+		t.Fatalf("injected block is %d characters, over budget_chars 9500", n)
+	}
+	marker := regexp.MustCompile(`(?m)^… \d+ more lines in ` + regexp.QuoteMeta(global) + `$`)
+	if !marker.MatchString(got) {
+		t.Fatalf("no cut marker for %s in the block:\n%s", global, got)
+	}
+	if !strings.Contains(got, "- 000 日本語のメモ, naïve café — emoji 🚀🧪 keep going") {
+		t.Fatalf("multibyte text did not arrive intact:\n%s", got)
+	}
+	if strings.Contains(got, "xxxxxxxxxx") {
+		t.Fatalf("part of the 100,000-character line was injected: cuts must fall on line boundaries")
+	}
+}

@@ -1,0 +1,126 @@
+// Command demo is `make demo`: it lays out a sample memory store in a new
+// temporary folder, runs the built sessionstart hook there on a sample
+// SessionStart payload, and prints the block Claude Code would inject and its
+// size against the budget. It writes nothing outside that folder, and
+// removes it afterwards unless DEMO_KEEP=1.
+package main
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+//go:embed sample.txtar
+var sample []byte
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	bin, err := filepath.Abs("bin")
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(bin, "sessionstart")); err != nil {
+		return fmt.Errorf("bin/sessionstart is missing: run `make demo` (it builds first)")
+	}
+	tmp, err := os.MkdirTemp("", "ccmem-demo-")
+	if err != nil {
+		return err
+	}
+	if os.Getenv("DEMO_KEEP") == "" {
+		defer os.RemoveAll(tmp)
+	}
+	home := filepath.Join(tmp, "home")
+	project := filepath.Join(home, "src", "shop")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return err
+	}
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+	menv, err := memory.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	// The project key depends on where the temporary folder is; the sample
+	// names it PROJECT_KEY. Resolve it the way the hook will.
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
+		return err
+	}
+	p, err := memory.ResolveProject(menv, project)
+	if err != nil {
+		return err
+	}
+	for _, f := range txtar.Parse(sample).Files {
+		path := filepath.Join(home, strings.ReplaceAll(f.Name, "PROJECT_KEY", p.Key))
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, f.Data, 0o600); err != nil {
+			return err
+		}
+	}
+
+	payload := fmt.Sprintf(`{"session_id":"4b7c2d9e-demo","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`,
+		filepath.Join(home, ".claude", "projects", p.Key, "4b7c2d9e-demo.jsonl"), project)
+	cmd := exec.Command(filepath.Join(bin, "sessionstart"))
+	cmd.Env = env
+	cmd.Dir = project
+	cmd.Stdin = strings.NewReader(payload)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("sessionstart: %v", err)
+	}
+	var hook struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &hook); err != nil {
+		return fmt.Errorf("sessionstart printed something that is not hook JSON: %v", err)
+	}
+	block := hook.HookSpecificOutput.AdditionalContext
+
+	fmt.Printf("ccmem demo — sample store in %s\n", tmp)
+	fmt.Printf("$ echo '{\"cwd\":\"…/src/shop\",\"source\":\"startup\",…}' | bin/sessionstart\n\n")
+	rule := strings.Repeat("─", 78)
+	fmt.Println(rule)
+	fmt.Println(block)
+	fmt.Println(rule)
+	chars := len(utf16.Encode([]rune(block)))
+	fmt.Printf("injected: %d characters of the %d budget (budget_chars); Claude Code's inline limit is %d.\n",
+		chars, memory.DefaultConfig().BudgetChars, memory.MaxInline)
+
+	show := exec.Command(filepath.Join(bin, "ccmem"), "show", "--cwd", project)
+	show.Env = env
+	showOut, err := show.Output()
+	if err != nil {
+		return fmt.Errorf("ccmem show: %v", err)
+	}
+	if i := strings.Index(string(showOut), "── injected for"); i >= 0 {
+		fmt.Printf("\n$ ccmem show --cwd …/src/shop   (its report, after the same block)\n%s", showOut[i:])
+	}
+	if os.Getenv("DEMO_KEEP") != "" {
+		fmt.Printf("\nThe sample is kept in %s (DEMO_KEEP=1).\n", tmp)
+	}
+	return nil
+}
