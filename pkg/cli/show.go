@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -20,11 +22,12 @@ characters and what was cut, and the total against budget_chars.`,
 		run: runShow,
 	})
 	register(&command{
-		name: "paths", args: "[--cwd DIR] [--json]",
+		name: "paths", args: "[--cwd DIR] [--json] [NAME]",
 		summary: "print where ccmem keeps memory for a directory",
 		help: `Prints the store, the global MEMORY.md, the project's identity and key, and
 the project's files (briefing, episode index, repository memory, config).
-Nothing is created.`,
+With NAME (such as project_dir or briefing), prints only that path, for
+scripts. Nothing is created.`,
 		run: runPaths,
 	})
 }
@@ -111,8 +114,8 @@ func runPaths(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := noArgs(fs, pos); err != nil {
-		return err
+	if len(pos) > 1 {
+		return noArgs(fs, pos[1:])
 	}
 	dir, err := startDir(*cwd)
 	if err != nil {
@@ -134,12 +137,25 @@ func runPaths(c *ctx, args []string) error {
 		{"project_root", p.Root},
 		{"project_key", p.Key},
 		{"project_dir", pdir},
-		{"briefing", pdir + "/briefing.md"},
-		{"episode_index", pdir + "/INDEX.md"},
-		{"repo_memory", memory.RepoMemoryDir(p.Root) + "/MEMORY.md"},
-		{"repo_config", memory.RepoMemoryDir(p.Root) + "/config.yaml"},
+		{"briefing", filepath.Join(pdir, "briefing.md")},
+		{"episode_index", filepath.Join(pdir, "INDEX.md")},
+		{"repo_memory", filepath.Join(memory.RepoMemoryDir(p.Root), "MEMORY.md")},
+		{"repo_config", filepath.Join(memory.RepoMemoryDir(p.Root), "config.yaml")},
 		{"silos", c.env.SilosDir()},
 		{"settings", c.env.Settings()},
+	}
+	if len(pos) == 1 {
+		for _, r := range rows {
+			if r.Name == pos[0] {
+				fmt.Fprintln(c.out, r.Path)
+				return nil
+			}
+		}
+		names := make([]string, len(rows))
+		for i, r := range rows {
+			names[i] = r.Name
+		}
+		return usagef("names: "+strings.Join(names, ", "), "unknown path name %q", pos[0])
 	}
 	if *asJSON {
 		m := map[string]any{}

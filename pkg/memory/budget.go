@@ -70,8 +70,9 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		states = append(states, st)
 	}
 	cost := func(st *state) int {
-		if st == nil {
-			return 0
+		if st.keep == 0 && st.sec.Total > 0 {
+			// Fully cut: only its marker line remains, no title.
+			return Chars(sectionSep) + Chars(marker(st.sec.Total, st.sec.Path))
 		}
 		c := st.fixed
 		for _, lc := range st.costs[:st.keep] {
@@ -96,7 +97,8 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		return out
 	}
 	budgetCut := map[*state]bool{}
-	// Phase 1: drop lines, lowest priority first.
+	// Phase 1: drop lines, lowest priority first. A section left with no
+	// lines shrinks to its marker line, so the cut stays visible.
 	for _, name := range cutOrder {
 		for _, st := range byName(name) {
 			for total > budget && st.keep > 0 {
@@ -107,8 +109,8 @@ func Fit(preamble string, sections []Section, budget int) Block {
 			}
 		}
 	}
-	// Phase 2: drop whole sections (even their cut line), same order, then
-	// the rest (the nudge).
+	// Phase 2 (only with paths too long for the budget): drop whole
+	// sections, marker included, same order, then the rest (the nudge).
 	dropped := map[*state]bool{}
 	drop := func(st *state) {
 		if total > budget && !dropped[st] {
@@ -163,6 +165,10 @@ const sectionSep = "\n\n"
 
 func writeSection(b *strings.Builder, s Section, keep int) {
 	b.WriteString(sectionSep)
+	if keep == 0 && s.Total > 0 {
+		b.WriteString(marker(s.Total, s.Path))
+		return
+	}
 	b.WriteString(s.Title)
 	for _, l := range s.Lines[:keep] {
 		b.WriteByte('\n')

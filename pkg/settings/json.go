@@ -42,25 +42,13 @@ func Parse(data []byte) (*Value, error) {
 	// clearest to show a person.
 	var probe any
 	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, syntaxError(data, nil, err)
+		return nil, syntaxError(data, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := parseValue(dec)
-	if err != nil {
-		return nil, syntaxError(data, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, syntaxError(data, dec, errors.New("unexpected data after the top-level value"))
-	}
-	return v, nil
+	return parseRaw(bytes.TrimSpace(data))
 }
 
-func syntaxError(data []byte, dec *json.Decoder, err error) error {
+func syntaxError(data []byte, err error) error {
 	off := int64(len(data))
-	if dec != nil {
-		off = dec.InputOffset()
-	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		off = se.Offset
@@ -73,61 +61,46 @@ func syntaxError(data []byte, dec *json.Decoder, err error) error {
 	return fmt.Errorf("invalid JSON at line %d: %s", line, msg)
 }
 
-func parseValue(dec *json.Decoder) (*Value, error) {
-	tok, err := dec.Token()
-	if err != nil {
+// parseRaw builds a Value from one valid JSON value, keeping the text of
+// scalars verbatim (a string's escapes stay as the user wrote them).
+func parseRaw(raw []byte) (*Value, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' && raw[0] != '[' {
+		return &Value{Kind: Scalar, Raw: string(raw)}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // '{' or '['
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			v := NewObject()
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("object key is not a string")
-				}
-				val, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.Keys = append(v.Keys, key)
-				v.Vals = append(v.Vals, val)
-			}
-			if _, err := dec.Token(); err != nil { // '}'
-				return nil, err
-			}
-			return v, nil
-		case '[':
-			v := &Value{Kind: Array}
-			for dec.More() {
-				item, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.Items = append(v.Items, item)
-			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, fmt.Errorf("unexpected %q", t)
-	case string:
-		return String(t), nil
-	case json.Number:
-		return &Value{Kind: Scalar, Raw: t.String()}, nil
-	case bool:
-		return &Value{Kind: Scalar, Raw: fmt.Sprint(t)}, nil
-	case nil:
-		return &Value{Kind: Scalar, Raw: "null"}, nil
+	v := &Value{Kind: Array}
+	if raw[0] == '{' {
+		v.Kind = Object
 	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
+	for dec.More() {
+		key := ""
+		if v.Kind == Object {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			key, _ = kt.(string)
+		}
+		var member json.RawMessage
+		if err := dec.Decode(&member); err != nil {
+			return nil, err
+		}
+		mv, err := parseRaw(member)
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind == Object {
+			v.Keys = append(v.Keys, key)
+			v.Vals = append(v.Vals, mv)
+		} else {
+			v.Items = append(v.Items, mv)
+		}
+	}
+	return v, nil
 }
 
 // NewObject returns an empty object.
