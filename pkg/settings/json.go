@@ -53,7 +53,8 @@ func syntaxError(data []byte, err error) error {
 	if errors.As(err, &se) {
 		off = se.Offset
 	}
-	line := 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
+	// Offset is just past the offending byte; count lines before it.
+	line := 1 + bytes.Count(data[:max(0, min(int(off)-1, len(data)))], []byte("\n"))
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
 		msg = "unexpected end of file"
