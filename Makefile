@@ -3,7 +3,7 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := ./cmd/ccmem ./hooks/sessionstart
+BINARIES  := ./cmd/ccmem ./hooks/sessionstart ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath
 
 .PHONY: all build test unit e2e demo install uninstall vet clean claude-code

@@ -28,6 +28,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ccmem":        func() { os.Exit(cli.Main(hookio.OS())) },
 		"sessionstart": func() { os.Exit(hooks.SessionStart(hookio.OS())) },
+		"stop":         func() { os.Exit(hooks.Stop(hookio.OS())) },
+		"precompact":   func() { os.Exit(hooks.PreCompact(hookio.OS())) },
 	})
 }
 

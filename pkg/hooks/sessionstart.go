@@ -59,7 +59,10 @@ func SessionStart(p hookio.Process) int {
 
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		defer cancel()
-		inj := memory.Compose(ctx, env, memory.StartRequest{Cwd: in.Cwd, Source: in.Source, Started: started})
+		inj := memory.Start(ctx, env, memory.StartRequest{
+			Cwd: in.Cwd, Source: in.Source, Started: started,
+			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Process: memory.ClaudeProcess(p.Getenv),
+		})
 		if inj.Disabled {
 			return 0
 		}

@@ -22,6 +22,8 @@ const HookTimeout = 5
 // Hooks maps each hook binary to the client event it is registered on.
 var Hooks = []struct{ Binary, Event string }{
 	{"sessionstart", "SessionStart"},
+	{"stop", "Stop"},
+	{"precompact", "PreCompact"},
 }
 
 // hookNames lists the hook binaries.

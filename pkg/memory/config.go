@@ -30,6 +30,11 @@ type Config struct {
 	Caps           Caps          `yaml:"caps" json:"caps"`
 	NudgeThreshold int           `yaml:"nudge_threshold" json:"nudge_threshold"`
 	Deadline       time.Duration `yaml:"deadline" json:"deadline"`
+	OrphanAfter    time.Duration `yaml:"orphan_after" json:"orphan_after"`
+	RetentionDays  int           `yaml:"retention_days" json:"retention_days"`
+	MaxEpisodes    int           `yaml:"max_episodes" json:"max_episodes"`
+	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
+	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
 }
 
 // Caps are the most lines each section of the injected block may show.
@@ -69,6 +74,12 @@ func (c Config) Validate() error {
 	}
 	if c.Deadline < 100*time.Millisecond || c.Deadline > 5*time.Second {
 		return fmt.Errorf("deadline must be between 100ms and 5s, not %s", c.Deadline)
+	}
+	if c.OrphanAfter < time.Minute {
+		return fmt.Errorf("orphan_after must be at least 1m, not %s", c.OrphanAfter)
+	}
+	if c.RetentionDays < 1 || c.MaxEpisodes < 1 {
+		return fmt.Errorf("retention_days and max_episodes must be at least 1")
 	}
 	return nil
 }
@@ -166,6 +177,12 @@ func (e Env) ConfigPaths(root string) []string {
 		paths = append(paths, filepath.Join(RepoMemoryDir(root), "config.yaml"))
 	}
 	return paths
+}
+
+// LoadConfig reads the effective configuration of the project rooted at
+// root ("" for none).
+func (e Env) LoadConfig(root string) (Config, []ConfigFile) {
+	return LoadConfig(func(p string) ([]byte, error) { return ReadSmallFile(p, 1<<20) }, e.ConfigPaths(root)...)
 }
 
 // ConfigProblems turns the per-file outcome into warnings for people.

@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/natefinch/atomic"
+	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // ErrNotRegular is returned for a path that is a directory, FIFO, device or
@@ -165,16 +168,85 @@ func Chars(s string) int {
 
 // WriteFileAtomic replaces path with data through a synced temporary file in
 // the same folder, so a crash leaves the old file or the new one, never a mix.
-// Missing parent folders are created private (0700); new files are 0600.
+// Missing parent folders are created private (0700); new files are 0600 and
+// an existing file keeps its mode. The temporary file is named
+// ".<name>.tmp-<random>", which CleanLeftovers recognises.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	if err := atomic.WriteFile(path, bytes.NewReader(data)); err != nil {
+	mode := os.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpMark+"*")
+	if err != nil {
 		return err
 	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := atomic.ReplaceFile(name, path); err != nil {
+		return err
+	}
+	ok = true
 	return syncDir(dir)
+}
+
+// tmpMark marks ccmem's temporary files.
+const tmpMark = ".tmp-"
+
+// CleanLeftovers removes temporary files of interrupted writes in dir that
+// are older than age (a younger one may belong to a write in progress). It
+// returns the paths removed.
+func CleanLeftovers(dir string, age time.Duration, now time.Time) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range ents {
+		n := de.Name()
+		if !strings.HasPrefix(n, ".") || !strings.Contains(n, tmpMark) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || now.Sub(fi.ModTime()) < age {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if os.Remove(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Lock takes the cross-process lock guarding the shared files of folder dir
+// (creating it) and returns its release.
+func Lock(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return lockedfile.MutexAt(filepath.Join(dir, ".lock")).Lock()
 }
 
 func syncDir(dir string) error {

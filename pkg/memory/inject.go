@@ -19,6 +19,11 @@ type StartRequest struct {
 	// Started is when the hook started; with it, the configured deadline
 	// bounds optional work. Zero leaves ctx as the only bound.
 	Started time.Time
+	// SessionID, TranscriptPath and Process identify the starting session
+	// for Start; Compose does not use them.
+	SessionID      string
+	TranscriptPath string
+	Process        ProcessInfo
 }
 
 // Injection is the outcome of composing the memory block for a session.
@@ -55,7 +60,7 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 		inj.Project = &p
 		root = p.Root
 	}
-	cfg, files := LoadConfig(func(p string) ([]byte, error) { return ReadSmallFile(p, 1<<20) }, e.ConfigPaths(root)...)
+	cfg, files := e.LoadConfig(root)
 	inj.Config = cfg
 	for _, w := range ConfigProblems(e, files) {
 		inj.Warnings = append(inj.Warnings, w)
@@ -112,6 +117,39 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 		}
 	}
 	inj.Block = Fit(Preamble(e, req.Source, root), sections, budget)
+	return inj
+}
+
+// Start is the SessionStart hook's work: archive the project's sessions that
+// are over (so the episode menu is current), apply retention, open the
+// starting session's checkpoint (so even a session that crashes before its
+// first Stop leaves a record), then compose the block. The optional steps
+// stop short of ctx's deadline, leaving time to compose.
+func Start(ctx context.Context, e Env, req StartRequest) Injection {
+	var warnings []string
+	if p, err := ResolveProject(e, req.Cwd); err == nil && req.SessionID != "" {
+		if cfg, _ := e.LoadConfig(p.Root); cfg.Enabled {
+			opt := ctx
+			if d, ok := ctx.Deadline(); ok {
+				var cancel context.CancelFunc
+				opt, cancel = context.WithDeadline(ctx, d.Add(-time.Second))
+				defer cancel()
+			}
+			note := func(what string, err error) {
+				if err != nil {
+					warnings = append(warnings, what+": "+err.Error())
+				}
+			}
+			_, err := ArchiveOrphans(opt, e, p, req.SessionID, cfg)
+			note("archiving ended sessions", err)
+			_, err = ApplyRetention(opt, e, p.Key, cfg, false)
+			note("retention", err)
+			_, err = Capture(opt, e, CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process})
+			note("checkpoint", err)
+		}
+	}
+	inj := Compose(ctx, e, req)
+	inj.Warnings = append(warnings, inj.Warnings...)
 	return inj
 }
 

@@ -1,0 +1,84 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ccmem/ccmem/pkg/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+const stopUsage = `usage: stop < hook-input.json
+
+stop is ccmem's Stop hook for Claude Code. After every assistant turn it
+reads what the session's transcript gained since the last turn and updates
+the session's checkpoint in the store. It prints nothing.
+`
+
+const preCompactUsage = `usage: precompact < hook-input.json
+
+precompact is ccmem's PreCompact hook for Claude Code. It brings the
+session's checkpoint up to date, counts the compaction, and prints the
+instructions (config: precompact_instructions) that the client appends to
+its compaction prompt.
+`
+
+// Stop is the body of the stop hook: silent, exit 0 on success; one stderr
+// line and exit 1 on a problem; never 2.
+func Stop(p hookio.Process) int {
+	return capture("stop", stopUsage, p, false)
+}
+
+// PreCompact is the body of the precompact hook. The instructions are
+// printed even when the capture fails, and then the hook exits 0 (the
+// client would drop the output of a failed hook) with its one stderr line.
+func PreCompact(p hookio.Process) int {
+	return capture("precompact", preCompactUsage, p, true)
+}
+
+func capture(name, usage string, p hookio.Process, preCompact bool) int {
+	return hookio.Guard(name, p.Stderr, false, func() int {
+		if code, done := handleArgs(name, usage, p); done {
+			return code
+		}
+		env, err := memory.EnvFrom(p.Getenv)
+		if env.Disabled {
+			return 0
+		}
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			return 1
+		}
+		started := p.Now()
+		deadline := started.Add(memory.DefaultConfig().Deadline)
+		in, err := hookio.ReadInput(p.Stdin, deadline)
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			return 1
+		}
+		root := ""
+		if proj, err := memory.ResolveProject(env, in.Cwd); err == nil {
+			root = proj.Root
+		}
+		cfg, _ := env.LoadConfig(root)
+		if !cfg.Enabled {
+			return 0
+		}
+		ctx, cancel := context.WithDeadline(context.Background(), started.Add(cfg.Deadline))
+		defer cancel()
+		_, err = memory.Capture(ctx, env, memory.CaptureRequest{
+			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,
+			Process: memory.ClaudeProcess(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
+		})
+		if preCompact && cfg.PreCompactInstructions != "" {
+			fmt.Fprintln(p.Stdout, cfg.PreCompactInstructions)
+		}
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			if !preCompact {
+				return 1
+			}
+		}
+		return 0
+	})
+}

@@ -1,0 +1,309 @@
+// Package transcript reads Claude Code session transcripts (JSONL, one
+// object per line, appended) incrementally: from a byte offset to the last
+// complete line, skipping the many kinds of line ccmem does not use without
+// decoding them.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// Kind is what a line means to ccmem.
+type Kind int
+
+// The kinds of line ccmem uses; every other line is Other.
+const (
+	Other Kind = iota
+	// Prompt is a real user prompt, or a slash command's echo (Command set).
+	Prompt
+	// ToolResults is a user line carrying tool results.
+	ToolResults
+	// Assistant is (part of) an assistant message.
+	Assistant
+	// Compaction is a compact_boundary system line.
+	Compaction
+	// Meta is a user line that is not a prompt: compaction summaries,
+	// local command output, caveats, system reminders.
+	Meta
+)
+
+// ToolUse is one tool call of an assistant message.
+type ToolUse struct {
+	ID    string
+	Name  string
+	Input json.RawMessage
+}
+
+// FilePath is the file a Write, Edit, MultiEdit or NotebookEdit call
+// changes, or "".
+func (t ToolUse) FilePath() string {
+	switch t.Name {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	default:
+		return ""
+	}
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if json.Unmarshal(t.Input, &in) != nil {
+		return ""
+	}
+	if in.FilePath != "" {
+		return in.FilePath
+	}
+	return in.NotebookPath
+}
+
+// ToolResult is the outcome of one tool call.
+type ToolResult struct {
+	ID      string
+	IsError bool
+	// Text is the start of the result's text (for error classification).
+	Text string
+}
+
+// Entry is one decoded line.
+type Entry struct {
+	Kind      Kind
+	Timestamp string
+	GitBranch string
+	Version   string
+	Cwd       string
+	Sidechain bool
+	// Prompt: the user's text. Command is the slash command ("/compact")
+	// when the line is a command echo.
+	Text    string
+	Command string
+	// Interrupted is set on the client's "[Request interrupted by user…]" line.
+	Interrupted bool
+	// Assistant.
+	MessageID string
+	Model     string
+	Tools     []ToolUse
+	// ToolResults.
+	Results []ToolResult
+	// Compaction.
+	Trigger string
+}
+
+// wanted are byte patterns one of which every useful line contains; a line
+// without any is skipped without being decoded (most bytes of a transcript
+// are api-request blobs, attachments and snapshots).
+var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`)}
+
+type rawLine struct {
+	Type             string `json:"type"`
+	Subtype          string `json:"subtype"`
+	Timestamp        string `json:"timestamp"`
+	GitBranch        string `json:"gitBranch"`
+	Version          string `json:"version"`
+	Cwd              string `json:"cwd"`
+	IsMeta           bool   `json:"isMeta"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	IsSidechain      bool   `json:"isSidechain"`
+	Message          *struct {
+		ID      string          `json:"id"`
+		Model   string          `json:"model"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	CompactMetadata *struct {
+		Trigger string `json:"trigger"`
+	} `json:"compactMetadata"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+	Content   json.RawMessage `json:"content"`
+}
+
+// Parse decodes one line; ok is false for lines ccmem does not use and for
+// lines that are not valid JSON.
+func Parse(line []byte) (Entry, bool) {
+	useful := false
+	for _, w := range wanted {
+		if bytes.Contains(line, w) {
+			useful = true
+			break
+		}
+	}
+	if !useful {
+		return Entry{}, false
+	}
+	var r rawLine
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Entry{}, false
+	}
+	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain}
+	switch r.Type {
+	case "system":
+		if r.Subtype != "compact_boundary" {
+			return Entry{}, false
+		}
+		e.Kind = Compaction
+		if r.CompactMetadata != nil {
+			e.Trigger = r.CompactMetadata.Trigger
+		}
+		return e, true
+	case "assistant":
+		if r.Message == nil {
+			return Entry{}, false
+		}
+		e.Kind, e.MessageID, e.Model = Assistant, r.Message.ID, r.Message.Model
+		var blocks []block
+		_ = json.Unmarshal(r.Message.Content, &blocks)
+		var texts []string
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				texts = append(texts, b.Text)
+			case "tool_use":
+				e.Tools = append(e.Tools, ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
+			}
+		}
+		e.Text = strings.Join(texts, "\n")
+		return e, true
+	case "user":
+		if r.Message == nil {
+			return Entry{}, false
+		}
+		return userEntry(e, r), true
+	}
+	return Entry{}, false
+}
+
+func userEntry(e Entry, r rawLine) Entry {
+	content := r.Message.Content
+	var text string
+	if json.Unmarshal(content, &text) != nil {
+		var blocks []block
+		_ = json.Unmarshal(content, &blocks)
+		var texts []string
+		for _, b := range blocks {
+			switch b.Type {
+			case "tool_result":
+				e.Results = append(e.Results, ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: resultText(b.Content)})
+			case "text":
+				texts = append(texts, b.Text)
+			}
+		}
+		if len(e.Results) > 0 {
+			e.Kind = ToolResults
+			return e
+		}
+		text = strings.Join(texts, "\n")
+	}
+	e.Text = text
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
+		e.Kind, e.Interrupted = Meta, true
+	case r.IsCompactSummary, strings.HasPrefix(trimmed, "This session is being continued from a previous conversation"):
+		e.Kind = Meta
+	case strings.HasPrefix(trimmed, "<command-name>"):
+		e.Kind = Prompt
+		e.Command = between(trimmed, "<command-name>", "</command-name>")
+		e.Text = strings.TrimSpace(e.Command + " " + between(trimmed, "<command-args>", "</command-args>"))
+	case r.IsMeta, trimmed == "",
+		strings.HasPrefix(trimmed, "<local-command-"),
+		strings.HasPrefix(trimmed, "<system-reminder>"),
+		strings.HasPrefix(trimmed, "<command-message>"),
+		strings.HasPrefix(trimmed, "<bash-"),
+		strings.HasPrefix(trimmed, "Caveat: "):
+		e.Kind = Meta
+	default:
+		e.Kind = Prompt
+	}
+	return e
+}
+
+func between(s, open, close string) string {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(open):]
+	if j := strings.Index(s, close); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimSpace(s)
+}
+
+// resultText returns the first 200 bytes of a tool result's content, which
+// is a string or a list of text blocks.
+func resultText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var blocks []block
+		_ = json.Unmarshal(raw, &blocks)
+		for _, b := range blocks {
+			if b.Type == "text" {
+				s = b.Text
+				break
+			}
+		}
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
+
+// MaxLine is the longest line Scan decodes; a longer one (a pasted file,
+// a huge tool result) is skipped without being held in memory.
+const MaxLine = 8 << 20
+
+// Scan reads r from its current position and calls fn for every useful
+// complete line. It returns how many bytes it consumed: through the last
+// newline, so an incomplete last line (the client may be mid-write) is left
+// for the next scan. stop is polled every so often; when it returns true the
+// scan ends early, at a line boundary.
+func Scan(r io.Reader, fn func(Entry), stop func() bool) (consumed int64, err error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	var long []byte
+	longLen := 0 // bytes of the current overlong line, kept or not
+	polls := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch err {
+		case nil:
+			line := chunk
+			if longLen > 0 {
+				line = append(long, chunk...)
+				consumed += int64(longLen - len(long))
+				long, longLen = nil, 0
+			}
+			consumed += int64(len(line))
+			if len(line) <= MaxLine {
+				if e, ok := Parse(line); ok {
+					fn(e)
+				}
+			}
+			if polls++; polls%256 == 0 && stop != nil && stop() {
+				return consumed, nil
+			}
+		case bufio.ErrBufferFull:
+			// A line longer than the buffer: gather it, up to MaxLine;
+			// beyond that it is only counted and then skipped.
+			if len(long)+len(chunk) <= MaxLine {
+				long = append(long, chunk...)
+			}
+			longLen += len(chunk)
+		case io.EOF:
+			return consumed, nil
+		default:
+			return consumed, err
+		}
+	}
+}
