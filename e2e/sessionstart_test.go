@@ -49,6 +49,9 @@ func (w *world) onlyInjection(from int) string {
 // unchanged files gets a byte-identical block.
 func TestInjectionReachesModelInline(t *testing.T) {
 	w := newWorld(t, nil)
+	// The first session becomes an episode when the second starts; leave
+	// the episode menu out so the files behind the block stay unchanged.
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "config.yaml"), "caps:\n  episodes: 0\n")
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"),
 		"## Preferences\n- global-marker-4f1c: answer tersely, with Go examples\n")
 	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"),

@@ -121,6 +121,13 @@ func Start(script Script) (*Server, error) {
 	return s, nil
 }
 
+// SetScript replaces the script for the requests to come.
+func (s *Server) SetScript(script Script) {
+	s.mu.Lock()
+	s.script = script
+	s.mu.Unlock()
+}
+
 // Close stops the server.
 func (s *Server) Close() error { return s.srv.Close() }
 
@@ -162,7 +169,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
 			return
 		}
-		reply := s.script(req)
+		s.mu.Lock()
+		script := s.script
+		s.mu.Unlock()
+		reply := script(req)
 		if reply.Delay > 0 {
 			select {
 			case <-time.After(reply.Delay):

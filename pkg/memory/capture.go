@@ -333,7 +333,12 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	f, fi, err := openRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil // the client has not written it yet
+			// The client has not written it yet (a session just starting):
+			// remember where it will be.
+			if c.Transcript.Path != path {
+				c.Transcript = TranscriptPos{Path: path}
+			}
+			return nil
 		}
 		return fmt.Errorf("transcript: %w", err)
 	}

@@ -1,0 +1,226 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/scriptapi"
+)
+
+// toolResults counts the tool results a request carries: how far a
+// scripted turn has gone.
+func toolResults(r scriptapi.MessagesRequest) int {
+	n := 0
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks() {
+			if b.Type == "tool_result" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// isCompaction tells the client's summarising request from a turn.
+func isCompaction(r scriptapi.MessagesRequest) bool {
+	texts := r.Texts()
+	return len(texts) > 0 && strings.Contains(texts[len(texts)-1], "summary")
+}
+
+// runJSON runs one headless turn with JSON output and returns its session id.
+func (w *world) runJSON(args ...string) string {
+	w.t.Helper()
+	out := w.claude(append([]string{"--output-format", "json"}, args...)...)
+	var r struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil || r.SessionID == "" {
+		w.t.Fatalf("claude --output-format json printed %q: %v", out, err)
+	}
+	return r.SessionID
+}
+
+func (w *world) projectDir() string {
+	w.t.Helper()
+	out, err := w.ccmem("paths", "--cwd", w.project, "project_dir")
+	if err != nil {
+		w.t.Fatalf("ccmem paths: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(out)
+}
+
+// record is the part of a checkpoint or episode the tests read.
+type record struct {
+	SessionID    string         `json:"session_id"`
+	Goal         string         `json:"goal"`
+	Turns        int            `json:"turns"`
+	Tools        map[string]int `json:"tools"`
+	ToolErrors   int            `json:"tool_errors"`
+	FilesChanged []string       `json:"files_changed"`
+	Compactions  int            `json:"compactions"`
+	ArchivedAt   string         `json:"archived_at"`
+}
+
+func readRecord(t *testing.T, path string) record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return r
+}
+
+// episodesOf lists the episode files of one session.
+func (w *world) episodesOf(sid string) []string {
+	m, _ := filepath.Glob(filepath.Join(w.projectDir(), "episodes", "*-"+sid+".json"))
+	return m
+}
+
+// TestSessionBecomesEpisode: a session that writes, edits and runs a failing
+// command becomes exactly one episode at the next session start, with its
+// line in INDEX.md and in the next session's injected block.
+func TestSessionBecomesEpisode(t *testing.T) {
+	w := newWorld(t, nil)
+	// The script needs the project path, known only now.
+	plan := filepath.Join(w.project, "notes", "plan.md")
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		switch toolResults(r) {
+		case 0:
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Write", Input: map[string]any{"file_path": plan, "content": "# Plan\n- step one\n"}}}}
+		case 1:
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Edit", Input: map[string]any{"file_path": plan, "old_string": "step one", "new_string": "step one done"}}}}
+		case 2:
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": "false", "description": "a failing check"}}}}
+		}
+		return scriptapi.Reply{Text: "Wrote and edited notes/plan.md; the check failed."}
+	})
+	const goal = "write the plan, edit it, then run the check"
+	first := w.runJSON("-p", goal)
+	if data, err := os.ReadFile(plan); err != nil || string(data) != "# Plan\n- step one done\n" {
+		t.Fatalf("the client did not run the scripted tools: %q %v", data, err)
+	}
+
+	w.api.SetScript(func(scriptapi.MessagesRequest) scriptapi.Reply { return scriptapi.Reply{Text: "ok"} })
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "what did we do last time?")
+
+	eps := w.episodesOf(first)
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the first session: %v, want exactly one", eps)
+	}
+	ep := readRecord(t, eps[0])
+	if ep.Goal != goal || ep.ToolErrors != 1 || !reflect.DeepEqual(ep.FilesChanged, []string{"notes/plan.md"}) ||
+		!reflect.DeepEqual(ep.Tools, map[string]int{"Write": 1, "Edit": 1, "Bash": 1}) || ep.ArchivedAt == "" {
+		t.Fatalf("episode %+v", ep)
+	}
+	if _, err := os.Stat(filepath.Join(w.projectDir(), "checkpoints", first+".json")); err == nil {
+		t.Fatal("the archived session's checkpoint is still there")
+	}
+	index, err := os.ReadFile(filepath.Join(w.projectDir(), "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(index), "\n") {
+		if strings.Contains(l, first) {
+			line = l
+		}
+	}
+	if line == "" || !strings.Contains(line, `"`+goal+`"`) || !strings.Contains(line, "notes/plan.md") {
+		t.Fatalf("INDEX.md has no line for the first session:\n%s", index)
+	}
+	if block := w.onlyInjection(n); !strings.Contains(block, line) {
+		t.Fatalf("the second session's block lacks the episode line %q:\n%s", line, block)
+	}
+}
+
+// TestKilledSessionIsArchived: a session killed with SIGKILL while the model
+// is still replying is archived at the next session start.
+func TestKilledSessionIsArchived(t *testing.T) {
+	w := newWorld(t, func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		return scriptapi.Reply{Text: "too late", Delay: time.Minute}
+	})
+	const goal = "a long task that will never finish"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, "--permission-mode", "acceptEdits", "-p", goal)
+	cmd.Env, cmd.Dir = w.env(), w.project
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the turn reached the model, then kill the client.
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.api.MessageRequests()) == 0 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the client never called the API; stderr: %s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the client flush its transcript line
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	checkpoints, _ := filepath.Glob(filepath.Join(w.projectDir(), "checkpoints", "*.json"))
+	if len(checkpoints) != 1 {
+		t.Fatalf("checkpoints after the kill: %v, want the killed session's", checkpoints)
+	}
+	killed := strings.TrimSuffix(filepath.Base(checkpoints[0]), ".json")
+
+	w.api.SetScript(func(scriptapi.MessagesRequest) scriptapi.Reply { return scriptapi.Reply{Text: "ok"} })
+	w.claude("-p", "hello")
+	eps := w.episodesOf(killed)
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the killed session: %v, want one", eps)
+	}
+	if ep := readRecord(t, eps[0]); ep.Goal != goal || ep.Turns != 1 {
+		t.Fatalf("episode of the killed session: %+v", ep)
+	}
+}
+
+// TestCompactionCountedAndInstructed: /compact increments the session's
+// compactions, and the preserve-instructions reach the compaction request.
+func TestCompactionCountedAndInstructed(t *testing.T) {
+	w := newWorld(t, func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if isCompaction(r) {
+			return scriptapi.Reply{Text: "<summary>We said hello.</summary>"}
+		}
+		return scriptapi.Reply{Text: "hello"}
+	})
+	sid := w.runJSON("-p", "say hello")
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "/compact", "--resume", sid)
+
+	const marker = "every decision with its reason"
+	found := false
+	for _, r := range w.api.MessageRequests()[n:] {
+		for _, text := range r.Texts() {
+			if strings.Contains(text, marker) {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no request after /compact carried the preserve-instructions (%q)", marker)
+	}
+	cp := readRecord(t, filepath.Join(w.projectDir(), "checkpoints", sid+".json"))
+	if cp.Compactions != 1 {
+		t.Fatalf("compactions = %d after one /compact, want 1", cp.Compactions)
+	}
+}
