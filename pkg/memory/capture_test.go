@@ -52,7 +52,7 @@ func (w *captureWorld) capture(t *testing.T, sid string) *Checkpoint {
 	return c
 }
 
-func appendFile(t *testing.T, path string, data []byte) {
+func appendFile(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
