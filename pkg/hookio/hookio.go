@@ -44,6 +44,9 @@ func Decode(data []byte) (Input, error) {
 		return Input{}, errors.New("no hook input on stdin (expected Claude Code's hook JSON)")
 	}
 	if data[0] != '{' {
+		if !json.Valid(data) {
+			return Input{}, errors.New("hook input is not valid JSON")
+		}
 		return Input{}, errors.New("hook input is not a JSON object")
 	}
 	var raw map[string]json.RawMessage

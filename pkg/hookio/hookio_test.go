@@ -49,6 +49,7 @@ func TestDecodeLenient(t *testing.T) {
 		"[1]":       "not a JSON object",
 		"{":         "not valid JSON",
 		"null":      "not a JSON object",
+		"nonsense":  "not valid JSON",
 		`{"a":1}xx`: "not valid JSON",
 	} {
 		if _, err := Decode([]byte(input)); err == nil || !strings.Contains(err.Error(), want) {

@@ -312,3 +312,43 @@ func ApplyRetention(ctx context.Context, e Env, key string, cfg Config, dryRun b
 	}
 	return rep, editIndex(e, key, nil, removed)
 }
+
+// SessionFile is a session record and where it is kept.
+type SessionFile struct {
+	Path   string
+	Record *Checkpoint
+}
+
+// ListSessions reads a project's episodes (newest first) and its live
+// checkpoints; unreadable files are reported, not fatal.
+func ListSessions(e Env, key string) (episodes, live []SessionFile, problems []string) {
+	read := func(dir string) []SessionFile {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil
+		}
+		var out []SessionFile
+		for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name: reverse is newest first
+			n := ents[i].Name()
+			if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
+				continue
+			}
+			path := filepath.Join(dir, n)
+			c, err := readCheckpoint(path)
+			if err != nil {
+				problems = append(problems, pathError(e, path, err).Error())
+				continue
+			}
+			out = append(out, SessionFile{path, c})
+		}
+		return out
+	}
+	pdir := e.ProjectDir(key)
+	return read(filepath.Join(pdir, "episodes")), read(filepath.Join(pdir, "checkpoints")), problems
+}
+
+// ProjectRoot is the root recorded for a store key, or "".
+func ProjectRoot(e Env, key string) string {
+	root, _ := e.keyOwner(key)
+	return root
+}
