@@ -18,7 +18,9 @@ func call(name, input string) transcript.Entry {
 	return transcript.Entry{Kind: transcript.Assistant, Tools: []transcript.ToolUse{{Name: name, Input: []byte(input)}}}
 }
 
-func say(text string) transcript.Entry { return transcript.Entry{Kind: transcript.Assistant, Text: text} }
+func say(text string) transcript.Entry {
+	return transcript.Entry{Kind: transcript.Assistant, Text: text}
+}
 
 func interrupt(ts string) transcript.Entry {
 	return transcript.Entry{Kind: transcript.Meta, Interrupted: true, Timestamp: ts}
