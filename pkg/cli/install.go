@@ -47,7 +47,7 @@ func runInstall(c *ctx, args []string, remove bool) error {
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}
-	o := install.Options{Settings: *settingsPath, Prefix: *prefix, DryRun: *dryRun}
+	o := install.Options{Settings: *settingsPath, Prefix: *prefix, DryRun: *dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands")}
 	if o.Settings == "" {
 		o.Settings = c.env.Settings()
 	}
@@ -86,6 +86,9 @@ func runInstall(c *ctx, args []string, remove bool) error {
 		fmt.Fprintln(c.out, "dry run: nothing was written")
 	}
 	if !rep.Changed() {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(c.out, "note      %s\n", n)
+		}
 		if remove {
 			fmt.Fprintf(c.out, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.env.Tilde(rep.Settings), c.env.Tilde(o.Prefix), verb)
 		} else {
@@ -98,6 +101,9 @@ func runInstall(c *ctx, args []string, remove bool) error {
 	}
 	if rep.Backup != "" {
 		fmt.Fprintf(c.out, "backup    %s (the settings before this change)\n", rep.Backup)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(c.out, "note      %s\n", n)
 	}
 	if !rep.DryRun {
 		if remove {

@@ -94,10 +94,8 @@ func shortErr(err error) string {
 // that never closes stdin cannot hold the hook past its budget. A terminal on
 // stdin is refused at once: the hook was run by hand.
 func ReadInput(stdin io.Reader, deadline time.Time) (Input, error) {
-	if f, ok := stdin.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return Input{}, errors.New("stdin is a terminal: this hook reads Claude Code's hook JSON on stdin")
-		}
+	if IsTerminal(stdin) {
+		return Input{}, errors.New("stdin is a terminal: this hook reads Claude Code's hook JSON on stdin")
 	}
 	type result struct {
 		data []byte

@@ -11,9 +11,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/settings"
+	"github.com/ccmem/ccmem/scripts"
 )
 
 // HookTimeout is the timeout, in seconds, registered for every ccmem hook.
@@ -40,6 +43,18 @@ func hookNames() []string {
 // PREFIX/lib/ccmem/).
 var Owned = settings.OwnedBy("ccmem", hookNames()...)
 
+// StatusLineScript is the status line's file name in LibDir.
+const StatusLineScript = "statusline.sh"
+
+// OwnedStatusLine recognises ccmem's status line command.
+var OwnedStatusLine = settings.OwnedBy("ccmem", StatusLineScript)
+
+// commandMarker marks slash command files that ccmem installed.
+const commandMarker = "installed by ccmem"
+
+// slashCommands are the slash commands install writes to the commands folder.
+var slashCommands = map[string][]byte{"learn.md": scripts.LearnCommand}
+
 // Options say where to install from and to.
 type Options struct {
 	// Prefix is the install root: ccmem goes to Prefix/bin, hooks to
@@ -49,8 +64,10 @@ type Options struct {
 	Settings string
 	// Exe is the running ccmem binary; the hook binaries are looked up
 	// beside it, then in ../lib/ccmem.
-	Exe    string
-	DryRun bool
+	Exe string
+	// CommandsDir is Claude Code's user commands folder (~/.claude/commands).
+	CommandsDir string
+	DryRun      bool
 }
 
 // Action is one thing install or uninstall did (or, in a dry run, would do).
@@ -65,6 +82,8 @@ type Report struct {
 	Settings string   `json:"settings"`
 	Backup   string   `json:"backup,omitempty"`
 	DryRun   bool     `json:"dry_run"`
+	// Notes are things left alone that the user may want to act on.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Changed tells whether anything was (or would be) changed.
@@ -104,6 +123,16 @@ func Install(o Options) (Report, error) {
 		}
 		changes = append(changes, c...)
 	}
+	slPath := filepath.Join(lib, StatusLineScript)
+	c, foreign, err := settings.EnsureStatusLine(next, settings.ShellQuote(slPath), OwnedStatusLine)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", o.Settings, err)
+	}
+	changes = append(changes, c...)
+	if foreign != "" {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("you already have a status line (%s); ccmem left it as it is. To show the memory backlog in it, print the output of `%s status --line`",
+			foreign, filepath.Join(BinDir(o.Prefix), "ccmem")))
+	}
 
 	copies := []struct{ from, to string }{{srcs["ccmem"], filepath.Join(BinDir(o.Prefix), "ccmem")}}
 	for _, name := range hookNames() {
@@ -124,7 +153,51 @@ func Install(o Options) (Report, error) {
 			}
 		}
 	}
+	if err := writeFile(&rep, o, slPath, scripts.StatusLine, 0o755); err != nil {
+		return rep, err
+	}
+	if o.CommandsDir != "" {
+		for _, name := range sortedNames(slashCommands) {
+			path := filepath.Join(o.CommandsDir, name)
+			if old, err := os.ReadFile(path); err == nil && !bytes.Contains(old, []byte(commandMarker)) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s is yours, so /%s was not installed; ccmem's version is `ccmem learn` check, review, apply", path, strings.TrimSuffix(name, ".md")))
+				continue
+			}
+			if err := writeFile(&rep, o, path, slashCommands[name], 0o644); err != nil {
+				return rep, err
+			}
+		}
+	}
 	return rep, commitSettings(&rep, o, orig, next, changes)
+}
+
+// writeFile installs a small file when its content differs.
+func writeFile(rep *Report, o Options, path string, data []byte, mode os.FileMode) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() == mode {
+			return nil
+		}
+	}
+	rep.Actions = append(rep.Actions, Action{"write", path})
+	if o.DryRun {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := memory.WriteFileAtomic(path, data); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode)
+}
+
+func sortedNames(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Uninstall removes ccmem's hook registrations and the installed binaries.
@@ -140,12 +213,26 @@ func Uninstall(o Options) (Report, error) {
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", o.Settings, err)
 	}
+	changes = append(changes, settings.RemoveStatusLine(next, OwnedStatusLine)...)
 	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
 		return rep, err
 	}
-	targets := []string{filepath.Join(BinDir(o.Prefix), "ccmem")}
+	targets := []string{filepath.Join(BinDir(o.Prefix), "ccmem"), filepath.Join(LibDir(o.Prefix), StatusLineScript)}
 	for _, name := range hookNames() {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
+	}
+	if o.CommandsDir != "" {
+		for _, name := range sortedNames(slashCommands) {
+			path := filepath.Join(o.CommandsDir, name)
+			old, err := os.ReadFile(path)
+			switch {
+			case err != nil:
+			case bytes.Equal(old, slashCommands[name]):
+				targets = append(targets, path)
+			case bytes.Contains(old, []byte(commandMarker)):
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s was changed since ccmem installed it, so it was left", path))
+			}
+		}
 	}
 	for _, t := range targets {
 		if _, err := os.Lstat(t); err != nil {

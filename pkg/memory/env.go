@@ -35,6 +35,12 @@ var ErrNoHome = errors.New("cannot find the home directory (HOME is not set)")
 // EnvFrom builds an Env from environment variables read through getenv.
 func EnvFrom(getenv func(string) string) (Env, error) {
 	e := Env{Home: getenv("HOME"), Now: time.Now}
+	// CCMEM_NOW pins the clock (RFC 3339), for tests and reproducible demos.
+	if v := getenv("CCMEM_NOW"); v != "" {
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			e.Now = func() time.Time { return t }
+		}
+	}
 	e.Disabled = truthy(getenv("CCMEM_DISABLE"))
 	if e.Home != "" {
 		e.Home = absClean(e.Home)

@@ -24,6 +24,9 @@ type StartRequest struct {
 	SessionID      string
 	TranscriptPath string
 	Process        ProcessInfo
+	// Backlog, when set, is the silo backlog already counted (Start counts
+	// it once for the status cache and the nudge).
+	Backlog *Backlog
 }
 
 // Injection is the outcome of composing the memory block for a session.
@@ -104,8 +107,14 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 		add(fileSection("episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
 			filepath.Join(pdir, "INDEX.md"), cfg.Caps.Episodes, budget))
 	}
-	if cfg.NudgeThreshold > 0 && ctx.Err() == nil {
-		b, err := CountBacklog(ctx, e)
+	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || req.Backlog != nil) {
+		var b Backlog
+		var err error
+		if req.Backlog != nil {
+			b = *req.Backlog
+		} else {
+			b, err = CountBacklog(ctx, e)
+		}
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 			warn(err)
 		}
@@ -148,6 +157,14 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 			note("checkpoint", err)
 		}
 	}
+	if ctx.Err() == nil && !e.Disabled {
+		st, err := RefreshStatus(ctx, e, nil)
+		if err == nil {
+			req.Backlog = &st.Backlog
+		} else if ctx.Err() == nil {
+			warnings = append(warnings, "status: "+err.Error())
+		}
+	}
 	inj := Compose(ctx, e, req)
 	inj.Warnings = append(warnings, inj.Warnings...)
 	return inj
@@ -155,7 +172,12 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 
 // NudgeLine is the one line that asks the user to curate the silos.
 func NudgeLine(b Backlog) string {
-	return fmt.Sprintf("%d un-ingested memories across %d silos — run /learn to curate them", b.Files, b.Silos)
+	return BacklogLine(b) + " — run /learn to curate them"
+}
+
+// BacklogLine is the status line's text.
+func BacklogLine(b Backlog) string {
+	return fmt.Sprintf("%d un-ingested memories across %d silos", b.Files, b.Silos)
 }
 
 func heading(title, path string) string { return "# " + title + " — " + path }

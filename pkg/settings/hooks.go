@@ -24,7 +24,12 @@ type Change struct {
 	What   string `json:"what"`
 }
 
-func (c Change) String() string { return fmt.Sprintf("%s %s hook: %s", c.Action, c.Event, c.What) }
+func (c Change) String() string {
+	if c.Event == "statusLine" {
+		return fmt.Sprintf("%s statusLine: %s", c.Action, c.What)
+	}
+	return fmt.Sprintf("%s %s hook: %s", c.Action, c.Event, c.What)
+}
 
 // shape errors name the part of settings.json that is not what Claude Code
 // expects; ccmem refuses to edit such a file rather than guess.
@@ -244,4 +249,49 @@ func OwnedBy(dir string, names ...string) Owned {
 		}
 		return false
 	}
+}
+
+// EnsureStatusLine registers command as the status line when there is none,
+// or corrects a ccmem status line; a status line of the user's own is left
+// as it is, and foreign reports its command.
+func EnsureStatusLine(root *Value, command string, owned Owned) (changes []Change, foreign string, err error) {
+	if root.Kind != Object {
+		return nil, "", shapeError("the settings", "a JSON object")
+	}
+	cur := root.Get("statusLine")
+	if cur == nil {
+		sl := NewObject()
+		sl.Set("type", String("command"))
+		sl.Set("command", String(command))
+		root.Set("statusLine", sl)
+		return []Change{{"add", "statusLine", command}}, "", nil
+	}
+	cmd := commandOf(cur)
+	if cmd == "" || !owned(cmd) {
+		if cmd == "" {
+			cmd = string(cur.Marshal())
+		}
+		return nil, strings.TrimSpace(cmd), nil
+	}
+	if cmd != command {
+		cur.Set("command", String(command))
+		return []Change{{"update", "statusLine", fmt.Sprintf("%s (was %s)", command, cmd)}}, "", nil
+	}
+	return nil, "", nil
+}
+
+// RemoveStatusLine deletes a ccmem status line, and nothing else.
+func RemoveStatusLine(root *Value, owned Owned) []Change {
+	if root.Kind != Object {
+		return nil
+	}
+	cur := root.Get("statusLine")
+	if cur == nil {
+		return nil
+	}
+	if cmd := commandOf(cur); cmd != "" && owned(cmd) {
+		root.Delete("statusLine")
+		return []Change{{"remove", "statusLine", cmd}}
+	}
+	return nil
 }
