@@ -89,7 +89,10 @@ func newWorld(t *testing.T, script scriptapi.Script) *world {
 	w.write(filepath.Join(w.project, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n")
 	claudeJSON, _ := json.Marshal(map[string]any{
 		"hasCompletedOnboarding": true,
-		"projects":               map[string]any{w.project: map[string]any{"hasTrustDialogAccepted": true}},
+		// Interactive sessions ask about a custom API key; this answers yes
+		// (the client keeps the key's last 20 characters).
+		"customApiKeyResponses": map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{w.project: map[string]any{"hasTrustDialogAccepted": true}},
 	})
 	w.write(filepath.Join(w.home, ".claude.json"), string(claudeJSON))
 	if script == nil {
@@ -129,7 +132,7 @@ func (w *world) env() []string {
 		"LANG=C.UTF-8",
 		"TMPDIR=" + os.TempDir(),
 		"ANTHROPIC_BASE_URL=" + w.api.URL,
-		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-real-key",
+		"ANTHROPIC_API_KEY=" + apiKey,
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
@@ -162,6 +165,9 @@ func (w *world) claude(args ...string) string {
 	}
 	return stdout.String()
 }
+
+// apiKey is what the client sends the scripted API; it is no real key.
+const apiKey = "sk-ant-e2e-not-a-real-key-0123456789"
 
 // injectedPrefix opens the text the client sends for a SessionStart hook's
 // additionalContext.

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seedSilo writes memory files into Claude Code's memory folder for slug.
+func (w *world) seedSilo(slug string, files map[string]string) {
+	w.t.Helper()
+	for name, content := range files {
+		w.write(filepath.Join(w.home, ".claude", "projects", slug, "memory", name), content)
+	}
+}
+
+func memoryFile(name, typ, desc string) string {
+	return fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata:\n  type: %s\n---\n\n%s.\n", name, desc, typ, desc)
+}
+
+// TestLearnedEntriesAndNudgeInBlock: after `ccmem learn apply`, the learned
+// user entry reaches the model; a project entry learned from another
+// project does not; and a backlog at the threshold brings the nudge.
+func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
+	w := newWorld(t, nil)
+	w.seedSilo("-home-dev-src-api", map[string]string{
+		"user-role.md":     memoryFile("user-role", "user", "The user is a Go backend engineer who wants terse answers"),
+		"api-migration.md": memoryFile("api-migration", "project", "The api service moves to gRPC by December"),
+	})
+	if out, err := w.ccmem("learn", "apply"); err != nil {
+		t.Fatalf("ccmem learn apply: %v\n%s", err, out)
+	}
+	files := map[string]string{}
+	for i := 0; i < 10; i++ {
+		files[fmt.Sprintf("note-%d.md", i)] = memoryFile(fmt.Sprintf("note-%d", i), "reference", fmt.Sprintf("Reference note %d", i))
+	}
+	w.seedSilo("-home-dev-src-web", files)
+
+	w.claude("-p", "hello")
+	block := w.onlyInjection(0)
+	for _, want := range []string{
+		"- user/user-role — The user is a Go backend engineer who wants terse answers",
+		"10 un-ingested memories across 1 silos — run /learn to curate them",
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("block lacks %q:\n%s", want, block)
+		}
+	}
+	if strings.Contains(block, "api-migration") || strings.Contains(block, "gRPC") {
+		t.Errorf("another project's learned entry was injected:\n%s", block)
+	}
+}
+
+// TestStatusLineShowsBacklog runs the interactive client under tmux: the
+// status line ccmem install registered shows the backlog of un-ingested
+// memories, and after `ccmem learn apply` it disappears.
+func TestStatusLineShowsBacklog(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatalf("tmux is needed to drive the interactive client and is not installed (apt-get install tmux): %v", err)
+	}
+	w := newWorld(t, nil)
+	w.seedSilo("-home-dev-src-api", map[string]string{
+		"a.md": memoryFile("a", "user", "A"), "b.md": memoryFile("b", "reference", "B"), "c.md": memoryFile("c", "project", "C"),
+	})
+	w.seedSilo("-home-dev-src-web", map[string]string{"d.md": memoryFile("d", "user", "D")})
+
+	socket := fmt.Sprintf("ccmem-e2e-%d", os.Getpid())
+	run := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-L", socket}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	cmd := "env -i " + strings.Join(quoteAll(append(w.env(), "TERM=xterm-256color")), " ") + " " + claudeBin
+	run("new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.project, cmd)
+	defer exec.Command(tmux, "-L", socket, "kill-server").Run()
+	screen := func() string { return run("capture-pane", "-p", "-t", "cc") }
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(45 * time.Second)
+		for {
+			s := screen()
+			if ok(s) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+	waitFor("the status line", func(s string) bool { return strings.Contains(s, "4 un-ingested memories across 2 silos") })
+
+	if out, err := w.ccmem("learn", "apply"); err != nil {
+		t.Fatalf("ccmem learn apply: %v\n%s", err, out)
+	}
+	// A new message makes the client redraw its status line.
+	run("send-keys", "-t", "cc", "hello", "Enter")
+	waitFor("the reply", func(s string) bool { return strings.Contains(s, "● ok") })
+	waitFor("the status line to clear", func(s string) bool { return !strings.Contains(s, "un-ingested") })
+}
+
+func quoteAll(env []string) []string {
+	out := make([]string, len(env))
+	for i, e := range env {
+		out[i] = "'" + strings.ReplaceAll(e, "'", `'\''`) + "'"
+	}
+	return out
+}
