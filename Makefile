@@ -6,7 +6,7 @@ BIN       := bin
 BINARIES  := ./cmd/ccmem ./hooks/sessionstart ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath
 
-.PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench-go
+.PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench-go fuzz
 
 all: build
 
@@ -37,6 +37,10 @@ claude-code:
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./pkg/...
+
+## fuzz: run every fuzz target for FUZZTIME each (default 1m); findings join the corpus
+fuzz:
+	@bash scripts/fuzz.sh
 
 vet:
 	$(GO) vet ./...

@@ -16,10 +16,11 @@ var ErrNone = errors.New("no frontmatter")
 // Split separates the frontmatter block from the body. It accepts LF and
 // CRLF line ends and a leading UTF-8 byte order mark.
 func Split(data []byte) (front, body []byte, err error) {
+	orig := data
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	first, rest, found := cutLine(data)
 	if !found || !isFence(first, false) {
-		return nil, data, ErrNone
+		return nil, orig, ErrNone
 	}
 	for off := 0; ; {
 		line, next, more := cutLine(rest[off:])
@@ -27,7 +28,7 @@ func Split(data []byte) (front, body []byte, err error) {
 			return rest[:off], next, nil
 		}
 		if !more {
-			return nil, data, errors.New("frontmatter is not closed by a --- line")
+			return nil, orig, errors.New("frontmatter is not closed by a --- line")
 		}
 		off = len(rest) - len(next)
 	}

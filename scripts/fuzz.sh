@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for FUZZTIME each (default 1m), one after another.
+# A finding fails the run and is saved under the package's testdata/fuzz/,
+# where `make test` replays it from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime=${FUZZTIME:-1m}
+targets=(
+  "FuzzDecode ./pkg/hookio"
+  "FuzzRead ./pkg/frontmatter"
+  "FuzzParse ./pkg/transcript"
+  "FuzzReadHead ./pkg/memory"
+  "FuzzEditIndex ./pkg/memory"
+  "FuzzFit ./pkg/memory"
+  "FuzzEnsure ./pkg/settings"
+)
+for t in "${targets[@]}"; do
+  set -- $t
+  echo "fuzz: $1 in $2 for $fuzztime"
+  go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2"
+done
