@@ -17,5 +17,5 @@ targets=(
 for t in "${targets[@]}"; do
   set -- $t
   echo "fuzz: $1 in $2 for $fuzztime"
-  go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2"
+  go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" -timeout 0 "$2"
 done
