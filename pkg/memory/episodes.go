@@ -96,6 +96,9 @@ func ArchiveOrphans(ctx context.Context, e Env, p Project, current string, cfg C
 	var over []*Checkpoint
 	var paths []string
 	for _, de := range ents {
+		if ctx.Err() != nil {
+			break
+		}
 		name := de.Name()
 		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.TrimSuffix(name, ".json") == current {
 			continue

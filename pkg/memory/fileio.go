@@ -192,7 +192,7 @@ func WriteFileAtomic(path string, data []byte) error {
 			os.Remove(name)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := writeData(tmp, path, data); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {
@@ -209,6 +209,20 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	ok = true
 	return syncDir(dir)
+}
+
+// writeFault, when set (by tests), may fail the write of path's data after
+// part of it is written, as a full disk does.
+var writeFault func(path string) error
+
+func writeData(f *os.File, path string, data []byte) (int, error) {
+	if writeFault != nil {
+		if err := writeFault(path); err != nil {
+			n, _ := f.Write(data[:len(data)/2])
+			return n, &os.PathError{Op: "write", Path: path, Err: err}
+		}
+	}
+	return f.Write(data)
 }
 
 // tmpMark marks ccmem's temporary files.

@@ -138,10 +138,18 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 	var warnings []string
 	if p, err := ResolveProject(e, req.Cwd); err == nil && req.SessionID != "" {
 		if cfg, _ := e.LoadConfig(p.Root); cfg.Enabled {
+			if !req.Started.IsZero() {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithDeadline(ctx, req.Started.Add(cfg.Deadline))
+				defer cancel()
+			}
+			// Optional work ends early enough to leave time for the block:
+			// a second, or half the time left when that is less.
 			opt := ctx
 			if d, ok := ctx.Deadline(); ok {
+				reserve := min(time.Second, time.Until(d)/2)
 				var cancel context.CancelFunc
-				opt, cancel = context.WithDeadline(ctx, d.Add(-time.Second))
+				opt, cancel = context.WithDeadline(ctx, d.Add(-reserve))
 				defer cancel()
 			}
 			note := func(what string, err error) {
