@@ -6,7 +6,7 @@ BIN       := bin
 BINARIES  := ./cmd/ccmem ./hooks/sessionstart ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath
 
-.PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench-go fuzz
+.PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench bench-go fuzz
 
 all: build
 
@@ -33,6 +33,10 @@ e2e:
 ## claude-code: fetch the pinned Claude Code into .cache/ (the e2e tests do it too)
 claude-code:
 	@bash scripts/install-claude-code.sh
+
+## bench: whole-process timings of every hook on generated stores, with baselines and targets
+bench: build
+	$(GO) run ./internal/bench
 
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:

@@ -20,6 +20,8 @@ type Section struct {
 	Total int
 	// Cap is the section's configured line cap.
 	Cap int
+	// Approx is set when Total is an estimate (a very big file).
+	Approx bool
 }
 
 // SectionReport says what became of one section in the fitted block.
@@ -72,14 +74,14 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	cost := func(st *state) int {
 		if st.keep == 0 && st.sec.Total > 0 {
 			// Fully cut: only its marker line remains, no title.
-			return Chars(sectionSep) + Chars(marker(st.sec.Total, st.sec.Path))
+			return Chars(sectionSep) + Chars(marker(st.sec.Total, st.sec.Path, st.sec.Approx))
 		}
 		c := st.fixed
 		for _, lc := range st.costs[:st.keep] {
 			c += lc
 		}
 		if hidden := st.sec.Total - st.keep; hidden > 0 {
-			c += 1 + Chars(marker(hidden, st.sec.Path))
+			c += 1 + Chars(marker(hidden, st.sec.Path, st.sec.Approx))
 		}
 		return c
 	}
@@ -166,7 +168,7 @@ const sectionSep = "\n\n"
 func writeSection(b *strings.Builder, s Section, keep int) {
 	b.WriteString(sectionSep)
 	if keep == 0 && s.Total > 0 {
-		b.WriteString(marker(s.Total, s.Path))
+		b.WriteString(marker(s.Total, s.Path, s.Approx))
 		return
 	}
 	b.WriteString(s.Title)
@@ -176,15 +178,20 @@ func writeSection(b *strings.Builder, s Section, keep int) {
 	}
 	if hidden := s.Total - keep; hidden > 0 {
 		b.WriteByte('\n')
-		b.WriteString(marker(hidden, s.Path))
+		b.WriteString(marker(hidden, s.Path, s.Approx))
 	}
 }
 
-// marker is the visible line left where lines were cut.
-func marker(hidden int, path string) string {
+// marker is the visible line left where lines were cut; approx marks an
+// estimated count ("about").
+func marker(hidden int, path string, approx bool) string {
 	unit := "lines"
 	if hidden == 1 {
 		unit = "line"
 	}
-	return fmt.Sprintf("… %d more %s in %s", hidden, unit, path)
+	about := ""
+	if approx {
+		about = "about "
+	}
+	return fmt.Sprintf("… %s%d more %s in %s", about, hidden, unit, path)
 }

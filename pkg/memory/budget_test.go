@@ -128,7 +128,7 @@ func checkFit(t *testing.T, pre string, secs []Section, budget int, b Block) {
 			allowed[l] = true
 		}
 		for k := 0; k <= s.Total; k++ {
-			allowed[marker(k, s.Path)] = true
+			allowed[marker(k, s.Path, false)] = true
 		}
 	}
 	for _, l := range strings.Split(b.Text, "\n") {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -47,13 +48,16 @@ type Caps struct {
 }
 
 // DefaultConfig returns the embedded defaults.
-func DefaultConfig() Config {
+func DefaultConfig() Config { return defaultConfig() }
+
+// defaultConfig parses the embedded defaults once per process.
+var defaultConfig = sync.OnceValue(func() Config {
 	var c Config
 	if err := yaml.Unmarshal(DefaultConfigYAML, &c); err != nil {
 		panic("ccmem: embedded default config: " + err.Error())
 	}
 	return c
-}
+})
 
 // Validate reports the first value out of its allowed range.
 func (c Config) Validate() error {

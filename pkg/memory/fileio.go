@@ -65,7 +65,14 @@ type Head struct {
 	Lines []string
 	// Total is the number of lines in the whole file.
 	Total int
+	// Approx is set when Total is an estimate: past the first megabyte
+	// after the taken lines, the rest of a big file is sized, not read.
+	Approx bool
 }
+
+// exactCount is how much of a file past its taken lines is read to count
+// them exactly; beyond it the count is estimated from the file's size.
+const exactCount = 1 << 20
 
 // ReadHead reads at most maxLines lines of a text file, and stops taking
 // lines once they add up to more than maxChars characters (a line that would
@@ -73,35 +80,53 @@ type Head struct {
 // caller can say how many were left out. Blank lines at the start and end of
 // the file are dropped and not counted.
 func ReadHead(path string, maxLines, maxChars int) (Head, error) {
-	f, _, err := openRegular(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return Head{}, err
 	}
 	defer f.Close()
-	return readHead(f, maxLines, maxChars)
+	return readHeadSized(f, maxLines, maxChars, fi.Size())
 }
 
 func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	return readHeadSized(r, maxLines, maxChars, -1)
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// readHeadSized is readHead for a reader of size bytes (-1: unknown, read
+// it all).
+func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 64<<10)
 	var h Head
 	chars := 0
 	taking := maxLines > 0
 	blankRun := 0 // blank lines seen since the last non-blank line
 	var long []byte
 	partial := false // the current line came in several pieces
-	for {
+	for taking {
 		chunk, isPrefix, err := br.ReadLine()
 		if err == io.EOF {
-			break
+			return h, nil
 		}
 		if err != nil {
 			return h, err
 		}
 		if isPrefix {
 			partial = true
-			// An overlong line: if we are still taking lines, keep at most
-			// enough of it to know it cannot fit; count it once.
-			if taking && len(long) <= maxChars*4 {
+			// An overlong line: keep at most enough of it to know it
+			// cannot fit; count it once.
+			if len(long) <= maxChars*4 {
 				long = append(long, chunk...)
 			}
 			continue
@@ -114,11 +139,10 @@ func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
 		line = bytes.TrimRight(line, "\r")
 		wasPartial := partial
 		partial = false
-		if !wasPartial && len(bytes.TrimSpace(line)) == 0 {
-			if h.Total == 0 {
-				continue // leading blank line
+		if !wasPartial && len(bytes.Trim(line, " \t\r\v\f")) == 0 {
+			if h.Total > 0 {
+				blankRun++ // leading blank lines are not counted at all
 			}
-			blankRun++
 			continue
 		}
 		// A non-blank line: the blank lines before it are real lines.
@@ -143,7 +167,71 @@ func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
 			}
 		}
 	}
-	return h, nil
+	// Nothing more is taken: only count the remaining lines, in bulk, up
+	// to the last non-blank one.
+	var src io.Reader = br
+	limited := size >= 0 && size-(cr.n-int64(br.Buffered())) > exactCount
+	if limited {
+		src = io.LimitReader(br, exactCount)
+	}
+	rest, err := countRest(src, h.Total == 0)
+	if limited {
+		// Scale the lines counted in the first megabyte to the rest.
+		left := size - (cr.n - int64(br.Buffered()))
+		if left > 0 && rest > 0 {
+			rest += int(float64(rest) * float64(left) / float64(exactCount))
+			h.Approx = true
+		}
+	}
+	if rest > 0 {
+		h.Total += blankRun + rest
+	}
+	return h, err
+}
+
+// countRest counts the lines of r up to and including its last non-blank
+// line, starting at a line boundary (or inside an overlong line, whose rest
+// then counts as content).
+func countRest(r io.Reader, skipLeading bool) (int, error) {
+	buf := make([]byte, 256<<10)
+	newlines := 0 // in all the bytes read so far
+	lines := 0    // lines up to the last non-blank byte so far
+	for {
+		n, err := r.Read(buf)
+		c := buf[:n]
+		if skipLeading {
+			// Leading blank lines are not counted: start at the line of
+			// the first non-blank byte.
+			first := bytes.IndexFunc(c, func(r rune) bool { return !strings.ContainsRune(" \t\r\n\v\f", r) })
+			if first < 0 {
+				c = nil
+			} else {
+				c = c[bytes.LastIndexByte(c[:first], '\n')+1:]
+				skipLeading = false
+			}
+		}
+		if last := lastNonSpace(c); last >= 0 {
+			lines = newlines + bytes.Count(c[:last], []byte{'\n'}) + 1
+		}
+		newlines += bytes.Count(c, []byte{'\n'})
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return lines, err
+		}
+	}
+}
+
+func lastNonSpace(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n', '\v', '\f':
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 func validUTF8(b []byte) string {

@@ -200,7 +200,7 @@ func fileSection(name, title, path string, capLines, budget int) (Section, error
 	if err != nil {
 		return s, err
 	}
-	s.Lines, s.Total = h.Lines, h.Total
+	s.Lines, s.Total, s.Approx = h.Lines, h.Total, h.Approx
 	return s, nil
 }
 

@@ -30,6 +30,9 @@ func TestReadHead(t *testing.T) {
 		{"invalid UTF-8 is replaced", "ok \xff\xfe\n", 10, 100, []string{"ok \uFFFD"}, 1},
 		{"astral runes count double", "🚀🚀\nz\n", 10, 5, []string{"🚀🚀"}, 2},
 		{"empty", "", 10, 100, nil, 0},
+		{"nothing taken, counted in bulk", "\n\n## T\n\n- x\n  \n\n", 0, 100, nil, 3},
+		{"bulk count after the cap", "a\nb\n\nc\n\n\n", 1, 100, []string{"a"}, 4},
+		{"bulk count, no final newline", "a\nb\nc", 1, 100, []string{"a"}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,5 +189,66 @@ func TestComposeDeadlineSkipsOptionalWork(t *testing.T) {
 	inj = Compose(ctx, e, StartRequest{Cwd: repo})
 	if strings.Contains(inj.Block.Text, "un-ingested") || inj.Block.Text == "" {
 		t.Fatalf("past its deadline the block should come without the nudge:\n%s", inj.Block.Text)
+	}
+}
+
+// The learned cache never serves a stale entry: a changed, added or
+// removed file is seen at once; a damaged cache is ignored.
+func TestLearnedCache(t *testing.T) {
+	e := testEnv(t)
+	entry := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\ntype: user\n---\nbody\n"
+	}
+	a := filepath.Join(e.LearnedDir(), "user", "a.md")
+	mkfile(t, a, entry("a", "first"))
+	mkfile(t, filepath.Join(e.LearnedDir(), "user", "b.md"), entry("b", "bee"))
+	list := func() string {
+		ls, _ := ListLearned(context.Background(), e)
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Name+"="+l.Description)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := list(); got != "a=first,b=bee" {
+		t.Fatal(got)
+	}
+	if _, err := os.Stat(filepath.Join(e.LearnedDir(), ".cache.tsv")); err != nil {
+		t.Fatal("no cache written")
+	}
+	mkfile(t, a, entry("a", "second, longer"))
+	os.Remove(filepath.Join(e.LearnedDir(), "user", "b.md"))
+	mkfile(t, filepath.Join(e.LearnedDir(), "user", "c.md"), entry("c", "sea\ttab"))
+	if got := list(); got != "a=second, longer,c=sea tab" {
+		t.Fatal(got)
+	}
+	mkfile(t, filepath.Join(e.LearnedDir(), ".cache.tsv"), "garbage\x00\n\t\t\n")
+	if got := list(); got != "a=second, longer,c=sea tab" {
+		t.Fatal(got)
+	}
+}
+
+// Past a megabyte beyond the shown lines, a big file's remaining lines are
+// estimated from its size (and marked "about"), not read.
+func TestReadHeadEstimatesBigFiles(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "- line %d with some words\n", i)
+	}
+	path := filepath.Join(dir, "MEMORY.md")
+	mkfile(t, path, b.String())
+	exact := strings.Count(b.String(), "\n")
+	h, err := ReadHead(path, 10, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Approx || h.Total < exact*95/100 || h.Total > exact*105/100 {
+		t.Fatalf("total %d (approx %v), exact %d", h.Total, h.Approx, exact)
+	}
+	small := filepath.Join(dir, "small.md")
+	mkfile(t, small, strings.Repeat("- x\n", 1000))
+	if h, _ := ReadHead(small, 10, 1000); h.Approx || h.Total != 1000 {
+		t.Fatalf("small file: %+v", h)
 	}
 }

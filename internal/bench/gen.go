@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+// storeSpec is the size of a generated store.
+type storeSpec struct {
+	name                     string
+	globalLines              int   // lines of the global MEMORY.md (0: use bytes)
+	indexBytes               int   // bytes of each big index file (global, repo, briefing)
+	episodes, archived       int   // per project
+	learned                  int   // canonical entries
+	silos, siloFiles         int   // Claude Code memory folders
+	transcriptBytes          int64 // the session's transcript
+	firstPassTranscriptBytes int64
+}
+
+var (
+	typical = storeSpec{name: "typical", globalLines: 150, episodes: 50, learned: 20, silos: 5, siloFiles: 4,
+		transcriptBytes: 256 << 10, firstPassTranscriptBytes: 256 << 10}
+	large = storeSpec{name: "large", indexBytes: 5 << 20, episodes: 200, archived: 2000, learned: 2000, silos: 500, siloFiles: 20,
+		transcriptBytes: 100 << 20, firstPassTranscriptBytes: 100 << 20}
+)
+
+// world is a generated HOME with a store, a repository and a transcript.
+type world struct {
+	home, repo, transcript string
+	env                    memory.Env
+	key                    string
+}
+
+var words = strings.Fields("retry payment client checkout latency postgres migration flag release review cache token budget index episode silo memory hook session branch build test deploy config schema queue worker timeout backoff circuit")
+
+func sentence(r *rand.Rand, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = words[r.Intn(len(words))]
+	}
+	return strings.Join(w, " ")
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func write(path, content string) {
+	must(os.MkdirAll(filepath.Dir(path), 0o700))
+	must(os.WriteFile(path, []byte(content), 0o600))
+}
+
+// bigMarkdown is a MEMORY.md-like file of about n bytes, or of lines lines.
+func bigMarkdown(r *rand.Rand, n, lines int) string {
+	var b strings.Builder
+	for i := 0; (lines > 0 && i < lines) || (lines == 0 && b.Len() < n); i++ {
+		if i%12 == 0 {
+			fmt.Fprintf(&b, "## %s\n", sentence(r, 2))
+			continue
+		}
+		fmt.Fprintf(&b, "- %s\n", sentence(r, 6+r.Intn(10)))
+	}
+	return b.String()
+}
+
+// locate finds a generated store's paths without generating it.
+func locate(dir string) world {
+	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
+	env, err := memory.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return w.home
+		}
+		return ""
+	})
+	must(err)
+	w.env = env
+	p, err := memory.ResolveProject(env, w.repo)
+	must(err)
+	w.key = p.Key
+	w.transcript = filepath.Join(env.SilosDir(), p.Key, "bench-session.jsonl")
+	return w
+}
+
+// generate lays out a store of the given size under dir, deterministically.
+func generate(dir string, s storeSpec) world {
+	r := rand.New(rand.NewSource(42))
+	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
+	env, err := memory.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return w.home
+		}
+		return ""
+	})
+	must(err)
+	w.env = env
+	write(filepath.Join(w.repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	p, err := memory.ResolveProject(env, w.repo)
+	must(err)
+	must(memory.ClaimProject(env, p))
+	w.key = p.Key
+	pdir := env.ProjectDir(p.Key)
+
+	if s.indexBytes > 0 {
+		write(env.GlobalMemory(), bigMarkdown(r, s.indexBytes, 0))
+		write(filepath.Join(memory.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, s.indexBytes, 0))
+		write(filepath.Join(pdir, "briefing.md"), bigMarkdown(r, s.indexBytes, 0))
+	} else {
+		write(env.GlobalMemory(), bigMarkdown(r, 0, s.globalLines))
+		write(filepath.Join(memory.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, 0, 40))
+		write(filepath.Join(pdir, "briefing.md"), bigMarkdown(r, 0, 60))
+	}
+	start := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	var index []string
+	for i := 0; i < s.episodes+s.archived; i++ {
+		t := start.Add(-time.Duration(i) * 37 * time.Minute)
+		name := fmt.Sprintf("%s-%08x-%04x.json", t.Format("20060102T150405Z"), r.Uint32(), i)
+		body := fmt.Sprintf(`{"session_id":"%s","goal":%q,"turns":%d,"tools":{"Edit":3},"files_changed":["internal/a.go"],"started_at":%q,"friction":{"score":1,"class":"OK","signals":{}}}`+"\n",
+			name, sentence(r, 6), 1+r.Intn(40), t.Format(time.RFC3339))
+		if i < s.episodes {
+			write(filepath.Join(pdir, "episodes", name), body)
+			index = append(index, fmt.Sprintf("- %s · %d turns · OK · %q · internal/a.go — episodes/%s", t.Format("2006-01-02 15:04"), 1+r.Intn(40), sentence(r, 6), name))
+		} else {
+			write(filepath.Join(pdir, "archive", name), body)
+		}
+	}
+	idx := strings.Join(index, "\n") + "\n"
+	if s.indexBytes > 0 {
+		for len(idx) < s.indexBytes { // a 5 MB INDEX.md, as an old store may have
+			idx += idx
+		}
+	}
+	write(filepath.Join(pdir, "INDEX.md"), idx)
+	for i := 0; i < s.learned; i++ {
+		typ := memory.LearnedTypes[i%4]
+		name := fmt.Sprintf("entry-%04d", i)
+		cwd := w.repo
+		if i%3 == 0 {
+			cwd = "/home/dev/src/other"
+		}
+		write(filepath.Join(env.LearnedDir(), typ, name+".md"), fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata:\n  type: %s\nsource_cwd: %q\ningested_at: \"2026-11-01T00:00:00Z\"\n---\n\n%s.\n", name, sentence(r, 8), typ, cwd, sentence(r, 30)))
+	}
+	for i := 0; i < s.silos; i++ {
+		dir := filepath.Join(env.SilosDir(), fmt.Sprintf("-home-dev-src-p%03d", i), "memory")
+		var lines []string
+		for j := 0; j < s.siloFiles; j++ {
+			f := fmt.Sprintf("note-%02d.md", j)
+			write(filepath.Join(dir, f), fmt.Sprintf("---\nname: note-%02d\ndescription: %s\nmetadata:\n  type: reference\n---\n%s\n", j, sentence(r, 5), sentence(r, 20)))
+			lines = append(lines, fmt.Sprintf("- [Note %d](%s) — %s", j, f, sentence(r, 3)))
+		}
+		write(filepath.Join(dir, "MEMORY.md"), strings.Join(lines, "\n")+"\n")
+	}
+	w.transcript = filepath.Join(env.SilosDir(), p.Key, "bench-session.jsonl")
+	writeTranscript(w.transcript, s.transcriptBytes, r)
+	return w
+}
+
+// writeTranscript writes about size bytes of realistic transcript lines.
+func writeTranscript(path string, size int64, r *rand.Rand) {
+	must(os.MkdirAll(filepath.Dir(path), 0o700))
+	f, err := os.Create(path)
+	must(err)
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	blob := strings.Repeat("system prompt, tool listings and environment ", 400)
+	var n int64
+	for i := 0; n < size; i++ {
+		ts := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339)
+		for _, l := range []string{
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":%q},"timestamp":"%s","gitBranch":"main","version":"2.1.328"}`, sentence(r, 12), ts),
+			fmt.Sprintf(`{"type":"api-request-blob","message":{"role":"system","content":[{"type":"text","text":%q}]}}`, blob),
+			fmt.Sprintf(`{"type":"assistant","message":{"id":"m%d","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"t%d","name":"Edit","input":{"file_path":"/src/shop/internal/f%d.go"}}]},"timestamp":"%s"}`, i, i, i%40, ts),
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]},"timestamp":"%s"}`, i, ts),
+			fmt.Sprintf(`{"type":"attachment","attachment":{"type":"file","content":%q},"timestamp":"%s"}`, blob[:6000], ts),
+			fmt.Sprintf(`{"type":"assistant","message":{"id":"n%d","model":"claude-opus-5-5","content":[{"type":"text","text":%q}]},"timestamp":"%s"}`, i, sentence(r, 20), ts),
+		} {
+			k, _ := bw.WriteString(l + "\n")
+			n += int64(k)
+		}
+	}
+	must(bw.Flush())
+}
