@@ -14,8 +14,10 @@ func init() {
 		name: "status", args: "[--line | --json]",
 		summary: "counts: silo backlog, pending review, episodes, last capture",
 		help: `--line prints only "N un-ingested memories across M silos" (nothing when
-N is 0), for a status line: it lists each silo folder and opens no memory
-file. scripts/statusline.sh, installed as Claude Code's statusLine, runs it.`,
+N is 0), for a status line: it answers from status.json when no silo
+folder changed since it was counted (a stat per silo), else lists each
+silo folder; it never opens a memory file. scripts/statusline.sh, installed as Claude Code's
+statusLine, runs it.`,
 		run: runStatus,
 	})
 }
@@ -31,7 +33,12 @@ func runStatus(c *ctx, args []string) error {
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}
-	b, err := memory.CountBacklog(context.Background(), c.env)
+	var b memory.Backlog
+	if *line {
+		b, _, err = memory.CachedBacklog(context.Background(), c.env)
+	} else {
+		b, err = memory.CountBacklog(context.Background(), c.env)
+	}
 	if *line {
 		// A status line never shows an error: it would sit there for good.
 		if err == nil && b.Files > 0 {

@@ -166,8 +166,9 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 		}
 	}
 	if ctx.Err() == nil && !e.Disabled {
-		st, err := RefreshStatus(ctx, e, nil)
-		if err == nil {
+		if b, fresh, err := CachedBacklog(ctx, e); err == nil && fresh {
+			req.Backlog = &b
+		} else if st, err := RefreshStatus(ctx, e, nil); err == nil {
 			req.Backlog = &st.Backlog
 		} else if ctx.Err() == nil {
 			warnings = append(warnings, "status: "+err.Error())

@@ -252,3 +252,26 @@ func TestReadHeadEstimatesBigFiles(t *testing.T) {
 		t.Fatalf("small file: %+v", h)
 	}
 }
+
+// The cached backlog answers only while no silo folder changed.
+func TestCachedBacklog(t *testing.T) {
+	e := testEnv(t)
+	mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "one.md"), "x")
+	if err := os.MkdirAll(e.Store, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 1 {
+		t.Fatalf("no cache yet: %+v fresh=%v", b, fresh)
+	}
+	if _, err := RefreshStatus(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, fresh, _ := CachedBacklog(context.Background(), e); !fresh || b.Files != 1 {
+		t.Fatalf("after refresh: %+v fresh=%v", b, fresh)
+	}
+	time.Sleep(10 * time.Millisecond)
+	mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "two.md"), "x")
+	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 2 {
+		t.Fatalf("after a new silo file: %+v fresh=%v", b, fresh)
+	}
+}

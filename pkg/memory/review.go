@@ -200,6 +200,9 @@ func (p LearnPlan) SkippedStamps() []FileStamp {
 // status cache when they changed. skipped replaces the remembered skipped
 // files when not nil.
 func RefreshStatus(ctx context.Context, e Env, skipped []FileStamp) (Status, error) {
+	// The cache is stamped with the time counting began, so a silo file
+	// added while counting makes it stale (see CachedBacklog).
+	began := time.Now()
 	old := ReadStatus(e)
 	s := Status{Skipped: old.Skipped}
 	if skipped != nil {
@@ -214,6 +217,8 @@ func RefreshStatus(ctx context.Context, e Env, skipped []FileStamp) (Status, err
 		s.Review = len(items)
 	}
 	if old.Backlog == s.Backlog && old.Review == s.Review && sameStamps(old.Skipped, s.Skipped) {
+		// Unchanged: only mark it as just verified (see CachedBacklog).
+		_ = os.Chtimes(e.StatusPath(), began, began)
 		return old, nil
 	}
 	if _, err := os.Stat(e.Store); err != nil && skipped == nil {
@@ -225,7 +230,11 @@ func RefreshStatus(ctx context.Context, e Env, skipped []FileStamp) (Status, err
 		return s, err
 	}
 	defer unlock()
-	return s, writeJSON(e.StatusPath(), s)
+	if err := writeJSON(e.StatusPath(), s); err != nil {
+		return s, err
+	}
+	_ = os.Chtimes(e.StatusPath(), began, began)
+	return s, nil
 }
 
 func sameStamps(a, b []FileStamp) bool {
@@ -234,6 +243,44 @@ func sameStamps(a, b []FileStamp) bool {
 	}
 	for i := range a {
 		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// CachedBacklog returns the backlog from status.json when no silo folder
+// changed since it was counted (every silo's memory folder, and the folder
+// of silos, is older than status.json), else counts the silos. That costs a
+// stat per silo instead of a listing, so the status line and the nudge stay
+// cheap with hundreds of silos, and are never stale.
+func CachedBacklog(ctx context.Context, e Env) (Backlog, bool, error) {
+	if fi, err := os.Stat(e.StatusPath()); err == nil && silosOlderThan(e, fi.ModTime()) {
+		return ReadStatus(e).Backlog, true, nil
+	}
+	b, err := CountBacklog(ctx, e)
+	return b, false, err
+}
+
+func silosOlderThan(e Env, t time.Time) bool {
+	fi, err := os.Stat(e.SilosDir())
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if fi.ModTime().After(t) {
+		return false
+	}
+	f, err := os.Open(e.SilosDir())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if fi, err := os.Stat(filepath.Join(e.SilosDir(), n, "memory")); err == nil && fi.ModTime().After(t) {
 			return false
 		}
 	}
