@@ -46,7 +46,7 @@ type Block struct {
 }
 
 // cutOrder lists sections from the first to give way to the last.
-var cutOrder = []string{"episodes", "learned", "briefing", "project", "global"}
+var cutOrder = []string{"episodes", "records", "learned", "briefing", "project", "global"}
 
 // Fit composes preamble and sections into one block of at most budget
 // characters (as the client counts them). Sections over budget lose lines

@@ -36,6 +36,13 @@ type Config struct {
 	MaxEpisodes    int           `yaml:"max_episodes" json:"max_episodes"`
 	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
 	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
+	Triage                 Triage `yaml:"triage" json:"triage"`
+}
+
+// Triage configures keyword triage at Stop.
+type Triage struct {
+	Enabled    bool               `yaml:"enabled" json:"enabled"`
+	Thresholds map[string]float64 `yaml:"thresholds" json:"thresholds"`
 }
 
 // Caps are the most lines each section of the injected block may show.
@@ -44,6 +51,7 @@ type Caps struct {
 	Learned  int `yaml:"learned" json:"learned"`
 	Briefing int `yaml:"briefing" json:"briefing"`
 	Project  int `yaml:"project" json:"project"`
+	Records  int `yaml:"records" json:"records"`
 	Episodes int `yaml:"episodes" json:"episodes"`
 }
 
@@ -70,7 +78,7 @@ func (c Config) Validate() error {
 	}{
 		{"caps.global", c.Caps.Global}, {"caps.learned", c.Caps.Learned},
 		{"caps.briefing", c.Caps.Briefing}, {"caps.project", c.Caps.Project},
-		{"caps.episodes", c.Caps.Episodes}, {"nudge_threshold", c.NudgeThreshold},
+		{"caps.episodes", c.Caps.Episodes}, {"caps.records", c.Caps.Records}, {"nudge_threshold", c.NudgeThreshold},
 	} {
 		if f.v < 0 {
 			return fmt.Errorf("%s must not be negative, not %d", f.name, f.v)
@@ -84,6 +92,14 @@ func (c Config) Validate() error {
 	}
 	if c.RetentionDays < 1 || c.MaxEpisodes < 1 {
 		return fmt.Errorf("retention_days and max_episodes must be at least 1")
+	}
+	for k, v := range c.Triage.Thresholds {
+		if _, ok := contentSpecs[k]; !ok {
+			return fmt.Errorf("triage.thresholds.%s: no such category (one of %s)", k, strings.Join(RecordCategories, ", "))
+		}
+		if v <= 0 || v > 1 {
+			return fmt.Errorf("triage.thresholds.%s must be above 0 and at most 1, not %v", k, v)
+		}
 	}
 	return nil
 }

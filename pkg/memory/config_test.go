@@ -2,6 +2,7 @@ package memory
 
 import (
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestDefaultConfigIsValid(t *testing.T) {
 	if c.BudgetChars != 9500 || !c.Enabled || c.NudgeThreshold != 10 || c.Deadline != 4*time.Second {
 		t.Fatalf("defaults drifted from the design: %+v", c)
 	}
-	want := Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Episodes: 10}
+	want := Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Records: 40, Episodes: 10}
 	if c.Caps != want {
 		t.Fatalf("caps = %+v, want %+v", c.Caps, want)
 	}
@@ -39,7 +40,7 @@ func TestConfigMerging(t *testing.T) {
 		problems []string
 	}{
 		{
-			name: "no files: defaults", check: func(c Config) bool { return c == DefaultConfig() },
+			name: "no files: defaults", check: func(c Config) bool { return reflect.DeepEqual(c, DefaultConfig()) },
 		},
 		{
 			name:   "global overrides defaults, key by key, nested too",
@@ -89,7 +90,7 @@ func TestConfigMerging(t *testing.T) {
 		{
 			name:   "empty file is fine",
 			global: "\n# only a comment\n",
-			check:  func(c Config) bool { return c == DefaultConfig() },
+			check:  func(c Config) bool { return reflect.DeepEqual(c, DefaultConfig()) },
 		},
 	}
 	e := Env{Store: "/store", Home: "/home/u"}

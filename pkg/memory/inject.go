@@ -104,6 +104,16 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 		repo := filepath.Join(RepoMemoryDir(root), "MEMORY.md")
 		add(fileSection("project", heading("Project memory (committed with the repository, shared with the team)", repo),
 			repo, cfg.Caps.Project, budget))
+		if s, err := fileSection("records", "# Project records (structured; the full record is <category>/<id>.json beside "+IndexPath(root)+")",
+			IndexPath(root), cfg.Caps.Records+1, budget); cfg.Caps.Records > 0 && err == nil && len(s.Lines) > 0 {
+			// Drop the index's own title line.
+			s.Lines, s.Total, s.Cap = s.Lines[1:], s.Total-1, cfg.Caps.Records
+			if s.Total > 0 {
+				sections = append(sections, s)
+			}
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			warn(pathError(e, IndexPath(root), err))
+		}
 		add(fileSection("episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
 			filepath.Join(pdir, "INDEX.md"), cfg.Caps.Episodes, budget))
 	}
