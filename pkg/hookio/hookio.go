@@ -28,6 +28,9 @@ type Input struct {
 	Source string
 	// StopHookActive is true when a Stop hook already made the model go on.
 	StopHookActive bool
+	// LastAssistantMessage is Stop's copy of the reply just given (the
+	// transcript may not hold it yet).
+	LastAssistantMessage string
 	// Trigger is PreCompact's "manual" or "auto".
 	Trigger string
 	// CustomInstructions is the argument of /compact, if any.
@@ -54,14 +57,15 @@ func Decode(data []byte) (Input, error) {
 		return Input{}, fmt.Errorf("hook input is not valid JSON: %s", shortErr(err))
 	}
 	in := Input{
-		SessionID:          str(raw["session_id"]),
-		TranscriptPath:     str(raw["transcript_path"]),
-		Cwd:                str(raw["cwd"]),
-		HookEventName:      str(raw["hook_event_name"]),
-		Source:             str(raw["source"]),
-		StopHookActive:     boolean(raw["stop_hook_active"]),
-		Trigger:            str(raw["trigger"]),
-		CustomInstructions: str(raw["custom_instructions"]),
+		SessionID:            str(raw["session_id"]),
+		TranscriptPath:       str(raw["transcript_path"]),
+		Cwd:                  str(raw["cwd"]),
+		HookEventName:        str(raw["hook_event_name"]),
+		Source:               str(raw["source"]),
+		StopHookActive:       boolean(raw["stop_hook_active"]),
+		LastAssistantMessage: str(raw["last_assistant_message"]),
+		Trigger:              str(raw["trigger"]),
+		CustomInstructions:   str(raw["custom_instructions"]),
 	}
 	return in, nil
 }

@@ -2,7 +2,10 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/ccmem/ccmem/pkg/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -66,10 +69,21 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), started.Add(cfg.Deadline))
 		defer cancel()
-		_, err = memory.Capture(ctx, env, memory.CaptureRequest{
+		req := memory.CaptureRequest{
 			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,
 			Process: memory.ClaudeProcess(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
-		})
+			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+		}
+		if !preCompact && cfg.Triage.Enabled {
+			req.Triage = &cfg.Triage
+		}
+		cp, err := memory.Capture(ctx, env, req)
+		if err == nil && cp != nil && len(cp.Triage) > 0 {
+			// Ask the model to save what triage found: the client makes it
+			// go on with reason as its instruction.
+			out, _ := json.Marshal(map[string]string{"decision": "block", "reason": memory.TriageReason(cp.Triage, ccmemCommand())})
+			fmt.Fprintln(p.Stdout, string(out))
+		}
 		if preCompact && cfg.PreCompactInstructions != "" {
 			fmt.Fprintln(p.Stdout, cfg.PreCompactInstructions)
 		}
@@ -81,4 +95,17 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 		}
 		return 0
 	})
+}
+
+// ccmemCommand is how the model can run ccmem: the installed binary beside
+// this hook's install (PREFIX/lib/ccmem/stop → PREFIX/bin/ccmem), else
+// "ccmem" from PATH.
+func ccmemCommand() string {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "..", "..", "bin", "ccmem")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return filepath.Clean(p)
+		}
+	}
+	return "ccmem"
 }

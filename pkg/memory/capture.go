@@ -18,6 +18,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/transcript"
+	"github.com/ccmem/ccmem/pkg/triage"
 )
 
 // Checkpoint is the record of one session: live in checkpoints/ while the
@@ -48,6 +49,15 @@ type Checkpoint struct {
 	ArchivedAt string      `json:"archived_at,omitempty"`
 	// State is what incremental reading needs between hook runs.
 	State CaptureState `json:"state"`
+
+	// Triage lists the categories this run's triage fired (not saved).
+	Triage []triage.Hit `json:"-"`
+	// collecting gathers the new turns for triage while reading.
+	collecting bool
+	newMsgs    []triage.Message
+	newText    int
+	newAct     triage.Activity
+	newTools   map[string]bool
 }
 
 // TranscriptPos says how far a transcript has been read.
@@ -75,6 +85,9 @@ type CaptureState struct {
 	GoalRedactions    int `json:"goal_redactions,omitempty"`
 	OutcomeRedactions int `json:"outcome_redactions,omitempty"`
 	OtherRedactions   int `json:"other_redactions,omitempty"`
+	// TriageFired lists the categories triage already asked about in this
+	// session: each fires at most once.
+	TriageFired []string `json:"triage_fired,omitempty"`
 }
 
 // Text limits for what a checkpoint keeps of the conversation.
@@ -96,6 +109,8 @@ func (c *Checkpoint) reset() {
 	fresh.Process = c.Process
 	fresh.State.PreCompacts = c.State.PreCompacts
 	fresh.State.CompactTrigger = c.State.CompactTrigger
+	fresh.State.TriageFired = c.State.TriageFired
+	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
 	*c = *fresh
 }
 
@@ -124,6 +139,10 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 		if e.Command != "" {
 			return
 		}
+		c.collect("user", e.Text)
+		if c.collecting {
+			c.newAct.Exchanges++
+		}
 		c.Turns++
 		if c.Goal == "" {
 			c.Goal, c.State.GoalRedactions = redact.String(shorten(e.Text, goalChars))
@@ -132,7 +151,15 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 		if e.Model != "" && e.Model != "<synthetic>" {
 			c.Model = e.Model
 		}
+		c.collect("assistant", e.Text)
 		for _, u := range e.Tools {
+			if c.collecting {
+				c.newAct.ToolUses++
+				if !c.newTools[u.Name] {
+					c.newTools[u.Name] = true
+					c.newAct.DistinctTools++
+				}
+			}
 			c.Tools[u.Name]++
 			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
 				if c.State.PendingFiles == nil {
@@ -163,6 +190,19 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 		if e.Trigger != "" {
 			c.State.CompactTrigger = e.Trigger
 		}
+	}
+}
+
+// collect keeps the new turns' text for triage, the newest 256 KB.
+func (c *Checkpoint) collect(role, text string) {
+	if !c.collecting || strings.TrimSpace(text) == "" {
+		return
+	}
+	c.newMsgs = append(c.newMsgs, triage.Message{Role: role, Text: text})
+	c.newText += len(text)
+	for c.newText > 256<<10 && len(c.newMsgs) > 1 {
+		c.newText -= len(c.newMsgs[0].Text)
+		c.newMsgs = c.newMsgs[1:]
 	}
 }
 
@@ -212,6 +252,15 @@ type CaptureRequest struct {
 	// "manual" or "auto".
 	PreCompact bool
 	Trigger    string
+	// Triage, when enabled, scores the turns read in this run; a category
+	// over its threshold that has not fired in this session fires (see
+	// Checkpoint.Triage). Never when StopHookActive: the model is already
+	// continuing because of a Stop hook.
+	Triage         *Triage
+	StopHookActive bool
+	// LastAssistantMessage is the reply the Stop hook was given; triage
+	// reads it too, since the transcript can lag behind.
+	LastAssistantMessage string
 }
 
 var sessionIDChars = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -266,7 +315,23 @@ func Capture(ctx context.Context, e Env, req CaptureRequest) (*Checkpoint, error
 			c.State.CompactTrigger = req.Trigger
 		}
 	}
+	doTriage := req.Triage != nil && req.Triage.Enabled && !req.StopHookActive
+	if doTriage {
+		c.collecting, c.newTools = true, map[string]bool{}
+	}
 	readErr := c.catchUp(ctx, req.TranscriptPath)
+	if doTriage {
+		if m := req.LastAssistantMessage; strings.TrimSpace(m) != "" &&
+			(len(c.newMsgs) == 0 || c.newMsgs[len(c.newMsgs)-1].Text != m) {
+			c.newMsgs = append(c.newMsgs, triage.Message{Role: "assistant", Text: m})
+		}
+		for _, h := range triage.Score(c.newMsgs, c.newAct, req.Triage.Thresholds) {
+			if !contains(c.State.TriageFired, h.Category) {
+				c.Triage = append(c.Triage, h)
+				c.State.TriageFired = append(c.State.TriageFired, h.Category)
+			}
+		}
+	}
 	c.finish(false)
 	c.UpdatedAt = e.now().UTC().Format(time.RFC3339)
 	if err := writeJSON(path, c); err != nil {
