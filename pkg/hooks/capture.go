@@ -81,8 +81,9 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 		if err == nil && cp != nil && len(cp.Triage) > 0 {
 			// Ask the model to save what triage found: the client makes it
 			// go on with reason as its instruction.
-			out, _ := json.Marshal(map[string]string{"decision": "block", "reason": memory.TriageReason(cp.Triage, ccmemCommand())})
-			fmt.Fprintln(p.Stdout, string(out))
+			enc := json.NewEncoder(p.Stdout)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(map[string]string{"decision": "block", "reason": memory.TriageReason(cp.Triage, ccmemCommand())})
 		}
 		if preCompact && cfg.PreCompactInstructions != "" {
 			fmt.Fprintln(p.Stdout, cfg.PreCompactInstructions)
