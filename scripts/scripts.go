@@ -13,3 +13,13 @@ var StatusLine []byte
 //
 //go:embed commands/learn.md
 var LearnCommand []byte
+
+// RememberCommand is the /remember slash command.
+//
+//go:embed commands/remember.md
+var RememberCommand []byte
+
+// MemoryCommand is the /memory slash command.
+//
+//go:embed commands/memory.md
+var MemoryCommand []byte

@@ -53,7 +53,11 @@ var OwnedStatusLine = settings.OwnedBy("ccmem", StatusLineScript)
 const commandMarker = "installed by ccmem"
 
 // slashCommands are the slash commands install writes to the commands folder.
-var slashCommands = map[string][]byte{"learn.md": scripts.LearnCommand}
+var slashCommands = map[string][]byte{
+	"learn.md":    scripts.LearnCommand,
+	"remember.md": scripts.RememberCommand,
+	"memory.md":   scripts.MemoryCommand,
+}
 
 // Options say where to install from and to.
 type Options struct {
@@ -160,7 +164,7 @@ func Install(o Options) (Report, error) {
 		for _, name := range sortedNames(slashCommands) {
 			path := filepath.Join(o.CommandsDir, name)
 			if old, err := os.ReadFile(path); err == nil && !bytes.Contains(old, []byte(commandMarker)) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s is yours, so /%s was not installed; ccmem's version is `ccmem learn` check, review, apply", path, strings.TrimSuffix(name, ".md")))
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s is yours, so ccmem's /%s was not installed", path, strings.TrimSuffix(name, ".md")))
 				continue
 			}
 			if err := writeFile(&rep, o, path, slashCommands[name], 0o644); err != nil {
