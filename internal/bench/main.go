@@ -146,33 +146,35 @@ func run(binDir string, runs, warmup int, keep bool) error {
 		fmt.Printf("generated the %s store in %.1fs\n", spec.name, time.Since(start).Seconds())
 		resetPeakRSS()
 		env := []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "CLAUDE_PID=4194305"}
-		startPayload := fmt.Sprintf(`{"session_id":"bench-start","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, w.transcript+".start", w.repo)
+		// Every session start is a new session, as in real use: it archives
+		// the previous one (whose process is gone) and opens its own.
+		startPayload := func(i int) string {
+			return fmt.Sprintf(`{"session_id":"bench-start-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, i, w.transcript+".start", w.repo)
+		}
 		stopPayload := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, w.transcript, w.repo)
 		preCompactPayload := strings.Replace(stopPayload, `"Stop"`, `"PreCompact","trigger":"auto"`, 1)
 		checkpoint := w.env.CheckpointPath(w.key, "bench-session")
 		measured := []struct {
 			name   string
 			cmd    command
-			before func()
+			before func(c *command, i int)
 		}{
-			{"sessionstart", command{path: filepath.Join(binDir, "sessionstart"), stdin: startPayload}, nil},
-			{"stop (first pass)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func() { os.Remove(checkpoint) }},
-			{"stop (+1 KB)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func() { appendKB(w.transcript) }},
-			{"precompact (+1 KB)", command{path: filepath.Join(binDir, "precompact"), stdin: preCompactPayload}, func() { appendKB(w.transcript) }},
-			{"status --line", command{path: filepath.Join(binDir, "ccmem"), args: []string{"status", "--line"}}, nil},
+			{"sessionstart", command{path: filepath.Join(binDir, "sessionstart")}, func(c *command, i int) { c.stdin = startPayload(i) }},
+			{"stop (first pass)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func(*command, int) { os.Remove(checkpoint) }},
+			{"stop (+1 KB)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func(*command, int) { appendKB(w.transcript) }},
+			{"precompact (+1 KB)", command{path: filepath.Join(binDir, "precompact"), stdin: preCompactPayload}, func(*command, int) { appendKB(w.transcript) }},
+			{"status --line", command{path: filepath.Join(binDir, "ccmem"), args: []string{"status", "--line"}, stdin: statusInput}, nil},
 		}
 		for _, m := range measured {
 			m.cmd.env, m.cmd.dir = env, w.repo
-			goCmd := command{path: floor, stdin: m.cmd.stdin, env: env, dir: w.repo}
-			pyCmd := command{path: python, args: []string{"-c", "import json,sys; json.load(sys.stdin)"}, stdin: m.cmd.stdin, env: env, dir: w.repo}
-			if m.cmd.stdin == "" { // the status line gets the client's JSON too
-				goCmd.stdin, pyCmd.stdin, m.cmd.stdin = statusInput, statusInput, statusInput
-			}
 			var hs, gs, ps []sample
 			for i := 0; i < warmup+runs; i++ {
 				if m.before != nil {
-					m.before()
+					m.before(&m.cmd, i)
 				}
+				// The baselines read the same input the hook does.
+				goCmd := command{path: floor, stdin: m.cmd.stdin, env: env, dir: w.repo}
+				pyCmd := command{path: python, args: []string{"-c", "import json,sys; json.load(sys.stdin)"}, stdin: m.cmd.stdin, env: env, dir: w.repo}
 				h, err := m.cmd.run()
 				if err != nil {
 					return err

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/redact"

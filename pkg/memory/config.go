@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -58,14 +57,28 @@ type Caps struct {
 // DefaultConfig returns the embedded defaults.
 func DefaultConfig() Config { return defaultConfig() }
 
-// defaultConfig parses the embedded defaults once per process.
-var defaultConfig = sync.OnceValue(func() Config {
-	var c Config
-	if err := yaml.Unmarshal(DefaultConfigYAML, &c); err != nil {
-		panic("ccmem: embedded default config: " + err.Error())
+// defaultConfig is default-config.yaml as Go, so a hook pays no YAML
+// parsing when there is no config file (TestDefaultConfigMatchesYAML keeps
+// the two the same).
+func defaultConfig() Config {
+	return Config{
+		Enabled:        true,
+		BudgetChars:    9500,
+		Caps:           Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Records: 40, Episodes: 10},
+		NudgeThreshold: 10,
+		Deadline:       4 * time.Second,
+		OrphanAfter:    30 * time.Minute,
+		RetentionDays:  90,
+		MaxEpisodes:    200,
+		PreCompactInstructions: "When summarising, keep: every decision with its reason; the user's " +
+			"corrections and stated preferences, in their words; errors that are not " +
+			"yet resolved, with the exact messages; and the files being worked on, " +
+			"with what is left to do in each.",
+		Triage: Triage{Thresholds: map[string]float64{
+			"decision": 0.5, "runbook": 0.5, "constraint": 0.5, "tech_debt": 0.5, "preference": 0.5, "session_summary": 0.6,
+		}},
 	}
-	return c
-})
+}
 
 // Validate reports the first value out of its allowed range.
 func (c Config) Validate() error {
@@ -150,6 +163,10 @@ func applyConfig(base Config, data []byte) (Config, []string, error) {
 		return base, nil, nil
 	}
 	next := base
+	next.Triage.Thresholds = make(map[string]float64, len(base.Triage.Thresholds))
+	for k, v := range base.Triage.Thresholds {
+		next.Triage.Thresholds[k] = v
+	}
 	if err := yaml.Unmarshal(data, &next); err != nil {
 		return base, nil, errors.New(oneLine(err.Error()))
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func readerOf(files map[string]string) func(string) ([]byte, error) {
@@ -14,6 +16,16 @@ func readerOf(files map[string]string) func(string) ([]byte, error) {
 			return []byte(s), nil
 		}
 		return nil, fs.ErrNotExist
+	}
+}
+
+func TestDefaultConfigMatchesYAML(t *testing.T) {
+	var fromYAML Config
+	if err := yaml.Unmarshal(DefaultConfigYAML, &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromYAML, DefaultConfig()) {
+		t.Fatalf("default-config.yaml and defaultConfig() differ:\nyaml: %+v\ngo:   %+v", fromYAML, DefaultConfig())
 	}
 }
 
