@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ccmem/ccmem/pkg/memory"
 )
@@ -143,7 +144,7 @@ func runBriefing(c *ctx, args []string) error {
 	return nil
 }
 
-var enabledLine = regexp.MustCompile(`(?m)^enabled:.*$`)
+var enabledLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^enabled:.*$`) })
 
 func runEnable(c *ctx, args []string, on bool) error {
 	name := map[bool]string{true: "enable", false: "disable"}[on]
@@ -174,8 +175,8 @@ func runEnable(c *ctx, args []string, on bool) error {
 	}
 	line := fmt.Sprintf("enabled: %v", on)
 	next := string(old)
-	if enabledLine.MatchString(next) {
-		next = enabledLine.ReplaceAllString(next, line)
+	if enabledLine().MatchString(next) {
+		next = enabledLine().ReplaceAllString(next, line)
 	} else {
 		if next != "" && !strings.HasSuffix(next, "\n") {
 			next += "\n"

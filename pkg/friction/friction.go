@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/transcript"
@@ -66,12 +67,17 @@ type State struct {
 // maxPrompts bounds the prompt hashes kept for repeated_question.
 const maxPrompts = 500
 
+// The detectors, compiled on first use.
 var (
-	curse    = regexp.MustCompile(`(?i)\b(fuck\w*|shit\w*|damn\w*|wtf|crap|bullshit|goddamn\w*|bloody hell)\b`)
-	negation = regexp.MustCompile(`(?i)^\s*(no\b|nope\b|wrong\b|that'?s (not|wrong)|not what i|(it |this |that )?(still )?(does ?n[o']?t|did ?n[o']?t|is ?n[o']?t) work|still (broken|failing|fails))`)
-	success  = regexp.MustCompile(`(?i)\b(done|fixed|all (the )?tests pass|tests (now )?pass|passing now|succeeded|successfully|works now|is working now|completed)\b`)
-	exitCode = regexp.MustCompile(`^(Error: )?Exit code [1-9]\d*`)
+	curse    = lazy(`(?i)\b(fuck\w*|shit\w*|damn\w*|wtf|crap|bullshit|goddamn\w*|bloody hell)\b`)
+	negation = lazy(`(?i)^\s*(no\b|nope\b|wrong\b|that'?s (not|wrong)|not what i|(it |this |that )?(still )?(does ?n[o']?t|did ?n[o']?t|is ?n[o']?t) work|still (broken|failing|fails))`)
+	success  = lazy(`(?i)\b(done|fixed|all (the )?tests pass|tests (now )?pass|passing now|succeeded|successfully|works now|is working now|completed)\b`)
+	exitCode = lazy(`^(Error: )?Exit code [1-9]\d*`)
 )
+
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Tracker feeds entries into a State.
 type Tracker struct{ S *State }
@@ -109,11 +115,11 @@ func (t Tracker) Observe(e transcript.Entry) {
 		if e.Command != "" {
 			return
 		}
-		if curse.MatchString(e.Text) {
+		if curse().MatchString(e.Text) {
 			t.add("user_curse")
 			s.TurnUpset = true
 		}
-		if negation.MatchString(e.Text) {
+		if negation().MatchString(e.Text) {
 			t.add("user_negation")
 			s.TurnUpset = true
 		}
@@ -138,7 +144,7 @@ func (t Tracker) Observe(e transcript.Entry) {
 			s.LastInterrupt = e.Timestamp
 		}
 	case transcript.Assistant:
-		if e.Text != "" && s.LastFailed && success.MatchString(e.Text) {
+		if e.Text != "" && s.LastFailed && success().MatchString(e.Text) {
 			t.add("false_success")
 		}
 		for _, u := range e.Tools {
@@ -156,7 +162,7 @@ func (t Tracker) Observe(e transcript.Entry) {
 		for _, r := range e.Results {
 			if r.IsError {
 				s.Pending, s.LastFailed = true, true
-				if exitCode.MatchString(r.Text) {
+				if exitCode().MatchString(r.Text) {
 					t.add("exit_error")
 				}
 			} else {

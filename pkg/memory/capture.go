@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -264,14 +263,14 @@ type CaptureRequest struct {
 	LastAssistantMessage string
 }
 
-var sessionIDChars = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var sessionIDChars = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // sessionFile is a session's id as a safe file name part.
 func sessionFile(sid string) (string, error) {
 	if sid == "" {
 		return "", errors.New("no session_id in the hook input")
 	}
-	if !sessionIDChars.MatchString(sid) || strings.Contains(sid, "..") {
+	if !sessionIDChars().MatchString(sid) || strings.Contains(sid, "..") {
 		return "", fmt.Errorf("session_id %q is not a safe file name", shorten(sid, 40))
 	}
 	return sid, nil

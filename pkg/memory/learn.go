@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -394,7 +393,7 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-var cwdField = regexp.MustCompile(`"cwd":"((?:[^"\\]|\\.)*)"`)
+var cwdField = lazyRegexp(`"cwd":"((?:[^"\\]|\\.)*)"`)
 
 // siloCwd is the project path a silo belongs to: the cwd recorded in its
 // newest transcript, else the slug read back as a path (slugs are lossy).
@@ -416,7 +415,7 @@ func siloCwd(e Env, slug string) string {
 			buf := make([]byte, 256<<10)
 			n, _ := f.Read(buf)
 			f.Close()
-			if m := cwdField.FindSubmatch(buf[:n]); m != nil {
+			if m := cwdField().FindSubmatch(buf[:n]); m != nil {
 				var s string
 				if json.Unmarshal([]byte(`"`+string(m[1])+`"`), &s) == nil && s != "" {
 					return s
@@ -557,7 +556,7 @@ func stepDone(step, path string) {
 	}
 }
 
-var indexLink = regexp.MustCompile(`\]\((?:\./)?([^()/]+\.md)\)`)
+var indexLink = lazyRegexp(`\]\((?:\./)?([^()/]+\.md)\)`)
 
 // danglingIndexLines finds, per silo, files its MEMORY.md links to that no
 // longer exist and that the store records as ingested from there.
@@ -574,7 +573,7 @@ func danglingIndexLines(e Env) (map[string][]string, error) {
 		if err != nil {
 			continue
 		}
-		for _, m := range indexLink.FindAllStringSubmatch(string(data), -1) {
+		for _, m := range indexLink().FindAllStringSubmatch(string(data), -1) {
 			path := filepath.Join(dir, m[1])
 			if _, err := os.Lstat(path); err == nil {
 				continue

@@ -7,10 +7,12 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 type rule struct {
 	kind string
+	expr string
 	re   *regexp.Regexp
 	// keep is the number of leading submatches kept verbatim (a key name or
 	// a URL's user); the rest of the match is replaced.
@@ -21,26 +23,37 @@ type rule struct {
 }
 
 var rules = []rule{
-	{kind: "private-key", re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`), hint: []string{"PRIVATE KEY"}},
-	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`), hint: []string{"sk-ant-"}},
-	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), hint: []string{"sk-"}},
-	{kind: "github-token", re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`), hint: []string{"gh", "github_pat_"}},
-	{kind: "gitlab-token", re: regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), hint: []string{"gl"}},
-	{kind: "slack-token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+`), hint: []string{"xox", "hooks.slack.com"}},
-	{kind: "stripe-key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), hint: []string{"_live_", "_test_"}},
-	{kind: "aws-access-key", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`), hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
-	{kind: "gcp-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), hint: []string{"AIza"}},
-	{kind: "azure-key", re: regexp.MustCompile(`(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`), keep: 1, hint: []string{"ccountKey", "ccessKey", "sig=", "ACCOUNTKEY", "ACCESSKEY", "SIG="}},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), hint: []string{"eyJ"}},
-	{kind: "auth-header", re: regexp.MustCompile(`(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`), keep: 1},
-	{kind: "url-password", re: regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`), keep: 1, hint: []string{"://"}},
-	{kind: "assignment", re: regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`), keep: 1},
+	{kind: "private-key", expr: `-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`, hint: []string{"PRIVATE KEY"}},
+	{kind: "anthropic-key", expr: `\bsk-ant-[A-Za-z0-9_\-]{20,}`, hint: []string{"sk-ant-"}},
+	{kind: "openai-key", expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`, hint: []string{"sk-"}},
+	{kind: "github-token", expr: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`, hint: []string{"gh", "github_pat_"}},
+	{kind: "gitlab-token", expr: `\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`, hint: []string{"gl"}},
+	{kind: "slack-token", expr: `\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+`, hint: []string{"xox", "hooks.slack.com"}},
+	{kind: "stripe-key", expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, hint: []string{"_live_", "_test_"}},
+	{kind: "aws-access-key", expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
+	{kind: "gcp-api-key", expr: `\bAIza[0-9A-Za-z_\-]{35}`, hint: []string{"AIza"}},
+	{kind: "azure-key", expr: `(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`, keep: 1, hint: []string{"ccountKey", "ccessKey", "sig=", "ACCOUNTKEY", "ACCESSKEY", "SIG="}},
+	{kind: "jwt", expr: `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, hint: []string{"eyJ"}},
+	{kind: "auth-header", expr: `(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`, keep: 1},
+	{kind: "url-password", expr: `(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`, keep: 1, hint: []string{"://"}},
+	{kind: "assignment", expr: `(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`, keep: 1},
 }
+
+// compiled compiles the rules once, on first use: a hook that writes
+// nothing does not pay for them at start-up.
+var compiled = sync.OnceValue(func() []rule {
+	out := make([]rule, len(rules))
+	for i, r := range rules {
+		r.re = regexp.MustCompile(r.expr)
+		out[i] = r
+	}
+	return out
+})
 
 // String returns s with every secret replaced, and how many were.
 func String(s string) (string, int) {
 	n := 0
-	for _, r := range rules {
+	for _, r := range compiled() {
 		if len(r.hint) > 0 && !containsAny(s, r.hint) {
 			continue
 		}

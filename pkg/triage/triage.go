@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Message is one prompt or assistant text of the new turns.
@@ -45,44 +46,47 @@ const (
 	boosterWeight = 0.3
 )
 
-var rules = map[string]rule{
-	"decision": {
-		regexp.MustCompile(`(?i)\b(decided|decide to|we('ll| will) (go with|use)|chose|chosen|opted (for|to)|settled on|going with|the decision is)\b`),
-		regexp.MustCompile(`(?i)\b(because|since|so that|rationale|trade-?offs?|instead of|rather than)\b`),
-	},
-	"runbook": {
-		regexp.MustCompile(`(?i)\b(root cause|the fix (is|was)|fixed (it|this|by)|resolved (it|this|by)|to fix (it|this)|workaround)\b`),
-		regexp.MustCompile(`(?i)\b(error|failed|failing|exception|traceback|crash(ed|es)?|broken)\b`),
-	},
-	"constraint": {
-		regexp.MustCompile(`(?i)\b(must not|cannot|can't|not allowed|(is|isn't|is not) supported|does ?n[o']t support|only supports|limitation|hard limit)\b`),
-		regexp.MustCompile(`(?i)\b(always|never|policy|limit|because)\b`),
-	},
-	"tech_debt": {
-		regexp.MustCompile(`(?i)\b(todo|tech(nical)? debt|hack(y)?|for now|temporar(y|ily)|defer(red)?|come back to)\b`),
-		regexp.MustCompile(`(?i)\b(because|until|eventually|follow-?up|later)\b`),
-	},
-	"preference": {
-		regexp.MustCompile(`(?i)\b(i prefer|we prefer|prefers? to|please (always|never)|always use|never use|don't use|do not use|our convention|by convention)\b`),
-		regexp.MustCompile(`(?i)\b(always|never|instead|rather)\b`),
-	},
-}
+// rules are compiled on first use: most Stop runs have triage off.
+var rules = sync.OnceValue(func() map[string]rule {
+	return map[string]rule{
+		"decision": {
+			regexp.MustCompile(`(?i)\b(decided|decide to|we('ll| will) (go with|use)|chose|chosen|opted (for|to)|settled on|going with|the decision is)\b`),
+			regexp.MustCompile(`(?i)\b(because|since|so that|rationale|trade-?offs?|instead of|rather than)\b`),
+		},
+		"runbook": {
+			regexp.MustCompile(`(?i)\b(root cause|the fix (is|was)|fixed (it|this|by)|resolved (it|this|by)|to fix (it|this)|workaround)\b`),
+			regexp.MustCompile(`(?i)\b(error|failed|failing|exception|traceback|crash(ed|es)?|broken)\b`),
+		},
+		"constraint": {
+			regexp.MustCompile(`(?i)\b(must not|cannot|can't|not allowed|(is|isn't|is not) supported|does ?n[o']t support|only supports|limitation|hard limit)\b`),
+			regexp.MustCompile(`(?i)\b(always|never|policy|limit|because)\b`),
+		},
+		"tech_debt": {
+			regexp.MustCompile(`(?i)\b(todo|tech(nical)? debt|hack(y)?|for now|temporar(y|ily)|defer(red)?|come back to)\b`),
+			regexp.MustCompile(`(?i)\b(because|until|eventually|follow-?up|later)\b`),
+		},
+		"preference": {
+			regexp.MustCompile(`(?i)\b(i prefer|we prefer|prefers? to|please (always|never)|always use|never use|don't use|do not use|our convention|by convention)\b`),
+			regexp.MustCompile(`(?i)\b(always|never|instead|rather)\b`),
+		},
+	}
+})
 
 // DefaultThresholds are the scores at which each category fires.
 var DefaultThresholds = map[string]float64{
 	"decision": 0.5, "runbook": 0.5, "constraint": 0.5, "tech_debt": 0.5, "preference": 0.5, "session_summary": 0.6,
 }
 
-var sentenceEnd = regexp.MustCompile(`[.!?\n]+\s*`)
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?\n]+\s*`) })
 
 // Score scores every category over the new turns and returns those at or
 // over their threshold, highest first (ties by name).
 func Score(msgs []Message, act Activity, thresholds map[string]float64) []Hit {
 	var hits []Hit
-	for cat, r := range rules {
+	for cat, r := range rules() {
 		score, best, bestScore := 0.0, "", 0.0
 		for _, m := range msgs {
-			for _, s := range sentenceEnd.Split(m.Text, -1) {
+			for _, s := range sentenceEnd().Split(m.Text, -1) {
 				p := len(r.primary.FindAllStringIndex(s, 3))
 				if p == 0 {
 					continue
