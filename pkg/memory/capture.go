@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	json "github.com/goccy/go-json"
 
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/redact"
@@ -258,19 +257,42 @@ type CaptureRequest struct {
 	// continuing because of a Stop hook.
 	Triage         *Triage
 	StopHookActive bool
+	// NewSession is set by a startup session start: its id has no earlier
+	// record to re-open.
+	NewSession bool
 	// LastAssistantMessage is the reply the Stop hook was given; triage
 	// reads it too, since the transcript can lag behind.
 	LastAssistantMessage string
 }
 
-var sessionIDChars = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// safeName tells whether s is 1 to max characters of [A-Za-z0-9._-]
+// (or [a-z0-9-] when lower) starting with a letter or digit. (A regular
+// expression with a bounded repeat compiles to a large program, which a
+// short-lived hook would pay for on every run.)
+func safeName(s string, max int, lower bool) bool {
+	if len(s) == 0 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case !lower && c >= 'A' && c <= 'Z':
+		case i > 0 && c == '-':
+		case i > 0 && !lower && (c == '.' || c == '_'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // sessionFile is a session's id as a safe file name part.
 func sessionFile(sid string) (string, error) {
 	if sid == "" {
 		return "", errors.New("no session_id in the hook input")
 	}
-	if !sessionIDChars().MatchString(sid) || strings.Contains(sid, "..") {
+	if !safeName(sid, 128, false) || strings.Contains(sid, "..") {
 		return "", fmt.Errorf("session_id %q is not a safe file name", shorten(sid, 40))
 	}
 	return sid, nil
@@ -302,7 +324,7 @@ func Capture(ctx context.Context, e Env, req CaptureRequest) (*Checkpoint, error
 	}
 	defer unlock()
 	path := e.CheckpointPath(p.Key, sid)
-	c, err := loadSession(e, p, sid)
+	c, err := loadSession(e, p, sid, req.NewSession)
 	if err != nil {
 		return nil, err
 	}
@@ -342,13 +364,16 @@ func Capture(ctx context.Context, e Env, req CaptureRequest) (*Checkpoint, error
 
 // loadSession returns the session's checkpoint; a session archived earlier
 // and now resumed re-opens its episode; else a new record.
-func loadSession(e Env, p Project, sid string) (*Checkpoint, error) {
+func loadSession(e Env, p Project, sid string, fresh bool) (*Checkpoint, error) {
 	c, err := readCheckpoint(e.CheckpointPath(p.Key, sid))
 	if err == nil {
 		return c, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		// A damaged checkpoint is rebuilt from the transcript.
+		return newCheckpoint(sid, p), nil
+	}
+	if fresh {
 		return newCheckpoint(sid, p), nil
 	}
 	if ep := findEpisode(e, p.Key, sid); ep != "" {
@@ -418,7 +443,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 		return err
 	}
 	stop := func() bool { return ctx.Err() != nil }
-	n, err := transcript.Scan(f, c.apply, stop)
+	n, err := transcript.ScanSized(f, fi.Size()-pos.Offset, c.apply, stop)
 	c.Transcript = TranscriptPos{Path: path, Offset: pos.Offset + n, Size: fi.Size(), Inode: ino}
 	if err != nil {
 		return fmt.Errorf("transcript: %w", err)

@@ -107,7 +107,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // it all).
 func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error) {
 	cr := &countingReader{r: r}
-	br := bufio.NewReaderSize(cr, 64<<10)
+	bufSize := 64 << 10
+	if size >= 0 && size < int64(bufSize) {
+		bufSize = max(16, int(size)+1) // a small file needs no big buffer
+	}
+	br := bufio.NewReaderSize(cr, bufSize)
 	var h Head
 	chars := 0
 	taking := maxLines > 0
@@ -174,7 +178,11 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 	if limited {
 		src = io.LimitReader(br, exactCount)
 	}
-	rest, err := countRest(src, h.Total == 0)
+	restSize := 256 << 10
+	if size >= 0 {
+		restSize = int(min(int64(restSize), max(4096, size-(cr.n-int64(br.Buffered())))))
+	}
+	rest, err := countRest(src, h.Total == 0, restSize)
 	if limited {
 		// Scale the lines counted in the first megabyte to the rest.
 		left := size - (cr.n - int64(br.Buffered()))
@@ -192,8 +200,8 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 // countRest counts the lines of r up to and including its last non-blank
 // line, starting at a line boundary (or inside an overlong line, whose rest
 // then counts as content).
-func countRest(r io.Reader, skipLeading bool) (int, error) {
-	buf := make([]byte, 256<<10)
+func countRest(r io.Reader, skipLeading bool, bufSize int) (int, error) {
+	buf := make([]byte, bufSize)
 	newlines := 0 // in all the bytes read so far
 	lines := 0    // lines up to the last non-blank byte so far
 	for {

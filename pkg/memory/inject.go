@@ -171,7 +171,8 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 			note("archiving ended sessions", err)
 			_, err = ApplyRetention(opt, e, p.Key, cfg, false)
 			note("retention", err)
-			_, err = Capture(opt, e, CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process})
+			_, err = Capture(opt, e, CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process,
+				NewSession: req.Source == "startup" || req.Source == "clear"})
 			note("checkpoint", err)
 		}
 	}

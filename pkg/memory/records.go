@@ -93,7 +93,6 @@ func RecordPath(root, category, id string) string {
 	return filepath.Join(RecordsDir(root), category, id+".json")
 }
 
-var slugRe = lazyRegexp(`^[a-z0-9][a-z0-9-]{0,79}$`)
 
 // Slugify makes a record id from a title.
 func Slugify(title string) string {
@@ -211,7 +210,7 @@ func (r *Record) Validate() error {
 	if r.SchemaVersion != SchemaVersion {
 		bad("schema_version must be %q", SchemaVersion)
 	}
-	if !slugRe().MatchString(r.ID) {
+	if !safeName(r.ID, 80, true) {
 		bad("id %q must be a slug: lowercase letters, digits and dashes, at most 80", r.ID)
 	}
 	if t := strings.TrimSpace(r.Title); t == "" || len([]rune(t)) > maxTitle || strings.ContainsAny(r.Title, "\n\r") {
@@ -462,7 +461,7 @@ func (s *RecordStore) Create(in *Record) (RecordFile, error) {
 	if _, ok := contentSpecs[r.Category]; !ok {
 		return RecordFile{}, recErr("INVALID", "unknown category %q (one of %s)", r.Category, strings.Join(RecordCategories, ", "))
 	}
-	if slugRe().MatchString(r.ID) {
+	if safeName(r.ID, 80, true) {
 		if old := ReadRecord(RecordPath(s.Root, r.Category, r.ID)); old.Record != nil || !errors.Is(fileErr(old), fs.ErrNotExist) {
 			if old.Record != nil && old.Record.RecordStatus == StatusRetired {
 				if t, err := time.Parse(time.RFC3339, old.Record.RetiredAt); err == nil && s.Env.now().Sub(t) < resurrectionGuard {

@@ -18,8 +18,11 @@ type rule struct {
 	// a URL's user); the rest of the match is replaced.
 	keep int
 	// hint is a cheap substring test: when it is set and absent from the
-	// text, the regexp is not run.
+	// text, the regexp is neither compiled nor run. fold matches the hints
+	// against the lower-cased text.
 	hint []string
+	fold bool
+	once *sync.Once
 }
 
 var rules = []rule{
@@ -32,32 +35,47 @@ var rules = []rule{
 	{kind: "stripe-key", expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, hint: []string{"_live_", "_test_"}},
 	{kind: "aws-access-key", expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
 	{kind: "gcp-api-key", expr: `\bAIza[0-9A-Za-z_\-]{35}`, hint: []string{"AIza"}},
-	{kind: "azure-key", expr: `(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`, keep: 1, hint: []string{"ccountKey", "ccessKey", "sig=", "ACCOUNTKEY", "ACCESSKEY", "SIG="}},
+	{kind: "azure-key", expr: `(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`, keep: 1, hint: []string{"accountkey", "accesskey", "sig="}, fold: true},
 	{kind: "jwt", expr: `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, hint: []string{"eyJ"}},
-	{kind: "auth-header", expr: `(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`, keep: 1},
+	{kind: "auth-header", expr: `(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`, keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true},
 	{kind: "url-password", expr: `(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`, keep: 1, hint: []string{"://"}},
-	{kind: "assignment", expr: `(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`, keep: 1},
+	{kind: "assignment", expr: `(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`, keep: 1,
+		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true},
 }
 
-// compiled compiles the rules once, on first use: a hook that writes
-// nothing does not pay for them at start-up.
-var compiled = sync.OnceValue(func() []rule {
-	out := make([]rule, len(rules))
-	for i, r := range rules {
-		r.re = regexp.MustCompile(r.expr)
-		out[i] = r
+func init() {
+	for i := range rules {
+		rules[i].once = new(sync.Once)
 	}
-	return out
-})
+}
+
+// compile compiles a rule on its first use: text without a rule's hint
+// (most text) never pays for it.
+func (r *rule) compile() *regexp.Regexp {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
+	return r.re
+}
 
 // String returns s with every secret replaced, and how many were.
 func String(s string) (string, int) {
 	n := 0
-	for _, r := range compiled() {
-		if len(r.hint) > 0 && !containsAny(s, r.hint) {
-			continue
+	lower := ""
+	for i := range rules {
+		r := &rules[i]
+		if len(r.hint) > 0 {
+			text := s
+			if r.fold {
+				if lower == "" {
+					lower = strings.ToLower(s)
+				}
+				text = lower
+			}
+			if !containsAny(text, r.hint) {
+				continue
+			}
 		}
-		s = r.re.ReplaceAllStringFunc(s, func(m string) string {
+		re := r.compile()
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			if strings.Contains(m, "[REDACTED:") {
 				return m // already redacted, by a sharper rule or an earlier pass
 			}
@@ -65,9 +83,10 @@ func String(s string) (string, int) {
 			if r.keep == 0 {
 				return "[REDACTED:" + r.kind + "]"
 			}
-			sub := r.re.FindStringSubmatch(m)
-			return strings.Join(sub[1:r.keep+1], "") + "[REDACTED:" + r.kind + "]" + tail(r, m)
+			sub := re.FindStringSubmatch(m)
+			return strings.Join(sub[1:r.keep+1], "") + "[REDACTED:" + r.kind + "]" + tail(*r, m)
 		})
+		lower = "" // s may have changed
 	}
 	return s, n
 }

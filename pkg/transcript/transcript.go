@@ -270,7 +270,18 @@ const MaxLine = 8 << 20
 // for the next scan. stop is polled every so often; when it returns true the
 // scan ends early, at a line boundary.
 func Scan(r io.Reader, fn func(Entry), stop func() bool) (consumed int64, err error) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	return ScanSized(r, -1, fn, stop)
+}
+
+// ScanSized is Scan for a reader known to hold about size bytes (-1:
+// unknown): a small catch-up then reads through a small buffer, which a
+// short-lived hook process need not allocate and fault in a megabyte for.
+func ScanSized(r io.Reader, size int64, fn func(Entry), stop func() bool) (consumed int64, err error) {
+	bufSize := 1 << 20
+	if size >= 0 && size+4096 < int64(bufSize) {
+		bufSize = max(4096, int(size)+4096)
+	}
+	br := bufio.NewReaderSize(r, bufSize)
 	var long []byte
 	longLen := 0 // bytes of the current overlong line, kept or not
 	polls := 0
