@@ -4,7 +4,7 @@
 GO        ?= go
 BIN       := bin
 BINARIES  := ./cmd/ccmem ./hooks/sessionstart ./hooks/stop ./hooks/precompact
-GOFLAGS_BUILD := -trimpath
+GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
 .PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench bench-go fuzz
 

@@ -164,6 +164,11 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // and any exit status 2 that body did not mean into 1: only a deliberate
 // Stop block may exit 2, and hooks signal that through allow2.
 func Guard(name string, stderr io.Writer, allow2 bool, body func() int) (code int) {
+	// A hook lives for milliseconds: collecting garbage only costs it time.
+	// The collector runs only as the heap nears 24 MB, which also bounds
+	// the peak memory of a long first pass over a big transcript.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(24 << 20)
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("CCMEM_DEBUG") != "" {

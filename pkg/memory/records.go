@@ -93,7 +93,6 @@ func RecordPath(root, category, id string) string {
 	return filepath.Join(RecordsDir(root), category, id+".json")
 }
 
-
 // Slugify makes a record id from a title.
 func Slugify(title string) string {
 	var b strings.Builder
