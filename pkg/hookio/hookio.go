@@ -5,6 +5,7 @@ package hookio
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-
-	json "github.com/goccy/go-json"
 )
 
 // Input is the part of a hook's stdin JSON that ccmem uses. Unknown fields

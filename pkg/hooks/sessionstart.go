@@ -3,8 +3,7 @@ package hooks
 import (
 	"bytes"
 	"context"
-
-	json "github.com/goccy/go-json"
+	"encoding/json"
 
 	"github.com/ccmem/ccmem/pkg/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"

@@ -7,10 +7,9 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 	"strings"
-
-	json "github.com/goccy/go-json"
 )
 
 // Kind is what a line means to ccmem.
