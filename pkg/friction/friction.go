@@ -13,11 +13,10 @@ package friction
 
 import (
 	"hash/fnv"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+	"unicode"
 
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
@@ -67,16 +66,82 @@ type State struct {
 // maxPrompts bounds the prompt hashes kept for repeated_question.
 const maxPrompts = 500
 
-// The detectors, compiled on first use.
-var (
-	curse    = lazy(`(?i)\b(fuck\w*|shit\w*|damn\w*|wtf|crap|bullshit|goddamn\w*|bloody hell)\b`)
-	negation = lazy(`(?i)^\s*(no\b|nope\b|wrong\b|that'?s (not|wrong)|not what i|(it |this |that )?(still )?(does ?n[o']?t|did ?n[o']?t|is ?n[o']?t) work|still (broken|failing|fails))`)
-	success  = lazy(`(?i)\b(done|fixed|all (the )?tests pass|tests (now )?pass|passing now|succeeded|successfully|works now|is working now|completed)\b`)
-	exitCode = lazy(`^(Error: )?Exit code [1-9]\d*`)
-)
+// The detectors are word and phrase checks on lower-cased text rather than
+// regular expressions, which a hook would compile on every run.
 
-func lazy(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// words splits lower-cased text into words of letters and apostrophes,
+// padded with spaces so phrases can be matched on word boundaries.
+func words(text string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	space := true
+	for _, r := range strings.ToLower(text) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' {
+			if r == '’' {
+				r = '\''
+			}
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+func hasAny(w string, phrases ...string) bool {
+	for _, p := range phrases {
+		if strings.Contains(w, " "+p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixWord(w string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.Contains(w, " "+p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCurse(text string) bool {
+	w := words(text)
+	return hasPrefixWord(w, "fuck", "shit", "damn", "goddamn", "bullshit") || hasAny(w, "wtf", "crap", "bloody hell")
+}
+
+func isNegation(text string) bool {
+	w := words(text)
+	for _, p := range []string{"no", "nope", "wrong", "that's not", "thats not", "that's wrong", "not what i", "still broken", "still failing", "still fails"} {
+		if strings.HasPrefix(w, " "+p+" ") {
+			return true
+		}
+	}
+	for _, p := range []string{"doesn't work", "didn't work", "isn't working", "does not work", "did not work", "is not working", "doesnt work", "didnt work", "still doesn't work"} {
+		// "it doesn't work", "that still didn't work": within the opening words.
+		if i := strings.Index(w, " "+p+" "); i >= 0 && strings.Count(w[:i], " ") <= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+func claimsSuccess(text string) bool {
+	return hasAny(words(text), "done", "fixed", "succeeded", "successfully", "completed", "all tests pass", "all the tests pass",
+		"tests pass", "tests now pass", "passing now", "works now", "is working now")
+}
+
+// isExitError tells a command that exited non-zero ("Exit code 1").
+func isExitError(text string) bool {
+	text = strings.TrimPrefix(text, "Error: ")
+	rest, ok := strings.CutPrefix(text, "Exit code ")
+	return ok && rest != "" && rest[0] >= '1' && rest[0] <= '9'
 }
 
 // Tracker feeds entries into a State.
@@ -115,11 +180,11 @@ func (t Tracker) Observe(e transcript.Entry) {
 		if e.Command != "" {
 			return
 		}
-		if curse().MatchString(e.Text) {
+		if isCurse(e.Text) {
 			t.add("user_curse")
 			s.TurnUpset = true
 		}
-		if negation().MatchString(e.Text) {
+		if isNegation(e.Text) {
 			t.add("user_negation")
 			s.TurnUpset = true
 		}
@@ -144,7 +209,7 @@ func (t Tracker) Observe(e transcript.Entry) {
 			s.LastInterrupt = e.Timestamp
 		}
 	case transcript.Assistant:
-		if e.Text != "" && s.LastFailed && success().MatchString(e.Text) {
+		if e.Text != "" && s.LastFailed && claimsSuccess(e.Text) {
 			t.add("false_success")
 		}
 		for _, u := range e.Tools {
@@ -162,7 +227,7 @@ func (t Tracker) Observe(e transcript.Entry) {
 		for _, r := range e.Results {
 			if r.IsError {
 				s.Pending, s.LastFailed = true, true
-				if exitCode().MatchString(r.Text) {
+				if isExitError(r.Text) {
 					t.add("exit_error")
 				}
 			} else {

@@ -87,3 +87,27 @@ func TestScoreWeights(t *testing.T) {
 		t.Fatalf("%d signals, seed 002 has 14", len(Weights))
 	}
 }
+
+func TestDetectors(t *testing.T) {
+	for text, want := range map[string]bool{"No, that's wrong": true, "no": true, "nothing changed": false, "I know": false,
+		"it still doesn't work": true, "Still broken!": true, "that is what I meant, it works": false} {
+		if isNegation(text) != want {
+			t.Errorf("isNegation(%q) = %v", text, !want)
+		}
+	}
+	for text, want := range map[string]bool{"WTF is this": true, "damned thing": true, "this is crap": true, "scrap that": false, "the dam broke": false} {
+		if isCurse(text) != want {
+			t.Errorf("isCurse(%q) = %v", text, !want)
+		}
+	}
+	for text, want := range map[string]bool{"Done.": true, "Fixed: all tests pass now": true, "undone work": false, "I fixed nothing? no": true, "tests are failing": false} {
+		if claimsSuccess(text) != want {
+			t.Errorf("claimsSuccess(%q) = %v", text, !want)
+		}
+	}
+	for text, want := range map[string]bool{"Exit code 1": true, "Error: Exit code 127\nnot found": true, "Exit code 0": false, "exit code 1": false} {
+		if isExitError(text) != want {
+			t.Errorf("isExitError(%q) = %v", text, !want)
+		}
+	}
+}
