@@ -175,17 +175,22 @@ func run(binDir string, runs, warmup int, keep bool) error {
 				// The baselines read the same input the hook does.
 				goCmd := command{path: floor, stdin: m.cmd.stdin, env: env, dir: w.repo}
 				pyCmd := command{path: python, args: []string{"-c", "import json,sys; json.load(sys.stdin)"}, stdin: m.cmd.stdin, env: env, dir: w.repo}
-				h, err := m.cmd.run()
-				if err != nil {
-					return err
-				}
-				g, err := goCmd.run()
-				if err != nil {
-					return err
-				}
-				var p sample
-				if python != "" {
-					if p, err = pyCmd.run(); err != nil {
+				// Rotate the order each run, so that no row always runs
+				// right after the (cache-evicting) Python floor.
+				var h, g, p sample
+				for k := 0; k < 3; k++ {
+					var err error
+					switch (i + k) % 3 {
+					case 0:
+						h, err = m.cmd.run()
+					case 1:
+						g, err = goCmd.run()
+					case 2:
+						if python != "" {
+							p, err = pyCmd.run()
+						}
+					}
+					if err != nil {
 						return err
 					}
 				}

@@ -60,7 +60,8 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			return 1
 		}
 		root := ""
-		if proj, err := memory.ResolveProject(env, in.Cwd); err == nil {
+		proj, perr := memory.ResolveProject(env, in.Cwd)
+		if perr == nil {
 			root = proj.Root
 		}
 		cfg, _ := env.LoadConfig(root)
@@ -73,6 +74,9 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,
 			Process: memory.ClaudeProcess(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
 			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+		}
+		if perr == nil {
+			req.Project = &proj
 		}
 		if !preCompact && cfg.Triage.Enabled {
 			req.Triage = &cfg.Triage

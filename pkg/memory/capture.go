@@ -260,6 +260,8 @@ type CaptureRequest struct {
 	// NewSession is set by a startup session start: its id has no earlier
 	// record to re-open.
 	NewSession bool
+	// Project, when the caller resolved it already, saves doing it again.
+	Project *Project
 	// LastAssistantMessage is the reply the Stop hook was given; triage
 	// reads it too, since the transcript can lag behind.
 	LastAssistantMessage string
@@ -311,8 +313,10 @@ func Capture(ctx context.Context, e Env, req CaptureRequest) (*Checkpoint, error
 	if err != nil {
 		return nil, err
 	}
-	p, err := ResolveProject(e, req.Cwd)
-	if err != nil {
+	var p Project
+	if req.Project != nil {
+		p = *req.Project
+	} else if p, err = ResolveProject(e, req.Cwd); err != nil {
 		return nil, err
 	}
 	if err := ClaimProject(e, p); err != nil {

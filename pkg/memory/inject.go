@@ -27,6 +27,11 @@ type StartRequest struct {
 	// Backlog, when set, is the silo backlog already counted (Start counts
 	// it once for the status cache and the nudge).
 	Backlog *Backlog
+
+	// Set by Start, which resolved them already.
+	project *Project
+	config  *Config
+	files   []ConfigFile
 }
 
 // Injection is the outcome of composing the memory block for a session.
@@ -55,15 +60,27 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 		}
 	}
 	root := ""
-	if req.Cwd == "" {
+	switch {
+	case req.project != nil:
+		inj.Project = req.project
+		root = req.project.Root
+	case req.Cwd == "":
 		warn(errors.New("no working directory in the hook input; injecting global memory only"))
-	} else if p, err := ResolveProject(e, req.Cwd); err != nil {
-		warn(fmt.Errorf("%w; injecting global memory only", err))
-	} else {
-		inj.Project = &p
-		root = p.Root
+	default:
+		if p, err := ResolveProject(e, req.Cwd); err != nil {
+			warn(fmt.Errorf("%w; injecting global memory only", err))
+		} else {
+			inj.Project = &p
+			root = p.Root
+		}
 	}
-	cfg, files := e.LoadConfig(root)
+	var cfg Config
+	var files []ConfigFile
+	if req.config != nil {
+		cfg, files = *req.config, req.files
+	} else {
+		cfg, files = e.LoadConfig(root)
+	}
 	inj.Config = cfg
 	for _, w := range ConfigProblems(e, files) {
 		inj.Warnings = append(inj.Warnings, w)
@@ -146,8 +163,10 @@ func Compose(ctx context.Context, e Env, req StartRequest) Injection {
 // stop short of ctx's deadline, leaving time to compose.
 func Start(ctx context.Context, e Env, req StartRequest) Injection {
 	var warnings []string
-	if p, err := ResolveProject(e, req.Cwd); err == nil && req.SessionID != "" {
-		if cfg, _ := e.LoadConfig(p.Root); cfg.Enabled {
+	if p, err := ResolveProject(e, req.Cwd); err == nil {
+		cfg, files := e.LoadConfig(p.Root)
+		req.project, req.config, req.files = &p, &cfg, files
+		if cfg.Enabled && req.SessionID != "" {
 			if !req.Started.IsZero() {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithDeadline(ctx, req.Started.Add(cfg.Deadline))
@@ -172,7 +191,7 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 			_, err = ApplyRetention(opt, e, p.Key, cfg, false)
 			note("retention", err)
 			_, err = Capture(opt, e, CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process,
-				NewSession: req.Source == "startup" || req.Source == "clear"})
+				NewSession: req.Source == "startup" || req.Source == "clear", Project: &p})
 			note("checkpoint", err)
 		}
 	}
