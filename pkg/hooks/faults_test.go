@@ -332,12 +332,12 @@ func TestFaultClockSkew(t *testing.T) {
 // the essential sections, in time for the client.
 func TestDeadlineWithSlowStore(t *testing.T) {
 	w := newFaultWorld(t)
-	w.mkfile(filepath.Join(w.env.Store, "config.yaml"), "deadline: 2s\n", 0o600)
+	w.mkfile(filepath.Join(w.env.Store, "config.yaml"), "deadline: 1s\n", 0o600)
 	p, err := memory.ResolveProject(w.env, w.repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 4000
+	const n = 8000
 	for i := 0; i < n; i++ {
 		sid := fmt.Sprintf("old-%04d", i)
 		tr := filepath.Join(w.dir, "t", sid+".jsonl")
