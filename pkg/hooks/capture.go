@@ -41,20 +41,10 @@ func PreCompact(p hookio.Process) int {
 
 func capture(name, usage string, p hookio.Process, preCompact bool) int {
 	return hookio.Guard(name, p.Stderr, false, func() int {
-		if code, done := handleArgs(name, usage, p); done {
+		env, in, started, err, code, ok := start(name, usage, p)
+		if !ok {
 			return code
 		}
-		env, err := memory.EnvFrom(p.Getenv)
-		if env.Disabled {
-			return 0
-		}
-		if err != nil {
-			writeLine(p.Stderr, name+": "+err.Error())
-			return 1
-		}
-		started := p.Now()
-		deadline := started.Add(memory.DefaultConfig().Deadline)
-		in, err := hookio.ReadInput(p.Stdin, deadline)
 		if err != nil {
 			writeLine(p.Stderr, name+": "+err.Error())
 			return 1

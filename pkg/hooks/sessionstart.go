@@ -39,24 +39,14 @@ type startSpecific struct {
 func SessionStart(p hookio.Process) int {
 	const name = "sessionstart"
 	return hookio.Guard(name, p.Stderr, false, func() int {
-		if code, done := handleArgs(name, sessionStartUsage, p); done {
+		env, in, started, err, code, ok := start(name, sessionStartUsage, p)
+		if !ok {
 			return code
 		}
-		env, err := memory.EnvFrom(p.Getenv)
-		if env.Disabled {
-			return 0
-		}
-		if err != nil {
-			writeLine(p.Stderr, name+": "+err.Error())
-			return 1
-		}
-		started := p.Now()
-		deadline := started.Add(memory.DefaultConfig().Deadline)
 		var probs hookio.Problems
-		in, err := hookio.ReadInput(p.Stdin, deadline)
-		probs.Add(err)
+		probs.Add(err) // the block is still composed, without a project
 
-		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		ctx, cancel := context.WithDeadline(context.Background(), started.Add(memory.DefaultConfig().Deadline))
 		defer cancel()
 		inj := memory.Start(ctx, env, memory.StartRequest{
 			Cwd: in.Cwd, Source: in.Source, Started: started,
