@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,5 +365,3 @@ func TestDeadlineWithSlowStore(t *testing.T) {
 	}
 	noLeftovers(t, w.env.Store)
 }
-
-var _ = io.Discard
