@@ -445,3 +445,25 @@ func TestRetention(t *testing.T) {
 		t.Fatalf("leftover of an interrupted write not cleaned: %v", rep.Cleaned)
 	}
 }
+
+// Re-archiving a session touches only its own episode and line, never those
+// of a session whose id ends the same way.
+func TestEpisodeOfSimilarSessionIDs(t *testing.T) {
+	w := newCaptureWorld(t)
+	pdir := w.e.ProjectDir(w.p.Key)
+	mkfile(t, filepath.Join(pdir, "episodes", "20261120T100000Z-a-s1.json"), "{}")
+	mkfile(t, filepath.Join(pdir, "INDEX.md"), "- other — episodes/20261120T100000Z-a-s1.json\n")
+	if err := editIndex(w.e, w.p.Key, []indexEdit{{sid: "s1", line: "- mine — episodes/20261121T100000Z-s1.json"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(pdir, "INDEX.md"))
+	if string(data) != "- mine — episodes/20261121T100000Z-s1.json\n- other — episodes/20261120T100000Z-a-s1.json\n" {
+		t.Fatalf("INDEX.md:\n%s", data)
+	}
+	if got := findEpisode(w.e, w.p.Key, "s1"); got != "" {
+		t.Fatalf("found %s as s1's episode", got)
+	}
+	if episodeSession("20261120T100000Z-a-s1.json") != "a-s1" || episodeSession("bad.json") != "" {
+		t.Fatal("episodeSession")
+	}
+}

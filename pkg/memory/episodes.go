@@ -26,14 +26,33 @@ func EpisodeName(c *Checkpoint, archived time.Time) string {
 	return t.UTC().Format(stampLayout) + "-" + c.SessionID + ".json"
 }
 
-// findEpisode returns the path of a session's episode, or "".
-func findEpisode(e Env, key, sid string) string {
-	matches, _ := filepath.Glob(filepath.Join(e.ProjectDir(key), "episodes", "*-"+globEscape(sid)+".json"))
-	if len(matches) == 0 {
+// episodeSession is the session id in an episode file name, or "".
+func episodeSession(name string) string {
+	if len(name) < len(stampLayout)+7 || name[len(stampLayout)] != '-' || !strings.HasSuffix(name, ".json") {
 		return ""
 	}
-	sort.Strings(matches)
-	return matches[len(matches)-1]
+	return strings.TrimSuffix(name[len(stampLayout)+1:], ".json")
+}
+
+// sessionEpisodes lists the episode files of one session (normally one).
+func sessionEpisodes(e Env, key, sid string) []string {
+	matches, _ := filepath.Glob(filepath.Join(e.ProjectDir(key), "episodes", "*-"+globEscape(sid)+".json"))
+	var out []string
+	for _, m := range matches {
+		if episodeSession(filepath.Base(m)) == sid {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// findEpisode returns the path of a session's episode, or "".
+func findEpisode(e Env, key, sid string) string {
+	if m := sessionEpisodes(e, key, sid); len(m) > 0 {
+		return m[len(m)-1]
+	}
+	return ""
 }
 
 func globEscape(s string) string {
@@ -178,9 +197,8 @@ func sessionOver(c *Checkpoint, path string, now time.Time, orphanAfter time.Dur
 }
 
 func findOtherEpisodes(e Env, key, sid, keep string) []string {
-	matches, _ := filepath.Glob(filepath.Join(e.ProjectDir(key), "episodes", "*-"+globEscape(sid)+".json"))
 	var out []string
-	for _, m := range matches {
+	for _, m := range sessionEpisodes(e, key, sid) {
 		if filepath.Base(m) != keep {
 			out = append(out, m)
 		}
@@ -204,7 +222,7 @@ func editIndex(e Env, key string, add []indexEdit, remove map[string]bool) error
 	}
 	replaced := map[string]bool{}
 	for _, a := range add {
-		replaced["-"+a.sid+".json"] = true
+		replaced[a.sid] = true
 	}
 	var lines []string
 	for _, l := range strings.Split(string(data), "\n") {
@@ -212,19 +230,10 @@ func editIndex(e Env, key string, add []indexEdit, remove map[string]bool) error
 			continue
 		}
 		ep := lineEpisode(l)
-		if remove[ep] {
+		if remove[ep] || replaced[episodeSession(ep)] {
 			continue
 		}
-		drop := false
-		for suffix := range replaced {
-			if strings.HasSuffix(ep, suffix) {
-				drop = true
-				break
-			}
-		}
-		if !drop {
-			lines = append(lines, l)
-		}
+		lines = append(lines, l)
 	}
 	for _, a := range add {
 		lines = append(lines, a.line)
