@@ -162,6 +162,15 @@ func (c *ctx) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses flags for a command that takes no other arguments.
+func (c *ctx) parseNoArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	return noArgs(fs, pos)
+}
+
 func noArgs(fs *flag.FlagSet, pos []string) error {
 	if len(pos) > 0 {
 		return usagef("run `"+fs.Name()+" --help` for its usage", "unexpected argument %q", pos[0])

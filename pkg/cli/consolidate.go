@@ -59,11 +59,7 @@ func runConsolidate(c *ctx, args []string) error {
 	cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
 	dryRun := fs.Bool("dry-run", false, "say whether CLAUDE.md would change, and print the section")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	p, err := projectHere(c, *cwd)
@@ -97,11 +93,7 @@ func runBriefing(c *ctx, args []string) error {
 	fs := c.flags("briefing")
 	cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
 	set := fs.String("set", "", "replace the briefing with this `file` (- for standard input)")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	p, err := projectHere(c, *cwd)
@@ -151,11 +143,7 @@ func runEnable(c *ctx, args []string, on bool) error {
 	fs := c.flags(name)
 	global := fs.Bool("global", false, "everywhere: the global config")
 	cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	path := c.env.GlobalConfig()

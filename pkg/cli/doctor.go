@@ -43,11 +43,7 @@ func runDoctor(c *ctx, args []string) error {
 	prefix := fs.String("prefix", "", "where ccmem was installed: `DIR`/bin, DIR/lib/ccmem (default: where this ccmem runs from, else ~/.local)")
 	fix := fs.Bool("fix", false, "make the store's files 0600 and folders 0700")
 	asJSON := fs.Bool("json", false, "print the checks as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *settingsPath == "" {

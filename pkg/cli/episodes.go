@@ -42,18 +42,10 @@ func runEpisodes(c *ctx, args []string) error {
 	fs := c.flags("episodes")
 	project := fs.String("project", "", "a `directory` of the project (default: the current one)")
 	asJSON := fs.Bool("json", false, "print the records as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs, pos); err != nil {
-		return err
-	}
-	dir, err := startDir(*project)
-	if err != nil {
-		return err
-	}
-	p, err := memory.ResolveProject(c.env, dir)
+	p, err := projectHere(c, *project)
 	if err != nil {
 		return err
 	}
@@ -105,11 +97,7 @@ func runGC(c *ctx, args []string) error {
 	fs := c.flags("gc")
 	dryRun := fs.Bool("dry-run", false, "report what would move, move nothing")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	keys, err := os.ReadDir(filepath.Join(c.env.Store, "projects"))

@@ -40,11 +40,7 @@ func runInstall(c *ctx, args []string, remove bool) error {
 	prefix := fs.String("prefix", "", "install into `DIR`: ccmem in DIR/bin, hooks in DIR/lib/ccmem (default: ~/.local)")
 	dryRun := fs.Bool("dry-run", false, "print what would change, change nothing")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	o := install.Options{Settings: *settingsPath, Prefix: *prefix, DryRun: *dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands")}
@@ -62,6 +58,7 @@ func runInstall(c *ctx, args []string, remove bool) error {
 			*p = a
 		}
 	}
+	var err error
 	if o.Exe, err = os.Executable(); err != nil {
 		return fmt.Errorf("cannot find the running ccmem binary: %w", err)
 	}

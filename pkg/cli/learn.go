@@ -61,11 +61,7 @@ func runLearn(c *ctx, args []string) error {
 func runLearnCheck(c *ctx, args []string) error {
 	fs := c.flags("learn check")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (input for apply --plan)")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	plan, err := memory.LearnCheck(context.Background(), c.env)
@@ -128,11 +124,7 @@ func runLearnApply(c *ctx, args []string) error {
 	fs := c.flags("learn apply")
 	planFile := fs.String("plan", "", "apply only this `file`'s plan (from `learn check --json`); files changed since are left")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	var expect map[string]string

@@ -44,11 +44,7 @@ func runRemember(c *ctx, args []string) error {
 	scope, root := "global", ""
 	if *project {
 		scope = "project"
-		dir, err := startDir(*cwd)
-		if err != nil {
-			return err
-		}
-		p, err := memory.ResolveProject(c.env, dir)
+		p, err := projectHere(c, *cwd)
 		if err != nil {
 			return err
 		}

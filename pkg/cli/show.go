@@ -45,11 +45,7 @@ func runShow(c *ctx, args []string) error {
 	cwd := fs.String("cwd", "", "the session's working `directory` (default: the current one)")
 	source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
 	asJSON := fs.Bool("json", false, "print the block and its report as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	dir, err := startDir(*cwd)
@@ -117,11 +113,7 @@ func runPaths(c *ctx, args []string) error {
 	if len(pos) > 1 {
 		return noArgs(fs, pos[1:])
 	}
-	dir, err := startDir(*cwd)
-	if err != nil {
-		return err
-	}
-	p, err := memory.ResolveProject(c.env, dir)
+	p, err := projectHere(c, *cwd)
 	if err != nil {
 		return err
 	}

@@ -26,14 +26,11 @@ func runStatus(c *ctx, args []string) error {
 	fs := c.flags("status")
 	line := fs.Bool("line", false, "print only the backlog line, or nothing")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
+	if err := c.parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	var b memory.Backlog
+	var err error
 	if *line {
 		b, _, err = memory.CachedBacklog(context.Background(), c.env)
 	} else {

@@ -196,7 +196,9 @@ func Start(ctx context.Context, e Env, req StartRequest) Injection {
 		}
 	}
 	if ctx.Err() == nil && !e.Disabled {
-		if b, fresh, err := CachedBacklog(ctx, e); err == nil && fresh {
+		// One count at most: the cache when it is fresh, else a refresh.
+		if statusFresh(e) {
+			b := ReadStatus(e).Backlog
 			req.Backlog = &b
 		} else if st, err := RefreshStatus(ctx, e, nil); err == nil {
 			req.Backlog = &st.Backlog

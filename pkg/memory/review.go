@@ -255,11 +255,17 @@ func sameStamps(a, b []FileStamp) bool {
 // stat per silo instead of a listing, so the status line and the nudge stay
 // cheap with hundreds of silos, and are never stale.
 func CachedBacklog(ctx context.Context, e Env) (Backlog, bool, error) {
-	if fi, err := os.Stat(e.StatusPath()); err == nil && silosOlderThan(e, fi.ModTime()) {
+	if statusFresh(e) {
 		return ReadStatus(e).Backlog, true, nil
 	}
 	b, err := CountBacklog(ctx, e)
 	return b, false, err
+}
+
+// statusFresh tells whether status.json is newer than every silo folder.
+func statusFresh(e Env) bool {
+	fi, err := os.Stat(e.StatusPath())
+	return err == nil && silosOlderThan(e, fi.ModTime())
 }
 
 func silosOlderThan(e Env, t time.Time) bool {
