@@ -6,13 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-1m}
 targets=(
-  "FuzzDecode ./pkg/hookio"
+  "FuzzDecode ./internal/hookio"
   "FuzzRead ./pkg/frontmatter"
   "FuzzParse ./pkg/transcript"
-  "FuzzReadHead ./pkg/memory"
-  "FuzzEditIndex ./pkg/memory"
-  "FuzzFit ./pkg/memory"
-  "FuzzEnsure ./pkg/settings"
+  "FuzzReadHead ./pkg/store"
+  "FuzzEditIndex ./pkg/session"
+  "FuzzFit ./pkg/inject"
+  "FuzzEnsure ./internal/settings"
 )
 for t in "${targets[@]}"; do
   set -- $t

@@ -17,9 +17,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ccmem/ccmem/pkg/cli"
-	"github.com/ccmem/ccmem/pkg/hookio"
-	"github.com/ccmem/ccmem/pkg/hooks"
+	"github.com/ccmem/ccmem/internal/cli"
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/hooks"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of the scripts from the actual output")

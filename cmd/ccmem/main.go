@@ -1,12 +1,12 @@
 // Command ccmem is the command people and slash commands run to see, curate
-// and install ccmem's memory for Claude Code. See pkg/cli.
+// and install ccmem's memory for Claude Code. See internal/cli.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/pkg/cli"
-	"github.com/ccmem/ccmem/pkg/hookio"
+	"github.com/ccmem/ccmem/internal/cli"
+	"github.com/ccmem/ccmem/internal/hookio"
 )
 
 func main() { os.Exit(cli.Main(hookio.OS())) }

@@ -1,12 +1,15 @@
 // Command precompact is ccmem's PreCompact hook: it records the session and
-// asks the client's compaction to keep what matters. See pkg/hooks.
+// asks the client's compaction to keep what matters. See internal/hooks.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/pkg/hookio"
-	"github.com/ccmem/ccmem/pkg/hooks"
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/hooks"
 )
 
-func main() { os.Exit(hooks.PreCompact(hookio.OS())) }
+func main() {
+	hookio.TuneGC()
+	os.Exit(hooks.PreCompact(hookio.OS()))
+}

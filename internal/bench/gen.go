@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // storeSpec is the size of a generated store.
@@ -34,7 +35,7 @@ var (
 // world is a generated HOME with a store, a repository and a transcript.
 type world struct {
 	home, repo, transcript string
-	env                    memory.Env
+	env                    store.Env
 	key                    string
 }
 
@@ -75,7 +76,7 @@ func bigMarkdown(r *rand.Rand, n, lines int) string {
 // locate finds a generated store's paths without generating it.
 func locate(dir string) world {
 	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
-	env, err := memory.EnvFrom(func(k string) string {
+	env, err := store.EnvFrom(func(k string) string {
 		if k == "HOME" {
 			return w.home
 		}
@@ -83,7 +84,7 @@ func locate(dir string) world {
 	})
 	must(err)
 	w.env = env
-	p, err := memory.ResolveProject(env, w.repo)
+	p, err := store.ResolveProject(env, w.repo)
 	must(err)
 	w.key = p.Key
 	w.transcript = filepath.Join(env.SilosDir(), p.Key, "bench-session.jsonl")
@@ -94,7 +95,7 @@ func locate(dir string) world {
 func generate(dir string, s storeSpec) world {
 	r := rand.New(rand.NewSource(42))
 	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
-	env, err := memory.EnvFrom(func(k string) string {
+	env, err := store.EnvFrom(func(k string) string {
 		if k == "HOME" {
 			return w.home
 		}
@@ -103,19 +104,19 @@ func generate(dir string, s storeSpec) world {
 	must(err)
 	w.env = env
 	write(filepath.Join(w.repo, ".git", "HEAD"), "ref: refs/heads/main\n")
-	p, err := memory.ResolveProject(env, w.repo)
+	p, err := store.ResolveProject(env, w.repo)
 	must(err)
-	must(memory.ClaimProject(env, p))
+	must(store.ClaimProject(env, p))
 	w.key = p.Key
 	pdir := env.ProjectDir(p.Key)
 
 	if s.indexBytes > 0 {
 		write(env.GlobalMemory(), bigMarkdown(r, s.indexBytes, 0))
-		write(filepath.Join(memory.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, s.indexBytes, 0))
+		write(filepath.Join(store.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, s.indexBytes, 0))
 		write(filepath.Join(pdir, "briefing.md"), bigMarkdown(r, s.indexBytes, 0))
 	} else {
 		write(env.GlobalMemory(), bigMarkdown(r, 0, s.globalLines))
-		write(filepath.Join(memory.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, 0, 40))
+		write(filepath.Join(store.RepoMemoryDir(w.repo), "MEMORY.md"), bigMarkdown(r, 0, 40))
 		write(filepath.Join(pdir, "briefing.md"), bigMarkdown(r, 0, 60))
 	}
 	start := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -140,7 +141,7 @@ func generate(dir string, s storeSpec) world {
 	}
 	write(filepath.Join(pdir, "INDEX.md"), idx)
 	for i := 0; i < s.learned; i++ {
-		typ := memory.LearnedTypes[i%4]
+		typ := learn.Types[i%4]
 		name := fmt.Sprintf("entry-%04d", i)
 		cwd := w.repo
 		if i%3 == 0 {

@@ -5,15 +5,14 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/ccmem/ccmem/internal/lazyregexp"
 )
 
 type rule struct {
 	kind string
-	expr string
-	re   *regexp.Regexp
+	re   *lazyregexp.Regexp
 	// keep is the number of leading submatches kept verbatim (a key name or
 	// a URL's user); the rest of the match is replaced.
 	keep int
@@ -22,38 +21,24 @@ type rule struct {
 	// against the lower-cased text.
 	hint []string
 	fold bool
-	once *sync.Once
 }
 
 var rules = []rule{
-	{kind: "private-key", expr: `-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`, hint: []string{"PRIVATE KEY"}},
-	{kind: "anthropic-key", expr: `\bsk-ant-[A-Za-z0-9_\-]{20,}`, hint: []string{"sk-ant-"}},
-	{kind: "openai-key", expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`, hint: []string{"sk-"}},
-	{kind: "github-token", expr: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`, hint: []string{"gh", "github_pat_"}},
-	{kind: "gitlab-token", expr: `\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`, hint: []string{"gl"}},
-	{kind: "slack-token", expr: `\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+`, hint: []string{"xox", "hooks.slack.com"}},
-	{kind: "stripe-key", expr: `\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, hint: []string{"_live_", "_test_"}},
-	{kind: "aws-access-key", expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
-	{kind: "gcp-api-key", expr: `\bAIza[0-9A-Za-z_\-]{35}`, hint: []string{"AIza"}},
-	{kind: "azure-key", expr: `(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`, keep: 1, hint: []string{"accountkey", "accesskey", "sig="}, fold: true},
-	{kind: "jwt", expr: `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, hint: []string{"eyJ"}},
-	{kind: "auth-header", expr: `(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`, keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true},
-	{kind: "url-password", expr: `(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`, keep: 1, hint: []string{"://"}},
-	{kind: "assignment", expr: `(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`, keep: 1,
+	{kind: "private-key", re: lazyregexp.New(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`), hint: []string{"PRIVATE KEY"}},
+	{kind: "anthropic-key", re: lazyregexp.New(`\bsk-ant-[A-Za-z0-9_\-]{20,}`), hint: []string{"sk-ant-"}},
+	{kind: "openai-key", re: lazyregexp.New(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), hint: []string{"sk-"}},
+	{kind: "github-token", re: lazyregexp.New(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`), hint: []string{"gh", "github_pat_"}},
+	{kind: "gitlab-token", re: lazyregexp.New(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), hint: []string{"gl"}},
+	{kind: "slack-token", re: lazyregexp.New(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+`), hint: []string{"xox", "hooks.slack.com"}},
+	{kind: "stripe-key", re: lazyregexp.New(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), hint: []string{"_live_", "_test_"}},
+	{kind: "aws-access-key", re: lazyregexp.New(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`), hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
+	{kind: "gcp-api-key", re: lazyregexp.New(`\bAIza[0-9A-Za-z_\-]{35}`), hint: []string{"AIza"}},
+	{kind: "azure-key", re: lazyregexp.New(`(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`), keep: 1, hint: []string{"accountkey", "accesskey", "sig="}, fold: true},
+	{kind: "jwt", re: lazyregexp.New(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), hint: []string{"eyJ"}},
+	{kind: "auth-header", re: lazyregexp.New(`(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`), keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true},
+	{kind: "url-password", re: lazyregexp.New(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`), keep: 1, hint: []string{"://"}},
+	{kind: "assignment", re: lazyregexp.New(`(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`), keep: 1,
 		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true},
-}
-
-func init() {
-	for i := range rules {
-		rules[i].once = new(sync.Once)
-	}
-}
-
-// compile compiles a rule on its first use: text without a rule's hint
-// (most text) never pays for it.
-func (r *rule) compile() *regexp.Regexp {
-	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
-	return r.re
 }
 
 // String returns s with every secret replaced, and how many were.
@@ -74,7 +59,7 @@ func String(s string) (string, int) {
 				continue
 			}
 		}
-		re := r.compile()
+		re := r.re.R()
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			if strings.Contains(m, "[REDACTED:") {
 				return m // already redacted, by a sharper rule or an earlier pass

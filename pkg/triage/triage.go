@@ -6,10 +6,11 @@
 package triage
 
 import (
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/internal/str"
 )
 
 // Message is one prompt or assistant text of the new turns.
@@ -34,7 +35,7 @@ type Hit struct {
 }
 
 type rule struct {
-	primary, booster *regexp.Regexp
+	primary, booster *lazyregexp.Regexp
 }
 
 // Weights: each primary match adds primaryWeight (at most three per
@@ -47,46 +48,49 @@ const (
 )
 
 // rules are compiled on first use: most Stop runs have triage off.
-var rules = sync.OnceValue(func() map[string]rule {
-	return map[string]rule{
-		"decision": {
-			regexp.MustCompile(`(?i)\b(decided|decide to|we('ll| will) (go with|use)|chose|chosen|opted (for|to)|settled on|going with|the decision is)\b`),
-			regexp.MustCompile(`(?i)\b(because|since|so that|rationale|trade-?offs?|instead of|rather than)\b`),
-		},
-		"runbook": {
-			regexp.MustCompile(`(?i)\b(root cause|the fix (is|was)|fixed (it|this|by)|resolved (it|this|by)|to fix (it|this)|workaround)\b`),
-			regexp.MustCompile(`(?i)\b(error|failed|failing|exception|traceback|crash(ed|es)?|broken)\b`),
-		},
-		"constraint": {
-			regexp.MustCompile(`(?i)\b(must not|cannot|can't|not allowed|(is|isn't|is not) supported|does ?n[o']t support|only supports|limitation|hard limit)\b`),
-			regexp.MustCompile(`(?i)\b(always|never|policy|limit|because)\b`),
-		},
-		"tech_debt": {
-			regexp.MustCompile(`(?i)\b(todo|tech(nical)? debt|hack(y)?|for now|temporar(y|ily)|defer(red)?|come back to)\b`),
-			regexp.MustCompile(`(?i)\b(because|until|eventually|follow-?up|later)\b`),
-		},
-		"preference": {
-			regexp.MustCompile(`(?i)\b(i prefer|we prefer|prefers? to|please (always|never)|always use|never use|don't use|do not use|our convention|by convention)\b`),
-			regexp.MustCompile(`(?i)\b(always|never|instead|rather)\b`),
-		},
-	}
-})
+var rules = map[string]rule{
+	"decision": {
+		lazyregexp.New(`(?i)\b(decided|decide to|we('ll| will) (go with|use)|chose|chosen|opted (for|to)|settled on|going with|the decision is)\b`),
+		lazyregexp.New(`(?i)\b(because|since|so that|rationale|trade-?offs?|instead of|rather than)\b`),
+	},
+	"runbook": {
+		lazyregexp.New(`(?i)\b(root cause|the fix (is|was)|fixed (it|this|by)|resolved (it|this|by)|to fix (it|this)|workaround)\b`),
+		lazyregexp.New(`(?i)\b(error|failed|failing|exception|traceback|crash(ed|es)?|broken)\b`),
+	},
+	"constraint": {
+		lazyregexp.New(`(?i)\b(must not|cannot|can't|not allowed|(is|isn't|is not) supported|does ?n[o']t support|only supports|limitation|hard limit)\b`),
+		lazyregexp.New(`(?i)\b(always|never|policy|limit|because)\b`),
+	},
+	"tech_debt": {
+		lazyregexp.New(`(?i)\b(todo|tech(nical)? debt|hack(y)?|for now|temporar(y|ily)|defer(red)?|come back to)\b`),
+		lazyregexp.New(`(?i)\b(because|until|eventually|follow-?up|later)\b`),
+	},
+	"preference": {
+		lazyregexp.New(`(?i)\b(i prefer|we prefer|prefers? to|please (always|never)|always use|never use|don't use|do not use|our convention|by convention)\b`),
+		lazyregexp.New(`(?i)\b(always|never|instead|rather)\b`),
+	},
+}
 
-// DefaultThresholds are the scores at which each category fires.
+// Categories are seed 004's record categories, which triage scores, in
+// display order.
+var Categories = []string{"decision", "constraint", "preference", "runbook", "tech_debt", "session_summary"}
+
+// DefaultThresholds are the scores at which each category fires: the one
+// copy of them (config's defaults and default-config.yaml follow it).
 var DefaultThresholds = map[string]float64{
 	"decision": 0.5, "runbook": 0.5, "constraint": 0.5, "tech_debt": 0.5, "preference": 0.5, "session_summary": 0.6,
 }
 
-var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?\n]+\s*`) })
+var sentenceEnd = lazyregexp.New(`[.!?\n]+\s*`)
 
 // Score scores every category over the new turns and returns those at or
 // over their threshold, highest first (ties by name).
 func Score(msgs []Message, act Activity, thresholds map[string]float64) []Hit {
 	var hits []Hit
-	for cat, r := range rules() {
+	for cat, r := range rules {
 		score, best, bestScore := 0.0, "", 0.0
 		for _, m := range msgs {
-			for _, s := range sentenceEnd().Split(m.Text, -1) {
+			for _, s := range sentenceEnd.Split(m.Text, -1) {
 				p := len(r.primary.FindAllStringIndex(s, 3))
 				if p == 0 {
 					continue
@@ -105,7 +109,7 @@ func Score(msgs []Message, act Activity, thresholds map[string]float64) []Hit {
 			score = 1
 		}
 		if th := threshold(thresholds, cat); score >= th {
-			hits = append(hits, Hit{Category: cat, Score: round(score), Excerpt: clip(best, 200)})
+			hits = append(hits, Hit{Category: cat, Score: round(score), Excerpt: str.Shorten(best, 200)})
 		}
 	}
 	s := float64(act.ToolUses)/40 + float64(act.DistinctTools)/16 + float64(act.Exchanges)/8
@@ -132,11 +136,3 @@ func threshold(m map[string]float64, cat string) float64 {
 }
 
 func round(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}

@@ -15,9 +15,10 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/rogpeppe/go-internal/txtar"
-
-	"github.com/ccmem/ccmem/pkg/memory"
 )
 
 //go:embed sample.txtar
@@ -51,7 +52,7 @@ func run() error {
 		return err
 	}
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
-	menv, err := memory.EnvFrom(func(k string) string {
+	menv, err := store.EnvFrom(func(k string) string {
 		if k == "HOME" {
 			return home
 		}
@@ -65,7 +66,7 @@ func run() error {
 	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
 		return err
 	}
-	p, err := memory.ResolveProject(menv, project)
+	p, err := store.ResolveProject(menv, project)
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func run() error {
 	fmt.Println(rule)
 	chars := len(utf16.Encode([]rune(block)))
 	fmt.Printf("injected: %d characters of the %d budget (budget_chars); Claude Code's inline limit is %d.\n",
-		chars, memory.DefaultConfig().BudgetChars, memory.MaxInline)
+		chars, config.Default().BudgetChars, inject.MaxInline)
 
 	show := exec.Command(filepath.Join(bin, "ccmem"), "show", "--cwd", project)
 	show.Env = env

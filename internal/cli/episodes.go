@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/session"
+)
+
+var cmdEpisodes = &command{
+	name: "episodes", args: "[--project DIR] [--json]",
+	summary: "list a project's recorded sessions, newest first",
+	help: `Lists the episodes (finished sessions) of the project that DIR belongs to
+(default: the current directory), newest first, then any session still live
+or not yet archived. --json prints the full records.`,
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		project := fs.String("project", "", "a `directory` of the project (default: the current one)")
+		asJSON := fs.Bool("json", false, "print the records as JSON")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			return runEpisodes(c, *project, *asJSON)
+		}
+	},
+}
+
+type episodeRow struct {
+	State  string              `json:"state"` // "archived" or "live"
+	Path   string              `json:"path"`
+	Record *session.Checkpoint `json:"record"`
+}
+
+func runEpisodes(c *ctx, dir string, asJSON bool) error {
+	p, err := projectHere(c, dir)
+	if err != nil {
+		return err
+	}
+	eps, live, problems := session.ListSessions(c.env, p.Key)
+	for _, pr := range problems {
+		fmt.Fprintf(c.err, "ccmem: warning: %s\n", pr)
+	}
+	rows := []episodeRow{}
+	for _, r := range eps {
+		rows = append(rows, episodeRow{"archived", r.Path, r.Record})
+	}
+	for _, r := range live {
+		rows = append(rows, episodeRow{"live", r.Path, r.Record})
+	}
+	if asJSON {
+		return c.printJSON(rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(c.out, "no sessions recorded yet for %s\n", c.env.Tilde(p.Root))
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "started (UTC)\tturns\tclass\tgoal\tfiles\trecord")
+	for _, r := range rows {
+		rec := r.Record
+		started := "?"
+		if t, err := time.Parse(time.RFC3339Nano, rec.StartedAt); err == nil {
+			started = t.UTC().Format("2006-01-02 15:04")
+		}
+		class := rec.Friction.Class
+		if r.State == "live" {
+			class = "live"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.env.Tilde(r.Path))
+	}
+	return tw.Flush()
+}
+
+var cmdGC = &command{
+	name: "gc", args: "[--dry-run] [--json]",
+	summary: "apply episode retention now and clean leftovers of interrupted writes",
+	help: `For every project in the store, moves episodes older than retention_days or
+beyond the newest max_episodes to the project's archive/ folder (nothing is
+deleted), drops their INDEX.md lines, and removes temporary files left by
+interrupted writes. Session start does the same, as time allows.`,
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		dryRun := fs.Bool("dry-run", false, "report what would move, move nothing")
+		asJSON := fs.Bool("json", false, "print the report as JSON")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			return runGC(c, *dryRun, *asJSON)
+		}
+	},
+}
+
+func runGC(c *ctx, dryRun, asJSON bool) error {
+	rep, err := session.GC(c, c.env, dryRun)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.printJSON(struct {
+			DryRun  bool     `json:"dry_run"`
+			Moved   []string `json:"moved"`
+			Cleaned []string `json:"cleaned"`
+		}{rep.DryRun, rep.Moved, rep.Cleaned})
+	}
+	verb := "moved to archive/"
+	if dryRun {
+		verb = "would move to archive/"
+	}
+	for _, m := range rep.Moved {
+		fmt.Fprintf(c.out, "%s  %s\n", verb, c.env.Tilde(m))
+	}
+	for _, m := range rep.Cleaned {
+		fmt.Fprintf(c.out, "removed leftover  %s\n", c.env.Tilde(m))
+	}
+	fmt.Fprintf(c.out, "%d episodes %s, %d leftovers removed, across %d projects\n", len(rep.Moved), verb, len(rep.Cleaned), rep.Projects)
+	return nil
+}

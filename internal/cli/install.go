@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccmem/ccmem/internal/install"
+)
+
+var cmdInstall = &command{
+	name: "install", args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	summary: "install the binaries and register ccmem's hooks in Claude Code",
+	help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
+to ~/.local), then merges ccmem's hook registrations (absolute paths,
+timeout 5 s) into Claude Code's settings.json. Every other key and every
+other hook is kept; the old file is saved as settings.json.ccmem.bak first.
+Running it again changes nothing. An unparseable settings.json is refused
+and left untouched.`,
+	setup: installSetup(false),
+}
+
+var cmdUninstall = &command{
+	name: "uninstall", args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	summary: "remove ccmem's hooks from settings.json and its installed binaries",
+	help: `Removes exactly what install added: ccmem's hook entries in settings.json
+(after a backup) and the binaries in DIR/bin and DIR/lib/ccmem. Memory in
+the store is never touched.`,
+	setup: installSetup(true),
+}
+
+// installFlags are install's and uninstall's flags.
+type installFlags struct {
+	settings, prefix *string
+	dryRun, asJSON   *bool
+}
+
+func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	return func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		f := installFlags{
+			settings: fs.String("settings", "", "the settings.json `file` to edit (default: ~/.claude/settings.json, or under CLAUDE_CONFIG_DIR)"),
+			prefix:   fs.String("prefix", "", "install into `DIR`: ccmem in DIR/bin, hooks in DIR/lib/ccmem (default: ~/.local)"),
+			dryRun:   fs.Bool("dry-run", false, "print what would change, change nothing"),
+			asJSON:   fs.Bool("json", false, "print the report as JSON"),
+		}
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			return runInstall(c, f, remove)
+		}
+	}
+}
+
+func runInstall(c *ctx, f installFlags, remove bool) error {
+	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands")}
+	if o.Settings == "" {
+		o.Settings = c.env.Settings()
+	}
+	if o.Prefix == "" {
+		if c.env.Home == "" {
+			return withHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")
+		}
+		o.Prefix = filepath.Join(c.env.Home, ".local")
+	}
+	for _, p := range []*string{&o.Settings, &o.Prefix} {
+		if a, err := filepath.Abs(*p); err == nil {
+			*p = a
+		}
+	}
+	var err error
+	if o.Exe, err = os.Executable(); err != nil {
+		return fmt.Errorf("cannot find the running ccmem binary: %w", err)
+	}
+	var rep install.Report
+	if remove {
+		rep, err = install.Uninstall(o)
+	} else {
+		rep, err = install.Install(o)
+	}
+	if errors.Is(err, install.ErrNoHookBinary) {
+		return withHint(err, "run `make build`, then `bin/ccmem install`")
+	}
+	if err != nil {
+		return err
+	}
+	if *f.asJSON {
+		rep.Actions = orEmpty(rep.Actions)
+		return c.printJSON(rep)
+	}
+	verb := "changed"
+	if rep.DryRun {
+		verb = "would change"
+		fmt.Fprintln(c.out, "dry run: nothing was written")
+	}
+	if !rep.Changed() {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(c.out, "note      %s\n", n)
+		}
+		if remove {
+			fmt.Fprintf(c.out, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.env.Tilde(rep.Settings), c.env.Tilde(o.Prefix), verb)
+		} else {
+			fmt.Fprintf(c.out, "ccmem is already installed and registered in %s; nothing %s\n", c.env.Tilde(rep.Settings), verb)
+		}
+		return nil
+	}
+	for _, a := range rep.Actions {
+		fmt.Fprintf(c.out, "%-9s %s\n", a.Kind, a.What)
+	}
+	if rep.Backup != "" {
+		fmt.Fprintf(c.out, "backup    %s (the settings before this change)\n", rep.Backup)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(c.out, "note      %s\n", n)
+	}
+	if !rep.DryRun {
+		if remove {
+			fmt.Fprintf(c.out, "ccmem is uninstalled; your memory in %s was left in place\n", c.env.Tilde(c.env.Store))
+		} else {
+			fmt.Fprintf(c.out, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,354 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/records"
+)
+
+var cmdRecord = &command{
+	name: "record", args: "create|update|retire|archive|restore|gc|list|show [flags] [CATEGORY/ID]",
+	summary: "structured project records: decisions, constraints, preferences, runbooks, tech debt, sessions",
+	help: `Records live in <repo>/.claude/memory/records/<category>/<id>.json (committed,
+shared) and change only through this command, which validates every write.
+
+Input for create: {"title": "...", "tags": ["..."], "content": {...}} (id
+defaults to the title's slug; confidence to 0.8). For update, the same plus
+at least one new entry in "changes": [{"summary": "what changed"}], and
+--hash from show: a record changed since it was read is refused. A retired
+id cannot be re-created for 24 hours. Only 5 session summaries stay active.
+
+Categories and their content fields (* required):
+` + categoryHelp(),
+	subs: []*command{
+		cmdRecordCreate, cmdRecordUpdate,
+		recordStatusCommand("retire", records.StatusRetired, "retired", "retire a record (purged by gc after 30 days)"),
+		recordStatusCommand("archive", records.StatusArchived, "archived", "archive a record (kept for good, not injected)"),
+		recordStatusCommand("restore", records.StatusActive, "restored", "make a retired or archived record active again"),
+		cmdRecordGC, cmdRecordList, cmdRecordShow,
+	},
+}
+
+func categoryHelp() string {
+	var b strings.Builder
+	for _, c := range records.Categories {
+		fmt.Fprintf(&b, "  %-16s %s\n", c, records.ContentFields(c))
+	}
+	return b.String()
+}
+
+// recordFlags are the flags every record sub-command has.
+type recordFlags struct {
+	cwd    *string
+	asJSON *bool
+}
+
+func addRecordFlags(fs *flag.FlagSet) recordFlags {
+	return recordFlags{
+		cwd:    fs.String("cwd", "", "a `directory` of the project (default: the current one)"),
+		asJSON: fs.Bool("json", false, "print JSON"),
+	}
+}
+
+func (f recordFlags) open(c *ctx) (*records.Store, error) {
+	dir, err := startDir(*f.cwd)
+	if err != nil {
+		return nil, err
+	}
+	return records.Open(c.env, dir)
+}
+
+// report prints the outcome of a write.
+func (f recordFlags) report(c *ctx, verb string, rf records.File, err error) error {
+	if err != nil {
+		return recordError(err)
+	}
+	if *f.asJSON {
+		return c.printJSON(rf)
+	}
+	fmt.Fprintf(c.out, "%s %s/%s (hash %s) in %s\n", verb, rf.Record.Category, rf.Record.ID, rf.Hash, c.env.Tilde(rf.Path))
+	return nil
+}
+
+// recordRef reads the one CATEGORY/ID argument of a sub-command.
+func recordRef(fs *flag.FlagSet, args []string) (category, id string, err error) {
+	if len(args) == 0 {
+		return "", "", usagef("name the record as CATEGORY/ID, such as decision/use-postgres", "%s needs a record", fs.Name())
+	}
+	if err := noArgs(fs, args[1:]); err != nil {
+		return "", "", err
+	}
+	category, id, ok := strings.Cut(args[0], "/")
+	if !ok || category == "" || id == "" {
+		return "", "", usagef("name a record as CATEGORY/ID, such as decision/use-postgres", "bad record name %q", args[0])
+	}
+	return category, strings.TrimSuffix(id, ".json"), nil
+}
+
+var cmdRecordCreate = &command{
+	name: "create", args: "--category C [--id ID] [--input FILE|-] [--cwd DIR] [--json]",
+	summary: "create a record from JSON",
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		rf := addRecordFlags(fs)
+		category := fs.String("category", "", "the record's `category`")
+		id := fs.String("id", "", "the record's `id` (default: the title's slug)")
+		input := fs.String("input", "-", "the record JSON: a `file`, or - for standard input")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			s, err := rf.open(c)
+			if err != nil {
+				return err
+			}
+			r, err := readRecordInput(c, *input)
+			if err != nil {
+				return err
+			}
+			if *category != "" {
+				if r.Category != "" && r.Category != *category {
+					return usagef("", "--category %s but the input says %q", *category, r.Category)
+				}
+				r.Category = *category
+			}
+			if *id != "" {
+				r.ID = *id
+			}
+			if r.Category == "" {
+				return usagef("categories: "+strings.Join(records.Categories, ", "), "record create needs --category")
+			}
+			f, err := s.Create(r)
+			return rf.report(c, "created", f, err)
+		}
+	},
+}
+
+var cmdRecordUpdate = &command{
+	name: "update", args: "CATEGORY/ID --hash H [--input FILE|-] [--cwd DIR] [--json]",
+	summary: "merge changes into a record read at hash H",
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		rf := addRecordFlags(fs)
+		hash := fs.String("hash", "", "the `hash` of the record as you read it (from show)")
+		input := fs.String("input", "-", "the changes as record JSON: a `file`, or - for standard input")
+		return func(c *ctx, args []string) error {
+			category, id, err := recordRef(fs, args)
+			if err != nil {
+				return err
+			}
+			if *hash == "" {
+				return usagef("read it first: `ccmem record show "+category+"/"+id+"` prints its hash", "record update needs --hash")
+			}
+			s, err := rf.open(c)
+			if err != nil {
+				return err
+			}
+			r, err := readRecordInput(c, *input)
+			if err != nil {
+				return err
+			}
+			f, err := s.Update(category, id, *hash, r)
+			return rf.report(c, "updated", f, err)
+		}
+	},
+}
+
+// recordStatusCommand is retire, archive or restore.
+func recordStatusCommand(name, status, done, summary string) *command {
+	return &command{
+		name: name, args: "CATEGORY/ID [--reason R] [--cwd DIR] [--json]", summary: summary,
+		setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+			rf := addRecordFlags(fs)
+			reason := fs.String("reason", "", "`why`, kept in the record's history")
+			return func(c *ctx, args []string) error {
+				category, id, err := recordRef(fs, args)
+				if err != nil {
+					return err
+				}
+				s, err := rf.open(c)
+				if err != nil {
+					return err
+				}
+				f, err := s.SetStatus(category, id, status, *reason)
+				return rf.report(c, done, f, err)
+			}
+		},
+	}
+}
+
+var cmdRecordGC = &command{
+	name: "gc", args: "[--dry-run] [--cwd DIR] [--json]",
+	summary: "purge retired records past their 30-day grace (archived ones never)",
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		rf := addRecordFlags(fs)
+		dryRun := fs.Bool("dry-run", false, "report only")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			s, err := rf.open(c)
+			if err != nil {
+				return err
+			}
+			paths, err := s.GC(*dryRun)
+			if err != nil {
+				return err
+			}
+			if *rf.asJSON {
+				return c.printJSON(map[string]any{"dry_run": *dryRun, "purged": orEmpty(paths)})
+			}
+			verb := "purged"
+			if *dryRun {
+				verb = "would purge"
+			}
+			for _, p := range paths {
+				fmt.Fprintf(c.out, "%s %s\n", verb, c.env.Tilde(p))
+			}
+			fmt.Fprintf(c.out, "%d retired records past their 30-day grace %s\n", len(paths), verb)
+			return nil
+		}
+	},
+}
+
+var cmdRecordList = &command{
+	name: "list", args: "[--category C] [--all] [--cwd DIR] [--json]",
+	summary: "list active records (--all: every one)",
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		rf := addRecordFlags(fs)
+		category := fs.String("category", "", "only this `category`")
+		all := fs.Bool("all", false, "retired and archived records too")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			s, err := rf.open(c)
+			if err != nil {
+				return err
+			}
+			return listRecords(c, s, *category, *all, *rf.asJSON)
+		}
+	},
+}
+
+var cmdRecordShow = &command{
+	name: "show", args: "CATEGORY/ID [--cwd DIR] [--json]",
+	summary: "print a record and its hash",
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		rf := addRecordFlags(fs)
+		return func(c *ctx, args []string) error {
+			category, id, err := recordRef(fs, args)
+			if err != nil {
+				return err
+			}
+			s, err := rf.open(c)
+			if err != nil {
+				return err
+			}
+			f := records.Read(records.Path(s.Root, category, id))
+			if f.Record == nil && errors.Is(f.Err, os.ErrNotExist) {
+				return recordError(fmt.Errorf("no record %s/%s: %w", category, id, records.ErrNotFound))
+			}
+			if *rf.asJSON {
+				return c.printJSON(f)
+			}
+			data, err := os.ReadFile(f.Path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.out, "# %s/%s hash %s\n", category, id, f.Hash)
+			if f.Err != nil {
+				fmt.Fprintf(c.out, "# INVALID: %v\n", f.Err)
+			}
+			_, err = c.out.Write(data)
+			return err
+		}
+	},
+}
+
+// recordError adds a hint to the pipeline's refusals.
+func recordError(err error) error {
+	hints := []struct {
+		rule error
+		hint string
+	}{
+		{records.ErrConflict, "run `ccmem record show CATEGORY/ID` for the current record and hash, merge, and update again"},
+		{records.ErrResurrection, "`ccmem record restore CATEGORY/ID` brings the retired record back"},
+		{records.ErrExists, "`ccmem record show CATEGORY/ID` prints it with its hash for `ccmem record update`"},
+		{records.ErrInvalid, "`ccmem help record` lists each category's fields"},
+	}
+	for _, h := range hints {
+		if errors.Is(err, h.rule) {
+			return withHint(fmt.Errorf("%v: %w", h.rule, err), h.hint)
+		}
+	}
+	return err
+}
+
+func readRecordInput(c *ctx, input string) (*records.Record, error) {
+	var data []byte
+	var err error
+	if input == "-" {
+		data, err = io.ReadAll(io.LimitReader(c.p.Stdin, 4<<20))
+	} else {
+		data, err = os.ReadFile(input)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r records.Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, withHint(fmt.Errorf("record input is not a record: %w", err), "`ccmem help record` shows the shape")
+	}
+	return &r, nil
+}
+
+func listRecords(c *ctx, s *records.Store, category string, all, asJSON bool) error {
+	var rows []records.File
+	invalid := 0
+	for _, rf := range records.List(s.Root) {
+		if rf.Err != nil {
+			invalid++
+			rows = append(rows, rf)
+			continue
+		}
+		if category != "" && rf.Record.Category != category {
+			continue
+		}
+		if !all && rf.Record.RecordStatus != records.StatusActive {
+			continue
+		}
+		rows = append(rows, rf)
+	}
+	if invalid > 0 {
+		fmt.Fprintf(c.err, "ccmem: warning: %s invalid (listed as INVALID); fix or remove them\n",
+			map[bool]string{true: "1 record file is", false: fmt.Sprintf("%d record files are", invalid)}[invalid == 1])
+	}
+	if asJSON {
+		return c.printJSON(orEmpty(rows))
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(c.out, "no records in %s\n", c.env.Tilde(records.Dir(s.Root)))
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "category\tid\tstatus\ttitle\thash")
+	for _, rf := range rows {
+		if rf.Err != nil {
+			fmt.Fprintf(tw, "?\t%s\tINVALID\t%s\t%s\n", c.env.Tilde(rf.Path), str.Shorten(rf.Err.Error(), 90), rf.Hash)
+			continue
+		}
+		r := rf.Record
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Category, r.ID, r.RecordStatus, str.Shorten(r.Title, 60), rf.Hash)
+	}
+	return tw.Flush()
+}

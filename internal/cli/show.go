@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+var cmdShow = &command{
+	name: "show", args: "[--cwd DIR] [--source SOURCE] [--json]",
+	summary: "print the block sessionstart would inject, then its sizes and cuts",
+	help: `Prints exactly the memory block that the sessionstart hook would inject for a
+session starting in DIR (default: the current directory), then, per section,
+the lines shown of the lines available, the section's cap, its size in
+characters and what was cut, and the total against budget_chars.`,
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		cwd := fs.String("cwd", "", "the session's working `directory` (default: the current one)")
+		source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
+		asJSON := fs.Bool("json", false, "print the block and its report as JSON")
+		return func(c *ctx, args []string) error {
+			if err := noArgs(fs, args); err != nil {
+				return err
+			}
+			return runShow(c, *cwd, *source, *asJSON)
+		}
+	},
+}
+
+func runShow(c *ctx, cwd, source string, asJSON bool) error {
+	dir, err := startDir(cwd)
+	if err != nil {
+		return err
+	}
+	inj := memory.Compose(c, c.env, memory.StartRequest{Cwd: dir, Source: source})
+	if asJSON {
+		return c.printJSON(struct {
+			Disabled bool           `json:"disabled"`
+			Project  *store.Project `json:"project"`
+			Block    any            `json:"block"`
+			Warnings []string       `json:"warnings"`
+		}{inj.Disabled, inj.Project, inj.Block, orEmpty(inj.Warnings)})
+	}
+	for _, w := range inj.Warnings {
+		fmt.Fprintf(c.err, "ccmem: warning: %s\n", w)
+	}
+	if inj.Disabled {
+		fmt.Fprintln(c.out, "ccmem is disabled for this project (enabled: false in config); nothing would be injected.")
+		return nil
+	}
+	b := inj.Block
+	fmt.Fprintln(c.out, b.Text)
+	fmt.Fprintln(c.out)
+	where := "no project (global memory only)"
+	if inj.Project != nil {
+		where = fmt.Sprintf("%s (key %s)", c.env.Tilde(inj.Project.Root), inj.Project.Key)
+	}
+	fmt.Fprintf(c.out, "── injected for %s ──\n", where)
+	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tcut")
+	rest := b.Chars
+	for _, s := range b.Sections {
+		rest -= s.Chars
+	}
+	fmt.Fprintf(tw, "preamble\t\t\t%d\t\n", rest)
+	for _, s := range b.Sections {
+		cut := ""
+		if hidden := s.Total - s.Shown; hidden > 0 {
+			reason := map[string]string{"cap": "over cap", "budget": "over budget"}[s.Cut]
+			cut = fmt.Sprintf("%d lines (%s)", hidden, reason)
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%s\n", s.Name, s.Shown, s.Total, s.Cap, s.Chars, cut)
+	}
+	fmt.Fprintf(tw, "total\t\t\t%d\tof %d (budget_chars)\n", b.Chars, b.Budget)
+	return tw.Flush()
+}
+
+var cmdPaths = &command{
+	name: "paths", args: "[--cwd DIR] [--json] [NAME]",
+	summary: "print where ccmem keeps memory for a directory",
+	help: `Prints the store, the global MEMORY.md, the project's identity and key, and
+the project's files (briefing, episode index, repository memory, config).
+With NAME (such as project_dir or briefing), prints only that path, for
+scripts. Nothing is created.`,
+	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+		cwd := fs.String("cwd", "", "the `directory` to resolve (default: the current one)")
+		asJSON := fs.Bool("json", false, "print as JSON")
+		return func(c *ctx, args []string) error {
+			if len(args) > 1 {
+				return noArgs(fs, args[1:])
+			}
+			return runPaths(c, *cwd, *asJSON, args)
+		}
+	},
+}
+
+// namedPath is one row of `ccmem paths`.
+type namedPath struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// layout lists where memory lives for a project, as `ccmem paths` shows it.
+func layout(e store.Env, p store.Project) []namedPath {
+	return []namedPath{
+		{"store", e.Store},
+		{"global_memory", e.GlobalMemory()},
+		{"global_config", e.GlobalConfig()},
+		{"learned", e.LearnedDir()},
+		{"project_root", p.Root},
+		{"project_key", p.Key},
+		{"project_dir", e.ProjectDir(p.Key)},
+		{"briefing", e.BriefingPath(p.Key)},
+		{"episode_index", e.IndexPath(p.Key)},
+		{"repo_memory", store.RepoMemory(p.Root)},
+		{"repo_config", store.RepoConfig(p.Root)},
+		{"silos", e.SilosDir()},
+		{"settings", e.Settings()},
+	}
+}
+
+func runPaths(c *ctx, cwd string, asJSON bool, names []string) error {
+	p, err := projectHere(c, cwd)
+	if err != nil {
+		return err
+	}
+	rows := layout(c.env, p)
+	if len(names) == 1 {
+		for _, r := range rows {
+			if r.Name == names[0] {
+				fmt.Fprintln(c.out, r.Path)
+				return nil
+			}
+		}
+		all := make([]string, len(rows))
+		for i, r := range rows {
+			all[i] = r.Name
+		}
+		return usagef("names: "+strings.Join(all, ", "), "unknown path name %q", names[0])
+	}
+	if asJSON {
+		m := map[string]any{}
+		for _, r := range rows {
+			m[r.Name] = r.Path
+		}
+		m["git"] = p.Git
+		m["remote"] = p.Remote
+		return c.printJSON(m)
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r.Name, r.Path)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,94 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+const stopUsage = `usage: stop < hook-input.json
+
+stop is ccmem's Stop hook for Claude Code. After every assistant turn it
+reads what the session's transcript gained since the last turn and updates
+the session's checkpoint in the store. It prints nothing.
+`
+
+const preCompactUsage = `usage: precompact < hook-input.json
+
+precompact is ccmem's PreCompact hook for Claude Code. It brings the
+session's checkpoint up to date, counts the compaction, and prints the
+instructions (config: precompact_instructions) that the client appends to
+its compaction prompt.
+`
+
+// Stop is the body of the stop hook: silent, exit 0 on success; one stderr
+// line and exit 1 on a problem; never 2.
+func Stop(p hookio.Process) int {
+	return capture("stop", stopUsage, p, false)
+}
+
+// PreCompact is the body of the precompact hook. The instructions are
+// printed even when the capture fails, and then the hook exits 0 (the
+// client would drop the output of a failed hook) with its one stderr line.
+func PreCompact(p hookio.Process) int {
+	return capture("precompact", preCompactUsage, p, true)
+}
+
+func capture(name, usage string, p hookio.Process, preCompact bool) int {
+	return hookio.Guard(name, p, false, func() int {
+		r, code := begin(name, usage, p)
+		if r == nil {
+			return code
+		}
+		if r.inErr != nil {
+			writeLine(p.Stderr, name+": "+r.inErr.Error())
+			return 1
+		}
+		in := r.in
+		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{
+			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, Started: r.started,
+			Process: proc.Claude(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
+			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+			CCMem: ccmemCommand,
+		})
+		if res.Disabled {
+			return 0
+		}
+		if res.Block != "" {
+			// Ask the model to save what triage found: the client makes it
+			// go on with reason as its instruction.
+			enc := json.NewEncoder(p.Stdout)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(map[string]string{"decision": "block", "reason": res.Block})
+		}
+		if res.Instructions != "" {
+			fmt.Fprintln(p.Stdout, res.Instructions)
+		}
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			if !preCompact {
+				return 1
+			}
+		}
+		return 0
+	})
+}
+
+// ccmemCommand is how the model can run ccmem: the installed binary beside
+// this hook's install (PREFIX/lib/ccmem/stop → PREFIX/bin/ccmem), else
+// "ccmem" from PATH.
+func ccmemCommand() string {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "..", "..", "bin", "ccmem")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return filepath.Clean(p)
+		}
+	}
+	return "ccmem"
+}

@@ -1,0 +1,398 @@
+// Package install wires ccmem into a user's Claude Code: it copies the
+// binaries into place and merges ccmem's hook registrations into
+// settings.json, keeping everything else, and takes them out again.
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/settings"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/scripts"
+)
+
+// ErrNoHookBinary is returned when the hook binaries are not beside ccmem
+// (or in its install's lib/ccmem).
+var ErrNoHookBinary = errors.New("hook binary missing")
+
+// missingBinary says which hook binary is missing and where it was looked for.
+type missingBinary struct{ name, tried string }
+
+func (e missingBinary) Error() string {
+	return fmt.Sprintf("cannot find the %s hook binary (looked at %s)", e.name, e.tried)
+}
+
+func (missingBinary) Is(target error) bool { return target == ErrNoHookBinary }
+
+// HookTimeout is the timeout, in seconds, registered for every ccmem hook.
+const HookTimeout = 5
+
+// Hooks maps each hook binary to the client event it is registered on.
+var Hooks = []struct{ Binary, Event string }{
+	{"sessionstart", "SessionStart"},
+	{"stop", "Stop"},
+	{"precompact", "PreCompact"},
+}
+
+// hookNames lists the hook binaries.
+func hookNames() []string {
+	var out []string
+	for _, h := range Hooks {
+		out = append(out, h.Binary)
+	}
+	return out
+}
+
+// Owned recognises ccmem's own hook commands in settings.json: a hook
+// binary inside a folder named "ccmem" (the install puts them in
+// PREFIX/lib/ccmem/).
+var Owned = settings.OwnedBy("ccmem", hookNames()...)
+
+// StatusLineScript is the status line's file name in LibDir.
+const StatusLineScript = "statusline.sh"
+
+// OwnedStatusLine recognises ccmem's status line command.
+var OwnedStatusLine = settings.OwnedBy("ccmem", StatusLineScript)
+
+// commandMarker marks slash command files that ccmem installed.
+const commandMarker = "installed by ccmem"
+
+// slashCommands are the slash commands install writes to the commands folder.
+var slashCommands = map[string][]byte{
+	"learn.md":    scripts.LearnCommand,
+	"remember.md": scripts.RememberCommand,
+	"memory.md":   scripts.MemoryCommand,
+}
+
+// Options say where to install from and to.
+type Options struct {
+	// Prefix is the install root: ccmem goes to Prefix/bin, hooks to
+	// Prefix/lib/ccmem.
+	Prefix string
+	// Settings is the settings.json to edit.
+	Settings string
+	// Exe is the running ccmem binary; the hook binaries are looked up
+	// beside it, then in ../lib/ccmem.
+	Exe string
+	// CommandsDir is Claude Code's user commands folder (~/.claude/commands).
+	CommandsDir string
+	DryRun      bool
+}
+
+// Action is one thing install or uninstall did (or, in a dry run, would do).
+type Action struct {
+	Kind string `json:"kind"` // "copy", "settings", "backup", "remove"
+	What string `json:"what"`
+}
+
+// Report lists what was done.
+type Report struct {
+	Actions  []Action `json:"actions"`
+	Settings string   `json:"settings"`
+	Backup   string   `json:"backup,omitempty"`
+	DryRun   bool     `json:"dry_run"`
+	// Notes are things left alone that the user may want to act on.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Changed tells whether anything was (or would be) changed.
+func (r Report) Changed() bool { return len(r.Actions) > 0 }
+
+// BinDir and LibDir are the install folders under a prefix.
+func BinDir(prefix string) string { return filepath.Join(prefix, "bin") }
+
+// LibDir holds the hook binaries, off everyone's PATH.
+func LibDir(prefix string) string { return filepath.Join(prefix, "lib", "ccmem") }
+
+// BackupPath is where the settings file is copied before ccmem changes it.
+func BackupPath(settingsPath string) string { return settingsPath + ".ccmem.bak" }
+
+// Install copies the binaries and registers the hooks. It is idempotent: a
+// second run finds nothing to do and writes nothing. An unparseable or
+// oddly shaped settings.json is refused before anything is written.
+func Install(o Options) (Report, error) {
+	rep := Report{Settings: o.Settings, DryRun: o.DryRun}
+	root, orig, err := readSettings(o.Settings)
+	if err != nil {
+		return rep, err
+	}
+	srcs, err := sources(o.Exe)
+	if err != nil {
+		return rep, err
+	}
+	lib := LibDir(o.Prefix)
+	var changes []settings.Change
+	next := root.Clone()
+	for _, h := range Hooks {
+		c, err := settings.Ensure(next, settings.Hook{
+			Event: h.Event, Command: settings.ShellQuote(filepath.Join(lib, h.Binary)), Timeout: HookTimeout,
+		}, Owned)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", o.Settings, err)
+		}
+		changes = append(changes, c...)
+	}
+	slPath := filepath.Join(lib, StatusLineScript)
+	c, foreign, err := settings.EnsureStatusLine(next, settings.ShellQuote(slPath), OwnedStatusLine)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", o.Settings, err)
+	}
+	changes = append(changes, c...)
+	if foreign != "" {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("you already have a status line (%s); ccmem left it as it is. To show the memory backlog in it, print the output of `%s status --line`",
+			foreign, filepath.Join(BinDir(o.Prefix), "ccmem")))
+	}
+
+	copies := []struct{ from, to string }{{srcs["ccmem"], filepath.Join(BinDir(o.Prefix), "ccmem")}}
+	for _, name := range hookNames() {
+		copies = append(copies, struct{ from, to string }{srcs[name], filepath.Join(lib, name)})
+	}
+	for _, c := range copies {
+		same, err := sameContent(c.from, c.to)
+		if err != nil {
+			return rep, err
+		}
+		if same {
+			continue
+		}
+		rep.Actions = append(rep.Actions, Action{"copy", fmt.Sprintf("%s -> %s", c.from, c.to)})
+		if !o.DryRun {
+			if err := copyExecutable(c.from, c.to); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := writeFile(&rep, o, slPath, scripts.StatusLine, 0o755); err != nil {
+		return rep, err
+	}
+	if o.CommandsDir != "" {
+		for _, name := range slices.Sorted(maps.Keys(slashCommands)) {
+			path := filepath.Join(o.CommandsDir, name)
+			if old, err := os.ReadFile(path); err == nil && !bytes.Contains(old, []byte(commandMarker)) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s is yours, so ccmem's /%s was not installed", path, strings.TrimSuffix(name, ".md")))
+				continue
+			}
+			if err := writeFile(&rep, o, path, slashCommands[name], 0o644); err != nil {
+				return rep, err
+			}
+		}
+	}
+	return rep, commitSettings(&rep, o, orig, next, changes)
+}
+
+// writeFile installs a small file when its content differs.
+func writeFile(rep *Report, o Options, path string, data []byte, mode os.FileMode) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() == mode {
+			return nil
+		}
+	}
+	rep.Actions = append(rep.Actions, Action{"write", path})
+	if o.DryRun {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := store.WriteFileAtomic(path, data); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode)
+}
+
+// Uninstall removes ccmem's hook registrations and the installed binaries.
+// Memory in the store is never touched.
+func Uninstall(o Options) (Report, error) {
+	rep := Report{Settings: o.Settings, DryRun: o.DryRun}
+	root, orig, err := readSettings(o.Settings)
+	if err != nil {
+		return rep, err
+	}
+	next := root.Clone()
+	changes, err := settings.RemoveOwned(next, Owned)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", o.Settings, err)
+	}
+	changes = append(changes, settings.RemoveStatusLine(next, OwnedStatusLine)...)
+	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
+		return rep, err
+	}
+	targets := []string{filepath.Join(BinDir(o.Prefix), "ccmem"), filepath.Join(LibDir(o.Prefix), StatusLineScript)}
+	for _, name := range hookNames() {
+		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
+	}
+	if o.CommandsDir != "" {
+		for _, name := range slices.Sorted(maps.Keys(slashCommands)) {
+			path := filepath.Join(o.CommandsDir, name)
+			old, err := os.ReadFile(path)
+			switch {
+			case err != nil:
+			case bytes.Equal(old, slashCommands[name]):
+				targets = append(targets, path)
+			case bytes.Contains(old, []byte(commandMarker)):
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s was changed since ccmem installed it, so it was left", path))
+			}
+		}
+	}
+	for _, t := range targets {
+		if _, err := os.Lstat(t); err != nil {
+			continue
+		}
+		rep.Actions = append(rep.Actions, Action{"remove", t})
+		if !o.DryRun {
+			if err := os.Remove(t); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if !o.DryRun {
+		_ = os.Remove(LibDir(o.Prefix)) // only if now empty
+	}
+	return rep, nil
+}
+
+// readSettings parses the settings file; a missing file is an empty object.
+func readSettings(path string) (*settings.Value, []byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return settings.NewObject(), nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := settings.Parse(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w; left untouched", path, err)
+	}
+	if v.Kind != settings.Object {
+		return nil, nil, fmt.Errorf("%s: not a JSON object; left untouched", path)
+	}
+	return v, data, nil
+}
+
+// commitSettings writes the edited settings, after a backup of the old file,
+// when the edits changed anything.
+func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, changes []settings.Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	for _, c := range changes {
+		rep.Actions = append(rep.Actions, Action{"settings", c.String()})
+	}
+	if o.DryRun {
+		return nil
+	}
+	// A settings file that is a symlink (kept by a dotfiles manager) is
+	// edited where it points, not replaced by a regular file.
+	target := o.Settings
+	if t, err := filepath.EvalSymlinks(target); err == nil {
+		target = t
+	}
+	if orig != nil {
+		rep.Backup = BackupPath(o.Settings)
+		if err := store.WriteFileAtomic(rep.Backup, orig); err != nil {
+			return fmt.Errorf("writing backup: %w", err)
+		}
+	}
+	return store.WriteFileAtomic(target, next.Marshal())
+}
+
+// sources finds the binaries to install: ccmem itself and each hook, beside
+// it (a build's bin/) or in ../lib/ccmem (an installed ccmem).
+func sources(exe string) (map[string]string, error) {
+	out := map[string]string{"ccmem": exe}
+	dir := filepath.Dir(exe)
+	for _, name := range hookNames() {
+		var tried []string
+		for _, d := range []string{dir, filepath.Join(dir, "..", "lib", "ccmem")} {
+			p := filepath.Clean(filepath.Join(d, name))
+			tried = append(tried, p)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				out[name] = p
+				break
+			}
+		}
+		if out[name] == "" {
+			return nil, missingBinary{name, joinOr(tried)}
+		}
+	}
+	return out, nil
+}
+
+func joinOr(s []string) string {
+	if len(s) == 2 {
+		return s[0] + " and " + s[1]
+	}
+	return fmt.Sprint(s)
+}
+
+// sameContent tells whether to already holds exactly from's bytes (or is
+// from itself).
+func sameContent(from, to string) (bool, error) {
+	fa, err := os.Stat(from)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(to)
+	if err != nil {
+		return false, nil
+	}
+	if os.SameFile(fa, fb) {
+		return true, nil
+	}
+	if fa.Size() != fb.Size() || fb.Mode().Perm()&0o111 == 0 {
+		return false, nil
+	}
+	a, err := os.ReadFile(from)
+	if err != nil {
+		return false, err
+	}
+	b, err := os.ReadFile(to)
+	if err != nil {
+		return false, nil
+	}
+	return bytes.Equal(a, b), nil
+}
+
+// copyExecutable installs from at to through a temporary file and a rename,
+// so a running copy of the old binary is never overwritten in place.
+func copyExecutable(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(to), "."+filepath.Base(to)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o755); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), to)
+}

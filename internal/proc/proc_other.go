@@ -1,0 +1,13 @@
+//go:build !linux
+
+package proc
+
+import "errors"
+
+// errGone is returned by stat for a process that does not exist.
+var errGone = errors.New("no such process")
+
+// stat cannot tell on this system (yet): sessions end by idle time.
+func stat(pid int) (status, error) {
+	return status{}, errors.New("process status is not available on this system")
+}

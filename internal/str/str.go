@@ -1,0 +1,52 @@
+// Package str holds ccmem's one copy of each rule for text shown to people
+// or the model: how length is counted, how whitespace is folded, and how a
+// string is shortened.
+package str
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// Chars counts s as Claude Code counts string length (JavaScript's
+// String.length): UTF-16 code units, so a rune outside the Basic
+// Multilingual Plane counts two.
+func Chars(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// OneLine folds every run of whitespace, newlines included, into one space
+// and trims both ends.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Shorten folds s onto one line and cuts it to at most n runes, the last
+// being "…" when anything was cut. Redact before you shorten: a secret cut
+// in half no longer matches its rule.
+func Shorten(s string, n int) string {
+	s = OneLine(s)
+	if n < 1 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// ValidUTF8 returns b as a string with invalid bytes replaced by U+FFFD.
+func ValidUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}

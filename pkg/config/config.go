@@ -1,0 +1,239 @@
+// Package config is ccmem's configuration: the defaults, how the global and
+// the project file merge, what values are allowed, and the one edit ccmem
+// makes to a config file itself (enabled: true/false).
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/triage"
+)
+
+// DefaultYAML is the documented default configuration; every key a config
+// file may set appears in it.
+//
+//go:embed default-config.yaml
+var DefaultYAML []byte
+
+// The hooks' deadline: by default 4 s, at most 5 s, the time the client
+// gives each hook.
+const (
+	DefaultDeadline = 4 * time.Second
+	MaxDeadline     = 5 * time.Second
+)
+
+// Config is the effective configuration of one project.
+type Config struct {
+	Enabled        bool          `yaml:"enabled" json:"enabled"`
+	BudgetChars    int           `yaml:"budget_chars" json:"budget_chars"`
+	Caps           Caps          `yaml:"caps" json:"caps"`
+	NudgeThreshold int           `yaml:"nudge_threshold" json:"nudge_threshold"`
+	Deadline       time.Duration `yaml:"deadline" json:"deadline"`
+	OrphanAfter    time.Duration `yaml:"orphan_after" json:"orphan_after"`
+	RetentionDays  int           `yaml:"retention_days" json:"retention_days"`
+	MaxEpisodes    int           `yaml:"max_episodes" json:"max_episodes"`
+	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
+	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
+	Triage                 Triage `yaml:"triage" json:"triage"`
+}
+
+// Triage configures keyword triage at Stop.
+type Triage struct {
+	Enabled    bool               `yaml:"enabled" json:"enabled"`
+	Thresholds map[string]float64 `yaml:"thresholds" json:"thresholds"`
+}
+
+// Caps are the most lines each section of the injected block may show.
+type Caps struct {
+	Global   int `yaml:"global" json:"global"`
+	Learned  int `yaml:"learned" json:"learned"`
+	Briefing int `yaml:"briefing" json:"briefing"`
+	Project  int `yaml:"project" json:"project"`
+	Records  int `yaml:"records" json:"records"`
+	Episodes int `yaml:"episodes" json:"episodes"`
+}
+
+// Default is default-config.yaml as Go, so a hook pays no YAML parsing
+// when there is no config file (TestDefaultMatchesYAML keeps the two the
+// same).
+func Default() Config {
+	return Config{
+		Enabled:        true,
+		BudgetChars:    9500,
+		Caps:           Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Records: 40, Episodes: 10},
+		NudgeThreshold: 10,
+		Deadline:       DefaultDeadline,
+		OrphanAfter:    30 * time.Minute,
+		RetentionDays:  90,
+		MaxEpisodes:    200,
+		PreCompactInstructions: "When summarising, keep: every decision with its reason; the user's " +
+			"corrections and stated preferences, in their words; errors that are not " +
+			"yet resolved, with the exact messages; and the files being worked on, " +
+			"with what is left to do in each.",
+		Triage: Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
+	}
+}
+
+// Validate reports the first value out of its allowed range.
+func (c Config) Validate() error {
+	if c.BudgetChars < 1000 || c.BudgetChars > inject.MaxInline {
+		return fmt.Errorf("budget_chars must be between 1000 and %d, not %d", inject.MaxInline, c.BudgetChars)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"caps.global", c.Caps.Global}, {"caps.learned", c.Caps.Learned},
+		{"caps.briefing", c.Caps.Briefing}, {"caps.project", c.Caps.Project},
+		{"caps.episodes", c.Caps.Episodes}, {"caps.records", c.Caps.Records}, {"nudge_threshold", c.NudgeThreshold},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("%s must not be negative, not %d", f.name, f.v)
+		}
+	}
+	if c.Deadline < 100*time.Millisecond || c.Deadline > MaxDeadline {
+		return fmt.Errorf("deadline must be between 100ms and %s, not %s", MaxDeadline, c.Deadline)
+	}
+	if c.OrphanAfter < time.Minute {
+		return fmt.Errorf("orphan_after must be at least 1m, not %s", c.OrphanAfter)
+	}
+	if c.RetentionDays < 1 || c.MaxEpisodes < 1 {
+		return fmt.Errorf("retention_days and max_episodes must be at least 1")
+	}
+	for k, v := range c.Triage.Thresholds {
+		if _, ok := triage.DefaultThresholds[k]; !ok {
+			return fmt.Errorf("triage.thresholds.%s: no such category (one of %s)", k, strings.Join(triage.Categories, ", "))
+		}
+		if v <= 0 || v > 1 {
+			return fmt.Errorf("triage.thresholds.%s must be above 0 and at most 1, not %v", k, v)
+		}
+	}
+	return nil
+}
+
+// File is one layer of configuration and what became of it.
+type File struct {
+	Path    string `json:"path"`
+	Present bool   `json:"present"`
+	// Err is set when the file could not be used; its keys were then ignored.
+	Err error `json:"-"`
+	// Unknown lists keys the file sets that ccmem does not know.
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// Merge merges the defaults and the files at paths, in that order, each
+// key overriding the one before. A file that cannot be read, parsed or
+// validated is skipped whole and reported in its File.
+func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) {
+	cfg := Default()
+	files := make([]File, 0, len(paths))
+	for _, p := range paths {
+		cf := File{Path: p}
+		data, err := read(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			files = append(files, cf)
+			continue
+		case err != nil:
+			cf.Present, cf.Err = true, err
+			files = append(files, cf)
+			continue
+		}
+		cf.Present = true
+		next, unknown, err := applyConfig(cfg, data)
+		cf.Unknown = unknown
+		if err != nil {
+			cf.Err = err
+		} else {
+			cfg = next
+		}
+		files = append(files, cf)
+	}
+	return cfg, files
+}
+
+func applyConfig(base Config, data []byte) (Config, []string, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return base, nil, nil
+	}
+	next := base
+	next.Triage.Thresholds = maps.Clone(base.Triage.Thresholds)
+	if err := yaml.Unmarshal(data, &next); err != nil {
+		return base, nil, errors.New(yamlMessage(err))
+	}
+	if err := next.Validate(); err != nil {
+		return base, nil, err
+	}
+	return next, unknownKeys(data), nil
+}
+
+// unknownKeys lists the keys of data that Config does not have, so a typo is
+// reported instead of silently ignored.
+func unknownKeys(data []byte) []string {
+	var probe Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(&probe)
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return nil
+	}
+	var keys []string
+	for _, msg := range te.Errors {
+		// yaml.v3 says: "line 3: field foo not found in type memory.Config".
+		if i := strings.Index(msg, "field "); i >= 0 {
+			if j := strings.Index(msg[i:], " not found"); j > 0 {
+				keys = append(keys, msg[i+len("field "):i+j])
+			}
+		}
+	}
+	return keys
+}
+
+// yamlMessage is a YAML error as one line, without the library's framing.
+func yamlMessage(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: ")
+	return str.OneLine(strings.ReplaceAll(s, "unmarshal errors:\n", ""))
+}
+
+// Paths are the global and project config files for a project root
+// (root may be empty when there is no project).
+func Paths(e store.Env, root string) []string {
+	paths := []string{e.GlobalConfig()}
+	if root != "" {
+		paths = append(paths, store.RepoConfig(root))
+	}
+	return paths
+}
+
+// Load reads the effective configuration of the project rooted at root
+// ("" for none).
+func Load(e store.Env, root string) (Config, []File) {
+	return Merge(func(p string) ([]byte, error) { return store.ReadSmallFile(p, 1<<20) }, Paths(e, root)...)
+}
+
+// Problems turns the per-file outcome into warnings for people.
+func Problems(e store.Env, files []File) []string {
+	var out []string
+	for _, f := range files {
+		if f.Err != nil {
+			out = append(out, fmt.Sprintf("%s ignored: %v", e.Tilde(f.Path), f.Err))
+		}
+		if len(f.Unknown) > 0 {
+			out = append(out, fmt.Sprintf("%s: unknown key %s", e.Tilde(f.Path), strings.Join(f.Unknown, ", ")))
+		}
+	}
+	return out
+}

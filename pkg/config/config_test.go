@@ -1,0 +1,134 @@
+package config
+
+import (
+	"io/fs"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/store"
+	"gopkg.in/yaml.v3"
+)
+
+func readerOf(files map[string]string) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+}
+
+func TestDefaultConfigMatchesYAML(t *testing.T) {
+	var fromYAML Config
+	if err := yaml.Unmarshal(DefaultYAML, &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromYAML, Default()) {
+		t.Fatalf("default-config.yaml and defaultConfig() differ:\nyaml: %+v\ngo:   %+v", fromYAML, Default())
+	}
+}
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	c := Default()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.BudgetChars != 9500 || !c.Enabled || c.NudgeThreshold != 10 || c.Deadline != 4*time.Second {
+		t.Fatalf("defaults drifted from the design: %+v", c)
+	}
+	want := Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Records: 40, Episodes: 10}
+	if c.Caps != want {
+		t.Fatalf("caps = %+v, want %+v", c.Caps, want)
+	}
+}
+
+func TestConfigMerging(t *testing.T) {
+	tests := []struct {
+		name     string
+		global   string
+		project  string
+		check    func(Config) bool
+		problems []string
+	}{
+		{
+			name: "no files: defaults", check: func(c Config) bool { return reflect.DeepEqual(c, Default()) },
+		},
+		{
+			name:   "global overrides defaults, key by key, nested too",
+			global: "budget_chars: 5000\ncaps:\n  briefing: 20\n",
+			check: func(c Config) bool {
+				return c.BudgetChars == 5000 && c.Caps.Briefing == 20 && c.Caps.Global == 200
+			},
+		},
+		{
+			name:    "project overrides global",
+			global:  "budget_chars: 5000\nnudge_threshold: 3\ncaps:\n  global: 50\n",
+			project: "budget_chars: 7000\ncaps:\n  episodes: 0\n",
+			check: func(c Config) bool {
+				return c.BudgetChars == 7000 && c.NudgeThreshold == 3 && c.Caps.Global == 50 && c.Caps.Episodes == 0
+			},
+		},
+		{
+			name:    "project can disable",
+			project: "enabled: false\n",
+			check:   func(c Config) bool { return !c.Enabled },
+		},
+		{
+			name:     "invalid YAML skips that file only",
+			global:   "budget_chars: 5000\n",
+			project:  "caps: [1, 2\n",
+			check:    func(c Config) bool { return c.BudgetChars == 5000 },
+			problems: []string{"/repo/.claude/memory/config.yaml ignored: "},
+		},
+		{
+			name:     "out of range value skips the file whole",
+			global:   "budget_chars: 20000\nnudge_threshold: 1\n",
+			check:    func(c Config) bool { return c.BudgetChars == 9500 && c.NudgeThreshold == 10 },
+			problems: []string{"budget_chars must be between 1000 and 10000, not 20000"},
+		},
+		{
+			name:     "wrong type is reported",
+			global:   "deadline: soon\n",
+			check:    func(c Config) bool { return c.Deadline == 4*time.Second },
+			problems: []string{"config.yaml ignored"},
+		},
+		{
+			name:     "unknown keys are applied around and reported",
+			global:   "budget_char: 2000\nbudget_chars: 3000\n",
+			check:    func(c Config) bool { return c.BudgetChars == 3000 },
+			problems: []string{"unknown key budget_char"},
+		},
+		{
+			name:   "empty file is fine",
+			global: "\n# only a comment\n",
+			check:  func(c Config) bool { return reflect.DeepEqual(c, Default()) },
+		},
+	}
+	e := store.Env{Store: "/store", Home: "/home/u"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{}
+			if tt.global != "" {
+				files["/store/config.yaml"] = tt.global
+			}
+			if tt.project != "" {
+				files["/repo/.claude/memory/config.yaml"] = tt.project
+			}
+			c, cf := Merge(readerOf(files), Paths(e, "/repo")...)
+			if !tt.check(c) {
+				t.Fatalf("merged config %+v fails the check", c)
+			}
+			probs := Problems(e, cf)
+			if len(probs) != len(tt.problems) {
+				t.Fatalf("problems = %q, want %d like %q", probs, len(tt.problems), tt.problems)
+			}
+			for i, want := range tt.problems {
+				if !strings.Contains(probs[i], want) {
+					t.Errorf("problem %q lacks %q", probs[i], want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,192 @@
+package inject
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ccmem/ccmem/internal/str"
+)
+
+func lines(prefix string, n, width int) []string {
+	out := make([]string, n)
+	for i := range out {
+		s := fmt.Sprintf("- %s %d ", prefix, i)
+		out[i] = s + strings.Repeat("x", max(0, width-len(s)))
+	}
+	return out
+}
+
+func sec(name string, ls []string, total int) Section {
+	return Section{Name: name, Title: "# " + name + " — /m/" + name + ".md", Path: "/m/" + name + ".md", Lines: ls, Total: total, Cap: len(ls)}
+}
+
+func report(b Block, name string) SectionReport {
+	for _, r := range b.Sections {
+		if r.Name == name {
+			return r
+		}
+	}
+	return SectionReport{}
+}
+
+func TestFitEverythingFits(t *testing.T) {
+	b := Fit("# pre", []Section{sec("global", []string{"- a", "- b"}, 2), sec("project", []string{"- c"}, 1)}, 1000)
+	want := "# pre\n\n# global — /m/global.md\n- a\n- b\n\n# project — /m/project.md\n- c"
+	if b.Text != want {
+		t.Fatalf("got\n%q\nwant\n%q", b.Text, want)
+	}
+	if b.Chars != str.Chars(want) || report(b, "global").Shown != 2 || report(b, "global").Cut != "" {
+		t.Fatalf("report: %+v", b)
+	}
+}
+
+func TestFitEmptySectionsAreLeftOut(t *testing.T) {
+	b := Fit("# pre", []Section{sec("global", nil, 0), sec("project", []string{"- c"}, 1)}, 1000)
+	if strings.Contains(b.Text, "global") {
+		t.Fatalf("empty section rendered: %q", b.Text)
+	}
+}
+
+func TestFitCapMarker(t *testing.T) {
+	b := Fit("# pre", []Section{sec("briefing", []string{"l1", "l2"}, 3), sec("global", []string{"g"}, 40)}, 1000)
+	if !strings.Contains(b.Text, "\nl2\n… 1 more line in /m/briefing.md") {
+		t.Fatalf("singular marker missing:\n%s", b.Text)
+	}
+	if !strings.Contains(b.Text, "\ng\n… 39 more lines in /m/global.md") {
+		t.Fatalf("marker missing:\n%s", b.Text)
+	}
+	if r := report(b, "briefing"); r.Cut != "cap" || r.Shown != 2 || r.Total != 3 {
+		t.Fatalf("briefing report %+v", r)
+	}
+}
+
+func TestFitCutsLowestPriorityFirst(t *testing.T) {
+	secs := []Section{
+		sec("global", lines("global", 10, 50), 10),
+		sec("learned", lines("learned", 10, 50), 10),
+		sec("briefing", lines("briefing", 10, 50), 10),
+		sec("project", lines("project", 10, 50), 10),
+		sec("episodes", lines("episodes", 10, 50), 12),
+	}
+	full := Fit("# pre", secs, MaxInline)
+	// Take away room for about 15 lines: episodes (10 lines) go entirely,
+	// then learned gives way; briefing, project and global are untouched.
+	b := Fit("# pre", secs, full.Chars-15*51)
+	if b.Chars > full.Chars-15*51 {
+		t.Fatalf("over budget: %d", b.Chars)
+	}
+	if r := report(b, "episodes"); r.Shown != 0 || r.Cut != "budget" {
+		t.Fatalf("episodes %+v, want fully cut", r)
+	}
+	if r := report(b, "learned"); r.Shown == 0 || r.Shown == 10 || r.Cut != "budget" {
+		t.Fatalf("learned %+v, want partly cut", r)
+	}
+	for _, name := range []string{"global", "briefing", "project"} {
+		if r := report(b, name); r.Shown != 10 || r.Cut != "" {
+			t.Fatalf("%s %+v, want whole", name, r)
+		}
+	}
+	// A fully cut section keeps only its marker line, without its title.
+	if strings.Contains(b.Text, "# episodes") || !strings.Contains(b.Text, "\n\n… 12 more lines in /m/episodes.md") {
+		t.Fatalf("episodes should shrink to its marker:\n%s", b.Text)
+	}
+	if !strings.Contains(b.Text, "more lines in /m/learned.md") {
+		t.Fatalf("learned cut without a marker:\n%s", b.Text)
+	}
+
+	// Tighter: only global keeps lines, everything else is a marker.
+	pre := str.Chars("# pre")
+	g := Fit("# pre", secs[:1], MaxInline).Chars - pre
+	b = Fit("# pre", secs, pre+g+4*40)
+	if r := report(b, "global"); r.Shown != 10 {
+		t.Fatalf("global %+v, want whole", r)
+	}
+	for _, name := range []string{"learned", "briefing", "project", "episodes"} {
+		if r := report(b, name); r.Shown != 0 {
+			t.Fatalf("%s %+v, want cut to its marker", name, r)
+		}
+	}
+}
+
+// checkFit asserts the invariants every fitted block keeps.
+func checkFit(t *testing.T, pre string, secs []Section, budget int, b Block) {
+	t.Helper()
+	if str.Chars(b.Text) > budget || b.Chars != str.Chars(b.Text) {
+		t.Fatalf("block of %d chars (reported %d) over budget %d", str.Chars(b.Text), b.Chars, budget)
+	}
+	if !utf8.ValidString(b.Text) {
+		t.Fatalf("block is not valid UTF-8")
+	}
+	allowed := map[string]bool{"": true}
+	for _, l := range strings.Split(pre, "\n") {
+		allowed[l] = true
+	}
+	for _, s := range secs {
+		allowed[s.Title] = true
+		for _, l := range s.Lines {
+			allowed[l] = true
+		}
+		for k := 0; k <= s.Total; k++ {
+			allowed[marker(k, s.Path, false)] = true
+		}
+	}
+	for _, l := range strings.Split(b.Text, "\n") {
+		if !allowed[l] {
+			t.Fatalf("line %q is not a whole input line: a cut fell inside a line", l)
+		}
+	}
+}
+
+func TestFitInvariantsRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	words := []string{"go", "test", "日本語", "café", "🚀", "x", strings.Repeat("long", 50), "\t", ""}
+	names := []string{"global", "learned", "briefing", "project", "episodes", "nudge"}
+	for i := 0; i < 2000; i++ {
+		var secs []Section
+		for _, name := range names {
+			n := rng.Intn(30)
+			var ls []string
+			for j := 0; j < n; j++ {
+				var w []string
+				for k := rng.Intn(30); k > 0; k-- {
+					w = append(w, words[rng.Intn(len(words))])
+				}
+				ls = append(ls, "- "+strings.Join(w, " "))
+			}
+			secs = append(secs, Section{Name: name, Title: "# " + name, Path: "/p/" + name, Lines: ls, Total: n + rng.Intn(3)})
+		}
+		pre := "# Memory\nsome preamble " + strings.Repeat("p", rng.Intn(400))
+		budget := 50 + rng.Intn(3000)
+		b := Fit(pre, secs, budget)
+		checkFit(t, pre, secs, budget, b)
+		if again := Fit(pre, secs, budget); again.Text != b.Text {
+			t.Fatal("Fit is not deterministic")
+		}
+	}
+}
+
+func FuzzFit(f *testing.F) {
+	f.Add("# pre\nline", "- a\n- b\n- 日本語 🚀", "- c", 200, 1)
+	f.Add("", "", "", 0, 0)
+	f.Add(strings.Repeat("p", 300), strings.Repeat("- x\n", 100), "\xff\xfe", 120, 5)
+	f.Fuzz(func(t *testing.T, pre, a, b string, budget, extra int) {
+		if budget < 0 || budget > 20000 || extra < 0 || extra > 1000 {
+			return
+		}
+		pre = strings.ToValidUTF8(pre, "\uFFFD")
+		mk := func(name, body string) Section {
+			var ls []string
+			for _, l := range strings.Split(strings.ToValidUTF8(body, "\uFFFD"), "\n") {
+				if l != "" {
+					ls = append(ls, l)
+				}
+			}
+			return Section{Name: name, Title: "# " + name, Path: "/p/" + name, Lines: ls, Total: len(ls) + extra}
+		}
+		secs := []Section{mk("global", a), mk("episodes", b)}
+		checkFit(t, pre, secs, budget, Fit(pre, secs, budget))
+	})
+}

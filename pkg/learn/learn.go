@@ -1,0 +1,637 @@
+// Package learn curates Claude Code's per-project memory folders ("silos")
+// into ccmem's store: it plans and applies the ingestion of each silo file
+// (with provenance, deduplicated by name, safe to re-run after a kill),
+// lists the canonical entries, holds feedback for review, and counts the
+// silo backlog behind the status line and the nudge.
+package learn
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// Claude Code's memory folders ("silos") are staging; learned/ is the
+// durable, curated copy. A plan says, per silo file, what apply would do.
+
+// Learn actions.
+const (
+	ActCreate    = "create"    // a new canonical entry
+	ActUpdate    = "update"    // the canonical entry changes
+	ActUnchanged = "unchanged" // the store already holds this (or a newer) content
+	ActMerge     = "merge"     // another silo's copy of an entry chosen elsewhere in the plan
+	ActReview    = "review"    // feedback: staged for a person's decision
+	ActSkip      = "skipped"   // left alone, with a reason
+)
+
+// Item is one silo file and what apply would do with it.
+type Item struct {
+	Path      string    `json:"path"`
+	Silo      string    `json:"silo"`
+	Name      string    `json:"name,omitempty"`
+	Type      string    `json:"type,omitempty"`
+	Action    string    `json:"action"`
+	Reason    string    `json:"reason,omitempty"`
+	Target    string    `json:"target,omitempty"`
+	Hash      string    `json:"hash,omitempty"`
+	Modified  time.Time `json:"modified,omitzero"`
+	SourceCwd string    `json:"source_cwd,omitempty"`
+
+	front, body []byte
+	size        int64
+	mtime       time.Time
+}
+
+// Plan is the outcome of scanning every silo.
+type Plan struct {
+	Items []Item `json:"items"`
+	Silos int    `json:"silos"`
+}
+
+// Count returns how many items have the action.
+func (p Plan) Count(action string) int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Action == action {
+			n++
+		}
+	}
+	return n
+}
+
+// provenance keys ccmem adds to a canonical entry's frontmatter.
+var provenanceKeys = []string{"source_cwd", "ingested_at", "original_path", "source_modified", "sources", "archived_reason"}
+
+// Check scans every silo and plans what apply would do. It reads nothing
+// outside the silos and the store, and writes nothing.
+func Check(ctx context.Context, e store.Env) (Plan, error) {
+	var plan Plan
+	slugs, err := os.ReadDir(e.SilosDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return plan, nil
+	}
+	if err != nil {
+		return plan, e.PathError(e.SilosDir(), err)
+	}
+	for _, s := range slugs {
+		if err := ctx.Err(); err != nil {
+			return plan, err
+		}
+		if !s.IsDir() {
+			continue
+		}
+		dir := filepath.Join(e.SilosDir(), s.Name(), "memory")
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		counted := false
+		cwd := ""
+		for _, de := range ents {
+			name := de.Name()
+			if name == "MEMORY.md" || !strings.HasSuffix(name, ".md") {
+				continue
+			}
+			if !counted {
+				plan.Silos++
+				counted = true
+				cwd = siloCwd(e, s.Name())
+			}
+			it := Item{Path: filepath.Join(dir, name), Silo: s.Name(), SourceCwd: cwd}
+			plan.Items = append(plan.Items, classify(it, de))
+		}
+	}
+	resolvePlan(e, &plan)
+	return plan, nil
+}
+
+// classify reads one silo file and decides its kind, or why it is skipped.
+func classify(it Item, de fs.DirEntry) Item {
+	skip := func(reason string) Item {
+		it.Action, it.Reason = ActSkip, reason
+		return it
+	}
+	if de.Type()&fs.ModeSymlink != 0 {
+		return skip("a symlink: not followed")
+	}
+	if !de.Type().IsRegular() {
+		return skip("not a regular file")
+	}
+	f, fi, err := store.OpenRegular(it.Path)
+	if err != nil {
+		return skip(err.Error())
+	}
+	data, err := readAllLimit(f, 1<<20)
+	f.Close()
+	if err != nil {
+		return skip(err.Error())
+	}
+	it.size, it.mtime = fi.Size(), fi.ModTime()
+	sum := sha256.Sum256(data)
+	it.Hash = hex.EncodeToString(sum[:])
+	front, body, err := frontmatter.Split(data)
+	if errors.Is(err, frontmatter.ErrNone) {
+		return skip("no frontmatter")
+	}
+	if err != nil {
+		return skip(err.Error())
+	}
+	meta, err := frontmatter.Parse(front)
+	if err != nil {
+		return skip(err.Error())
+	}
+	it.front, it.body = front, body
+	it.Name, it.Type = meta.Name, meta.Type
+	if strings.TrimSpace(it.Name) == "" {
+		return skip("frontmatter has no name")
+	}
+	switch it.Type {
+	case "user", "project", "reference", "feedback":
+	case "":
+		return skip("frontmatter has no type")
+	default:
+		return skip(fmt.Sprintf("unknown type %q", it.Type))
+	}
+	it.Modified = it.mtime
+	if m, ok := meta.Fields["modified"]; ok {
+		if t, ok := parseTime(m); ok {
+			it.Modified = t
+		}
+	}
+	return it
+}
+
+func readAllLimit(f *os.File, max int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > max {
+		return nil, fmt.Errorf("%w (over %d bytes)", store.ErrTooLarge, max)
+	}
+	return buf.Bytes(), nil
+}
+
+func parseTime(v any) (time.Time, bool) {
+	switch t := v.(type) {
+	case time.Time:
+		return t, true
+	case string:
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+			if p, err := time.Parse(layout, t); err == nil {
+				return p, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// resolvePlan groups entries by type and name, picks the newest of each
+// group, and compares it with the store.
+func resolvePlan(e store.Env, plan *Plan) {
+	groups := map[string][]int{}
+	var keys []string
+	for i, it := range plan.Items {
+		if it.Action == ActSkip {
+			continue
+		}
+		k := it.Type + "/" + store.SafeFileName(it.Name)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		idx := groups[k]
+		sort.SliceStable(idx, func(a, b int) bool {
+			x, y := plan.Items[idx[a]], plan.Items[idx[b]]
+			if !x.Modified.Equal(y.Modified) {
+				return x.Modified.After(y.Modified)
+			}
+			return x.Path < y.Path
+		})
+		chosen := &plan.Items[idx[0]]
+		chosen.Target = targetPath(e, chosen.Type, store.SafeFileName(chosen.Name))
+		chosen.Action, chosen.Reason = compareWithStore(e, *chosen, groupSources(plan, idx))
+		for _, j := range idx[1:] {
+			it := &plan.Items[j]
+			it.Target, it.Action = chosen.Target, ActMerge
+			it.Reason = "older copy of " + filepath.Base(chosen.Path) + " in " + chosen.Silo
+		}
+		if len(idx) > 1 && chosen.Action != ActUnchanged {
+			chosen.Reason = strings.TrimSpace(chosen.Reason + fmt.Sprintf(" newest of %d copies", len(idx)))
+			if strings.HasPrefix(chosen.Reason, "→") {
+				chosen.Reason = strings.Replace(chosen.Reason, " newest", ", newest", 1)
+			}
+		}
+	}
+}
+
+func groupSources(plan *Plan, idx []int) []string {
+	var out []string
+	for _, j := range idx {
+		out = append(out, plan.Items[j].Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func targetPath(e store.Env, typ, file string) string {
+	if typ == "feedback" {
+		return filepath.Join(e.ReviewDir(), file+".md")
+	}
+	return filepath.Join(e.LearnedDir(), typ, file+".md")
+}
+
+// compareWithStore decides create, update, unchanged or review for the
+// chosen copy of an entry.
+func compareWithStore(e store.Env, it Item, sources []string) (string, string) {
+	existing, err := store.ReadSmallFile(it.Target, 1<<20)
+	if it.Type == "feedback" {
+		if err == nil && sameEntry(existing, it) {
+			return ActUnchanged, "already awaiting review"
+		}
+		if a, err := store.ReadSmallFile(filepath.Join(e.LearnedDir(), "feedback", store.SafeFileName(it.Name)+".md"), 1<<20); err == nil && sameEntry(a, it) {
+			return ActUnchanged, "already accepted"
+		}
+		return ActReview, "→ review/feedback/" + filepath.Base(it.Target)
+	}
+	if err != nil {
+		return ActCreate, ""
+	}
+	if sameEntry(existing, it) {
+		return ActUnchanged, ""
+	}
+	if m, ok := storedModified(existing); ok && !it.Modified.After(m) {
+		return ActUnchanged, "the store holds a newer version"
+	}
+	return ActUpdate, ""
+}
+
+// sameEntry tells whether a stored entry holds exactly the silo file's
+// frontmatter and body, provenance aside.
+func sameEntry(stored []byte, it Item) bool {
+	front, body, err := frontmatter.Split(stored)
+	if err != nil {
+		return false
+	}
+	return bytes.Equal(stripProvenance(front), stripProvenance(it.front)) && bytes.Equal(body, it.body)
+}
+
+func storedModified(stored []byte) (time.Time, bool) {
+	front, _, err := frontmatter.Split(stored)
+	if err != nil {
+		return time.Time{}, false
+	}
+	m, err := frontmatter.Parse(front)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return parseTime(m.Fields["source_modified"])
+}
+
+// stripProvenance removes ccmem's provenance keys (and their indented
+// continuation lines) from a raw frontmatter block.
+func stripProvenance(front []byte) []byte {
+	var out bytes.Buffer
+	skipping := false
+	sc := bufio.NewScanner(bytes.NewReader(front))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if skipping && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "- ")) {
+			continue
+		}
+		skipping = false
+		for _, k := range provenanceKeys {
+			if strings.HasPrefix(line, k+":") {
+				skipping = true
+				break
+			}
+		}
+		if !skipping {
+			out.WriteString(line)
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes()
+}
+
+// canonical renders a store entry: the silo file's frontmatter and body,
+// with provenance appended to the frontmatter.
+func canonical(it Item, sources []string, now time.Time, extra map[string]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(stripProvenance(it.front))
+	q := func(s string) string { j, _ := json.Marshal(s); return string(j) }
+	fmt.Fprintf(&b, "source_cwd: %s\n", q(it.SourceCwd))
+	fmt.Fprintf(&b, "ingested_at: %s\n", q(now.UTC().Format(time.RFC3339)))
+	fmt.Fprintf(&b, "original_path: %s\n", q(it.Path))
+	fmt.Fprintf(&b, "source_modified: %s\n", q(it.Modified.UTC().Format(time.RFC3339Nano)))
+	if len(sources) > 1 {
+		b.WriteString("sources:\n")
+		for _, s := range sources {
+			fmt.Fprintf(&b, "  - %s\n", q(s))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		fmt.Fprintf(&b, "%s: %s\n", k, q(extra[k]))
+	}
+	b.WriteString("---\n")
+	b.Write(it.body)
+	return b.Bytes()
+}
+
+var cwdField = lazyregexp.New(`"cwd":"((?:[^"\\]|\\.)*)"`)
+
+// siloCwd is the project path a silo belongs to: the cwd recorded in its
+// newest transcript, else the slug read back as a path (slugs are lossy).
+func siloCwd(e store.Env, slug string) string {
+	dir := filepath.Join(e.SilosDir(), slug)
+	ents, _ := os.ReadDir(dir)
+	var newest string
+	var newestT time.Time
+	for _, de := range ents {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && fi.ModTime().After(newestT) {
+			newest, newestT = filepath.Join(dir, de.Name()), fi.ModTime()
+		}
+	}
+	if newest != "" {
+		if f, _, err := store.OpenRegular(newest); err == nil {
+			buf := make([]byte, 256<<10)
+			n, _ := f.Read(buf)
+			f.Close()
+			if m := cwdField.FindSubmatch(buf[:n]); m != nil {
+				var s string
+				if json.Unmarshal([]byte(`"`+string(m[1])+`"`), &s) == nil && s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return strings.ReplaceAll(slug, "-", "/")
+}
+
+// Report says what apply did.
+type Report struct {
+	Written []string `json:"written"` // canonical and review entries written
+	Deleted []string `json:"deleted"` // silo files removed
+	Kept    []string `json:"kept"`    // silo files left: changed since planned, or not in the plan
+	Indexes []string `json:"indexes"` // silo MEMORY.md files rewritten
+}
+
+// Apply carries out a fresh plan: for each entry it writes the
+// canonical (or review) file, then deletes the silo copies, then rewrites
+// each silo's MEMORY.md without their lines, each step atomic. The order
+// makes an interrupted run safe to repeat: every memory is in its silo or
+// in the store at every moment. A silo file whose content changed after it
+// was read (or from the hash in expect, a plan from `learn check --json`)
+// is not deleted.
+func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Report, error) {
+	var rep Report
+	plan, err := Check(ctx, e)
+	if err != nil {
+		return plan, rep, err
+	}
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return plan, rep, err
+	}
+	defer unlock()
+	now := e.Time()
+	// Group items by target, in plan order.
+	type group struct {
+		chosen  *Item
+		members []*Item
+	}
+	groups := map[string]*group{}
+	var order []string
+	for i := range plan.Items {
+		it := &plan.Items[i]
+		if it.Action == ActSkip {
+			continue
+		}
+		if expect != nil {
+			if h, ok := expect[it.Path]; !ok || h != it.Hash {
+				rep.Kept = append(rep.Kept, it.Path)
+				it.Action, it.Reason = ActSkip, "changed since the plan was made, or not in it"
+				continue
+			}
+		}
+		g := groups[it.Target]
+		if g == nil {
+			g = &group{}
+			groups[it.Target] = g
+			order = append(order, it.Target)
+		}
+		g.members = append(g.members, it)
+		if it.Action != ActMerge {
+			g.chosen = it
+		}
+	}
+	indexEdits := map[string][]string{} // silo dir → file names removed
+	for _, target := range order {
+		if err := ctx.Err(); err != nil {
+			return plan, rep, err
+		}
+		g := groups[target]
+		if g.chosen == nil { // the chosen copy changed since the plan: leave all
+			for _, m := range g.members {
+				rep.Kept = append(rep.Kept, m.Path)
+			}
+			continue
+		}
+		var sources []string
+		for _, m := range g.members {
+			sources = append(sources, m.Path)
+		}
+		sort.Strings(sources)
+		if g.chosen.Action == ActCreate || g.chosen.Action == ActUpdate || g.chosen.Action == ActReview {
+			if err := store.WriteFileAtomic(target, canonical(*g.chosen, sources, now, nil)); err != nil {
+				return plan, rep, err
+			}
+			rep.Written = append(rep.Written, target)
+			stepDone("written", target)
+		}
+		for _, m := range g.members {
+			if !unchangedOnDisk(m) {
+				rep.Kept = append(rep.Kept, m.Path)
+				continue
+			}
+			if err := os.Remove(m.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return plan, rep, err
+			}
+			rep.Deleted = append(rep.Deleted, m.Path)
+			stepDone("deleted", m.Path)
+			dir := filepath.Dir(m.Path)
+			indexEdits[dir] = append(indexEdits[dir], filepath.Base(m.Path))
+		}
+	}
+	// Lines left behind by an interrupted run: the file was deleted after
+	// its entry reached the store, but the index was not yet rewritten.
+	if dangling, err := danglingIndexLines(e); err == nil {
+		for d, files := range dangling {
+			indexEdits[d] = append(indexEdits[d], files...)
+		}
+	}
+	dirs := make([]string, 0, len(indexEdits))
+	for d := range indexEdits {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		changed, err := dropIndexLines(filepath.Join(d, "MEMORY.md"), indexEdits[d])
+		if err != nil {
+			return plan, rep, err
+		}
+		if changed {
+			rep.Indexes = append(rep.Indexes, filepath.Join(d, "MEMORY.md"))
+			stepDone("index", filepath.Join(d, "MEMORY.md"))
+		}
+	}
+	return plan, rep, nil
+}
+
+// testOnlyApplyHook, when a test sets it, is called after each step of
+// apply: "written", "deleted" or "index", with the file concerned.
+var testOnlyApplyHook func(step, path string)
+
+func stepDone(step, path string) {
+	if testOnlyApplyHook != nil {
+		testOnlyApplyHook(step, path)
+	}
+}
+
+var indexLink = lazyregexp.New(`\]\((?:\./)?([^()/]+\.md)\)`)
+
+// danglingIndexLines finds, per silo, files its MEMORY.md links to that no
+// longer exist and that the store records as ingested from there.
+func danglingIndexLines(e store.Env) (map[string][]string, error) {
+	out := map[string][]string{}
+	var ingested map[string]bool
+	slugs, err := os.ReadDir(e.SilosDir())
+	if err != nil {
+		return out, err
+	}
+	for _, s := range slugs {
+		dir := filepath.Join(e.SilosDir(), s.Name(), "memory")
+		data, err := store.ReadSmallFile(filepath.Join(dir, "MEMORY.md"), 4<<20)
+		if err != nil {
+			continue
+		}
+		for _, m := range indexLink.FindAllStringSubmatch(string(data), -1) {
+			path := filepath.Join(dir, m[1])
+			if _, err := os.Lstat(path); err == nil {
+				continue
+			}
+			if ingested == nil {
+				ingested = ingestedSources(e)
+			}
+			if ingested[path] {
+				out[dir] = append(out[dir], m[1])
+			}
+		}
+	}
+	return out, nil
+}
+
+// ingestedSources is every silo path the store's entries name as their
+// origin (original_path and sources).
+func ingestedSources(e store.Env) map[string]bool {
+	set := map[string]bool{}
+	dirs := []string{e.ReviewDir()}
+	for _, t := range Types {
+		dirs = append(dirs, filepath.Join(e.LearnedDir(), t))
+	}
+	for _, d := range dirs {
+		ents, _ := os.ReadDir(d)
+		for _, de := range ents {
+			data, err := store.ReadSmallFile(filepath.Join(d, de.Name()), 1<<20)
+			if err != nil {
+				continue
+			}
+			m, _, err := frontmatter.Read(data)
+			if err != nil {
+				continue
+			}
+			if p, ok := m.Fields["original_path"].(string); ok {
+				set[p] = true
+			}
+			if list, ok := m.Fields["sources"].([]any); ok {
+				for _, x := range list {
+					if p, ok := x.(string); ok {
+						set[p] = true
+					}
+				}
+			}
+		}
+	}
+	return set
+}
+
+// unchangedOnDisk re-reads a silo file just before deleting it: a file the
+// client rewrote meanwhile is kept for the next run.
+func unchangedOnDisk(it *Item) bool {
+	data, err := store.ReadSmallFile(it.Path, 1<<20)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]) == it.Hash
+}
+
+// dropIndexLines rewrites a silo's MEMORY.md without the lines that link to
+// the given files; every other byte stays as it was.
+func dropIndexLines(path string, files []string) (bool, error) {
+	data, err := store.ReadSmallFile(path, 4<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var out strings.Builder
+	changed := false
+	for _, l := range lines {
+		drop := false
+		for _, f := range files {
+			if strings.Contains(l, "]("+f+")") || strings.Contains(l, "](./"+f+")") {
+				drop = true
+				break
+			}
+		}
+		if drop {
+			changed = true
+			continue
+		}
+		out.WriteString(l)
+	}
+	if !changed {
+		return false, nil
+	}
+	return true, store.WriteFileAtomic(path, []byte(out.String()))
+}

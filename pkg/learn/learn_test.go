@@ -1,0 +1,424 @@
+package learn
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// siloEnv is a store with the sample silos copied into its Claude dir and a
+// pinned clock.
+func siloEnv(t *testing.T) store.Env {
+	t.Helper()
+	e := storetest.Env(t)
+	e.Now = func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
+	src := "../../testdata/silos/projects"
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(e.SilosDir(), rel)
+		storetest.Mkfile(t, dst, string(data))
+		// Fixed, distinct times: the shop silo's copies are the newer ones.
+		mt := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+		if strings.Contains(rel, "-shop") {
+			mt = mt.Add(time.Hour)
+		}
+		return os.Chtimes(dst, mt, mt)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestLearnCheckClassifiesSamples(t *testing.T) {
+	e := siloEnv(t)
+	plan, err := Check(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, it := range plan.Items {
+		got[it.Silo+"/"+filepath.Base(it.Path)] = it.Action + " " + it.Type + " " + it.Reason
+	}
+	want := map[string]string{
+		"-home-dev-src-api/feedback-table-tests.md":           "review feedback → review/feedback/table-driven-tests.md",
+		"-home-dev-src-api/user-role.md":                      "merge user older copy of user-role.md in -home-dev-src-shop",
+		"-home-dev-src-shop/user-role.md":                     "create user newest of 2 copies",
+		"-home-dev-src-shop/feedback-no-mocks-in-db-tests.md": "review feedback → review/feedback/no-mocks-in-db-tests.md",
+		"-home-dev-src-shop/project-freeze.md":                "create project ",
+		"-home-dev-src-shop/reference-grafana.md":             "create reference ",
+		"-home-dev-src-shop/broken-frontmatter.md":            "skipped  frontmatter is not valid YAML: yaml: line 1: did not find expected ',' or ']'",
+		"-home-dev-src-shop/scratch-notes.md":                 "skipped  no frontmatter",
+		"-home-dev-src-shop/unknown-type.md":                  "skipped episodic unknown type \"episodic\"",
+	}
+	if len(got) != len(want) || plan.Silos != 2 {
+		t.Fatalf("plan has %d items in %d silos: %v", len(got), plan.Silos, got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+// snapshot is every file under root with its content and mode.
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
+			return err
+		}
+		fi, _ := os.Lstat(p)
+		data, _ := os.ReadFile(p)
+		out[p] = fmt.Sprintf("%v %x", fi.Mode(), sha256.Sum256(data))
+		return nil
+	})
+	return out
+}
+
+func TestLearnApply(t *testing.T) {
+	e := siloEnv(t)
+	shop := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory")
+	before := snapshot(t, e.ClaudeDir)
+	plan, rep, err := Apply(context.Background(), e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Deleted) != 6 || len(rep.Written) != 5 || len(rep.Kept) != 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	// Skipped files are byte-identical; processed ones are gone.
+	after := snapshot(t, e.ClaudeDir)
+	for _, it := range plan.Items {
+		_, exists := after[it.Path]
+		if it.Action == ActSkip {
+			if after[it.Path] != before[it.Path] {
+				t.Errorf("skipped %s changed", it.Path)
+			}
+		} else if exists {
+			t.Errorf("processed %s still in its silo", it.Path)
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(shop, "MEMORY.md"))
+	if string(index) != "- [Scratch](scratch-notes.md) — hand notes\n" {
+		t.Fatalf("shop MEMORY.md:\n%s", index)
+	}
+	entry, err := os.ReadFile(filepath.Join(e.LearnedDir(), "user", "user-role.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"name: user-role\ndescription: The user is a backend engineer who prefers terse answers\nmetadata:\n  type: user\n",
+		`source_cwd: "/home/dev/src/shop"`, `ingested_at: "2026-11-21T12:00:00Z"`,
+		`original_path: "` + filepath.Join(shop, "user-role.md") + `"`,
+		"sources:\n  - \"" + filepath.Join(e.SilosDir(), "-home-dev-src-api", "memory", "user-role.md") + "\"\n  - \"" + filepath.Join(shop, "user-role.md") + "\"\n",
+		"---\n\nBackend engineer, ten years of Go, new to the React side of this repo.",
+	} {
+		if !strings.Contains(string(entry), want) {
+			t.Errorf("canonical user-role.md lacks %q:\n%s", want, entry)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.Store, "review", "feedback", "table-driven-tests.md")); err != nil {
+		t.Error("feedback not staged for review")
+	}
+
+	// Idempotent: a second run changes nothing at all.
+	store := snapshot(t, e.Store)
+	silos := snapshot(t, e.ClaudeDir)
+	if _, rep, err := Apply(context.Background(), e, nil); err != nil || len(rep.Written)+len(rep.Deleted)+len(rep.Indexes) != 0 {
+		t.Fatalf("second apply: %+v %v", rep, err)
+	}
+	if !sameSnapshot(store, snapshot(t, e.Store)) || !sameSnapshot(silos, snapshot(t, e.ClaudeDir)) {
+		t.Fatal("a second apply changed files")
+	}
+}
+
+func sameSnapshot(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// errKilled stands for apply being killed.
+type errKilled struct{}
+
+// Killing apply after each of its steps and running it again converges to
+// the end state of an uninterrupted run, and at every moment each memory is
+// in its silo or in the store.
+func TestLearnApplyInterrupted(t *testing.T) {
+	ref := siloEnv(t)
+	if _, _, err := Apply(context.Background(), ref, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := relSnapshot(t, ref)
+
+	for kill := 1; ; kill++ {
+		e := siloEnv(t)
+		plan, _ := Check(context.Background(), e)
+		steps := 0
+		check := func() {
+			for _, it := range plan.Items {
+				if it.Action == ActSkip || it.Action == ActUnchanged {
+					continue
+				}
+				_, inSilo := os.Stat(it.Path)
+				_, inStore := os.Stat(it.Target)
+				if inSilo != nil && inStore != nil {
+					t.Fatalf("kill after step %d: %s is neither in its silo nor in the store", kill, it.Path)
+				}
+			}
+		}
+		testOnlyApplyHook = func(step, path string) {
+			check()
+			if steps++; steps == kill {
+				panic(errKilled{})
+			}
+		}
+		killed := func() (k bool) {
+			defer func() {
+				if r := recover(); r != nil {
+					if _, ok := r.(errKilled); !ok {
+						panic(r)
+					}
+					k = true
+				}
+			}()
+			Apply(context.Background(), e, nil)
+			return false
+		}()
+		testOnlyApplyHook = nil
+		check()
+		if _, _, err := Apply(context.Background(), e, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := relSnapshot(t, e); !sameSnapshot(got, want) {
+			t.Fatalf("killed after step %d, then re-run: end state differs\n got %v\nwant %v", kill, got, want)
+		}
+		if !killed {
+			if kill < 5 {
+				t.Fatalf("apply finished after only %d steps", kill)
+			}
+			break
+		}
+	}
+}
+
+// relSnapshot is a snapshot with paths relative to the environment's home.
+func relSnapshot(t *testing.T, e store.Env) map[string]string {
+	out := map[string]string{}
+	for p, v := range snapshot(t, e.Home) {
+		rel, _ := filepath.Rel(e.Home, p)
+		if strings.HasSuffix(rel, "status.json") {
+			continue
+		}
+		out[rel] = v
+	}
+	// Provenance names absolute paths under the (per-test) home: compare
+	// canonical entries with the home path taken out.
+	for rel := range out {
+		if strings.HasPrefix(rel, ".claude/ccmem/") {
+			data, _ := os.ReadFile(filepath.Join(e.Home, rel))
+			out[rel] = fmt.Sprintf("%x", sha256.Sum256([]byte(strings.ReplaceAll(string(data), e.Home, "HOME"))))
+		}
+	}
+	return out
+}
+
+func TestLearnSafety(t *testing.T) {
+	e := storetest.Env(t)
+	silo := filepath.Join(e.SilosDir(), "-p", "memory")
+	outside := filepath.Join(e.Home, "secret.md")
+	storetest.Mkfile(t, outside, "---\nname: secret\ntype: user\n---\nnot yours\n")
+	storetest.Mkfile(t, filepath.Join(silo, "MEMORY.md"), "- [Link](link.md) — a symlink\n- [Evil](evil.md) — odd name\n")
+	if err := os.Symlink(outside, filepath.Join(silo, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, filepath.Join(silo, "evil.md"), "---\nname: \"../../etc/pa\\x01ss/wd\"\ntype: user\n---\nbody\n")
+	plan, rep, err := Apply(context.Background(), e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range plan.Items {
+		switch filepath.Base(it.Path) {
+		case "link.md":
+			if it.Action != ActSkip || !strings.Contains(it.Reason, "symlink") {
+				t.Errorf("symlink: %s %s", it.Action, it.Reason)
+			}
+		case "evil.md":
+			if it.Target != filepath.Join(e.LearnedDir(), "user", "etc-pa-ss-wd.md") {
+				t.Errorf("name not sanitised: %s", it.Target)
+			}
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(silo, "link.md")); err != nil {
+		t.Error("the symlink was deleted")
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "---\nname: secret\ntype: user\n---\nnot yours\n" {
+		t.Error("the symlink's target was touched")
+	}
+	if len(rep.Deleted) != 1 {
+		t.Errorf("deleted %v", rep.Deleted)
+	}
+	for _, bad := range []string{"a/b", "..", "../x", "x\x00y", "\x1b[31mred", "", "...", "ok-name_1.2"} {
+		s := store.SafeFileName(bad)
+		if s == "" || strings.ContainsAny(s, "/\\\x00\x1b") || strings.Contains(s, "..") || strings.HasPrefix(s, ".") {
+			t.Errorf("store.SafeFileName(%q) = %q", bad, s)
+		}
+	}
+	if store.SafeFileName("ok-name_1.2") != "ok-name_1.2" {
+		t.Error("a safe name was changed")
+	}
+}
+
+// A silo file rewritten by the client between reading and deleting stays.
+func TestLearnKeepsFilesChangedDuringApply(t *testing.T) {
+	e := siloEnv(t)
+	target := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory", "project-freeze.md")
+	testOnlyApplyHook = func(step, path string) {
+		if step == "written" && strings.HasSuffix(path, "release-freeze.md") {
+			storetest.Mkfile(t, target, "---\nname: release-freeze\ntype: project\n---\nmoved to 2026-12-03\n")
+		}
+	}
+	defer func() { testOnlyApplyHook = nil }()
+	_, rep, err := Apply(context.Background(), e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Kept) != 1 || rep.Kept[0] != target {
+		t.Fatalf("kept %v", rep.Kept)
+	}
+	if data, _ := os.ReadFile(target); !strings.Contains(string(data), "2026-12-03") {
+		t.Fatal("the changed file was deleted or altered")
+	}
+	index, _ := os.ReadFile(filepath.Join(filepath.Dir(target), "MEMORY.md"))
+	if !strings.Contains(string(index), "project-freeze.md") {
+		t.Fatal("the kept file's index line was dropped")
+	}
+	// The next run picks up the new content as an update.
+	plan, _ := Check(context.Background(), e)
+	for _, it := range plan.Items {
+		if it.Path == target && it.Action != ActUpdate {
+			t.Fatalf("next plan: %s", it.Action)
+		}
+	}
+}
+
+func TestReviewAcceptReject(t *testing.T) {
+	e := siloEnv(t)
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	items, err := Pending(e)
+	if err != nil || len(items) != 2 {
+		t.Fatalf("pending %v %v", items, err)
+	}
+	it, ok := Find(items, "table-driven-tests")
+	if !ok {
+		t.Fatal("not found by name")
+	}
+	dest, err := Accept(e, it)
+	if err != nil || dest != filepath.Join(e.LearnedDir(), "feedback", "table-driven-tests.md") {
+		t.Fatalf("accept: %s %v", dest, err)
+	}
+	it, _ = Find(items, "no-mocks-in-db-tests")
+	dest, err = Reject(e, it, "we mock in unit tests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(dest)
+	if !strings.HasPrefix(dest, filepath.Join(e.Store, "archive")) || !strings.Contains(string(data), `archived_reason: "rejected in review: we mock in unit tests"`) {
+		t.Fatalf("reject: %s\n%s", dest, data)
+	}
+	if items, _ := Pending(e); len(items) != 0 {
+		t.Fatalf("still pending: %v", items)
+	}
+	names := []string{}
+	entries, _ := List(context.Background(), e)
+	for _, l := range entries {
+		names = append(names, l.Type+"/"+l.Name)
+	}
+	sort.Strings(names)
+	if strings.Join(names, " ") != "feedback/table-driven-tests project/release-freeze reference/latency-dashboard user/user-role" {
+		t.Fatalf("learned: %v", names)
+	}
+}
+
+func TestLearnedCache(t *testing.T) {
+	e := storetest.Env(t)
+	entry := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\ntype: user\n---\nbody\n"
+	}
+	a := filepath.Join(e.LearnedDir(), "user", "a.md")
+	storetest.Mkfile(t, a, entry("a", "first"))
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "user", "b.md"), entry("b", "bee"))
+	list := func() string {
+		ls, _ := List(context.Background(), e)
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Name+"="+l.Description)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := list(); got != "a=first,b=bee" {
+		t.Fatal(got)
+	}
+	if _, err := os.Stat(filepath.Join(e.LearnedDir(), ".cache.tsv")); err != nil {
+		t.Fatal("no cache written")
+	}
+	storetest.Mkfile(t, a, entry("a", "second, longer"))
+	os.Remove(filepath.Join(e.LearnedDir(), "user", "b.md"))
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "user", "c.md"), entry("c", "sea\ttab"))
+	if got := list(); got != "a=second, longer,c=sea tab" {
+		t.Fatal(got)
+	}
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), ".cache.tsv"), "garbage\x00\n\t\t\n")
+	if got := list(); got != "a=second, longer,c=sea tab" {
+		t.Fatal(got)
+	}
+}
+
+func TestCachedBacklog(t *testing.T) {
+	e := storetest.Env(t)
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "one.md"), "x")
+	if err := os.MkdirAll(e.Store, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 1 {
+		t.Fatalf("no cache yet: %+v fresh=%v", b, fresh)
+	}
+	if _, err := RefreshStatus(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, fresh, _ := CachedBacklog(context.Background(), e); !fresh || b.Files != 1 {
+		t.Fatalf("after refresh: %+v fresh=%v", b, fresh)
+	}
+	time.Sleep(10 * time.Millisecond)
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "two.md"), "x")
+	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 2 {
+		t.Fatalf("after a new silo file: %+v fresh=%v", b, fresh)
+	}
+}

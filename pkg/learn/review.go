@@ -1,0 +1,141 @@
+package learn
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// ReviewItem is one feedback memory awaiting a person's decision.
+type ReviewItem struct {
+	File string `json:"file"` // name in review/feedback, without .md
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Current is the accepted entry of the same name, if there is one.
+	Current string `json:"current,omitempty"`
+}
+
+// Pending lists feedback awaiting review, by file name.
+func Pending(e store.Env) ([]ReviewItem, error) {
+	ents, err := os.ReadDir(e.ReviewDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []ReviewItem
+	for _, de := range ents {
+		n := de.Name()
+		if !de.Type().IsRegular() || !strings.HasSuffix(n, ".md") || strings.HasPrefix(n, ".") {
+			continue
+		}
+		it := ReviewItem{File: strings.TrimSuffix(n, ".md"), Path: filepath.Join(e.ReviewDir(), n)}
+		it.Name = it.File
+		if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
+			if m, _, err := frontmatter.Read(data); err == nil && m.Name != "" {
+				it.Name = m.Name
+			}
+		}
+		cur := filepath.Join(e.LearnedDir(), "feedback", n)
+		if _, err := os.Stat(cur); err == nil {
+			it.Current = cur
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// Find finds a pending item by file name or frontmatter name.
+func Find(items []ReviewItem, name string) (ReviewItem, bool) {
+	for _, it := range items {
+		if it.File == name || it.Name == name || it.File == store.SafeFileName(name) {
+			return it, true
+		}
+	}
+	return ReviewItem{}, false
+}
+
+// Accept makes a pending feedback memory canonical; an accepted entry
+// of the same name it replaces is archived first.
+func Accept(e store.Env, it ReviewItem) (string, error) {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	dest := filepath.Join(e.LearnedDir(), "feedback", it.File+".md")
+	if _, err := os.Stat(dest); err == nil {
+		if _, err := archiveEntry(e, dest, "replaced by a reviewed version"); err != nil {
+			return "", err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Rename(it.Path, dest); err != nil {
+		return "", err
+	}
+	return dest, store.SyncDir(filepath.Dir(dest))
+}
+
+// Reject moves a pending feedback memory to the archive, recording
+// why.
+func Reject(e store.Env, it ReviewItem, reason string) (string, error) {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if reason == "" {
+		reason = "rejected in review"
+	} else {
+		reason = "rejected in review: " + reason
+	}
+	return archiveEntry(e, it.Path, reason)
+}
+
+// archiveEntry moves a store entry to $CCMEM_HOME/archive/feedback/ with an
+// archived_reason in its frontmatter, then removes the original.
+func archiveEntry(e store.Env, path, reason string) (string, error) {
+	data, err := store.ReadSmallFile(path, 1<<20)
+	if err != nil {
+		return "", err
+	}
+	front, body, err := frontmatter.Split(data)
+	if err == nil {
+		var b strings.Builder
+		b.WriteString("---\n")
+		b.Write(stripKey(front, "archived_reason"))
+		q, _ := json.Marshal(reason)
+		fmt.Fprintf(&b, "archived_reason: %s\n---\n", q)
+		b.Write(body)
+		data = []byte(b.String())
+	}
+	stamp := e.Time().UTC().Format("20060102T150405Z")
+	dest := filepath.Join(e.ArchiveDir(), "feedback", strings.TrimSuffix(filepath.Base(path), ".md")+"."+stamp+".md")
+	if err := store.WriteFileAtomic(dest, data); err != nil {
+		return "", err
+	}
+	if err := os.Remove(path); err != nil {
+		return "", err
+	}
+	return dest, nil
+}
+
+func stripKey(front []byte, key string) []byte {
+	var out []string
+	for _, l := range strings.SplitAfter(string(front), "\n") {
+		if !strings.HasPrefix(l, key+":") {
+			out = append(out, l)
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}

@@ -1,0 +1,184 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+func composeIn(t *testing.T, files map[string]string) (store.Env, string, Injection) {
+	t.Helper()
+	e := storetest.Env(t)
+	repo := filepath.Join(storetest.RealDir(t), "shop")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	p, err := store.ResolveProject(e, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		name = strings.NewReplacer("$STORE", e.Store, "$REPO", repo, "$KEY", p.Key, "$CLAUDE", e.ClaudeDir).Replace(name)
+		content = strings.ReplaceAll(content, "$REPO", repo)
+		storetest.Mkfile(t, name, content)
+	}
+	return e, repo, Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"})
+}
+
+func TestComposeOrderAndSources(t *testing.T) {
+	_, repo, inj := composeIn(t, map[string]string{
+		"$STORE/MEMORY.md":                               "- global fact",
+		"$STORE/projects/$KEY/briefing.md":               "briefing text",
+		"$REPO/.claude/memory/MEMORY.md":                 "- repo fact",
+		"$STORE/projects/$KEY/INDEX.md":                  "- 2026-11-20 · episode line",
+		"$STORE/learned/user/role.md":                    "---\nname: role\ndescription: Go backend engineer\nmetadata:\n  type: user\n---\nbody\n",
+		"$STORE/learned/feedback/no-mocks.md":            "---\nname: no-mocks\ndescription: real Postgres in tests\ntype: feedback\n---\n",
+		"$STORE/learned/project/freeze.md":               "---\nname: freeze\ndescription: merge freeze\nsource_cwd: $REPO\n---\n",
+		"$STORE/learned/project/other-freeze.md":         "---\nname: other-freeze\ndescription: another project's freeze\nsource_cwd: /elsewhere/api\n---\n",
+		"$STORE/learned/reference/grafana.md":            "---\nname: grafana\ndescription: dashboards\nsource_cwd: $REPO/web\n---\n",
+		"$STORE/learned/reference/not-markdown.txt":      "ignored",
+		"$STORE/learned/user/broken.md":                  "no frontmatter here",
+		"$CLAUDE/projects/-x/memory/a.md":                "silo",
+		"$CLAUDE/projects/-x/memory/MEMORY.md":           "index, not counted",
+		"$CLAUDE/projects/-y/memory/README":              "not markdown",
+		"$CLAUDE/projects/-z/memory/b.md":                "silo",
+		"$CLAUDE/projects/-z/97c977a4-c5ad-4502.jsonl":   "transcript",
+		"$REPO/.claude/memory/config.yaml":               "nudge_threshold: 2\n",
+		"$STORE/projects/$KEY/episodes/20261120-x.json":  "{}",
+		"$STORE/projects/$KEY/checkpoints/live-one.json": "{}",
+	})
+	text := inj.Block.Text
+	order := []string{"# Memory recalled by ccmem", "- global fact", "# Learned memories", "- user/role — Go backend engineer",
+		"- feedback/no-mocks — real Postgres in tests", "- project/freeze — merge freeze", "- reference/grafana — dashboards",
+		"briefing text", "- repo fact", "# Recent sessions", "- 2026-11-20 · episode line",
+		"2 un-ingested memories across 2 silos — run /learn to curate them"}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(text[at:], want)
+		if i < 0 {
+			t.Fatalf("%q missing or out of order in:\n%s", want, text)
+		}
+		at += i + len(want)
+	}
+	if strings.Contains(text, "other-freeze") {
+		t.Fatalf("another project's learned entry was injected:\n%s", text)
+	}
+	if !strings.Contains(text, filepath.Join(repo, ".claude", "memory", "MEMORY.md")) {
+		t.Fatal("the preamble should name the repository's MEMORY.md")
+	}
+	if len(inj.Warnings) != 1 || !strings.Contains(inj.Warnings[0], "broken.md: no frontmatter") {
+		t.Fatalf("warnings = %q, want the broken learned entry", inj.Warnings)
+	}
+}
+
+func TestComposeNudgeThreshold(t *testing.T) {
+	_, _, inj := composeIn(t, map[string]string{
+		"$CLAUDE/projects/-x/memory/a.md": "silo",
+		"$CLAUDE/projects/-x/memory/b.md": "silo",
+	})
+	if strings.Contains(inj.Block.Text, "un-ingested") {
+		t.Fatal("nudge below the default threshold of 10")
+	}
+}
+
+func TestComposeIsByteStable(t *testing.T) {
+	e, repo, first := composeIn(t, map[string]string{"$STORE/MEMORY.md": "- a\n- b\n"})
+	for i := 0; i < 3; i++ {
+		again := Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"})
+		if again.Block.Text != first.Block.Text {
+			t.Fatal("two compositions of unchanged files differ")
+		}
+	}
+	if err := os.WriteFile(e.GlobalMemory(), []byte("- a\n- c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if changed := Compose(context.Background(), e, StartRequest{Cwd: repo}); changed.Block.Text == first.Block.Text {
+		t.Fatal("a changed file did not change the block")
+	}
+}
+
+func TestComposeWithoutProject(t *testing.T) {
+	e := storetest.Env(t)
+	storetest.Mkfile(t, e.GlobalMemory(), "- global fact\n")
+	for _, cwd := range []string{"", "/does/not/exist"} {
+		inj := Compose(context.Background(), e, StartRequest{Cwd: cwd})
+		if inj.Project != nil || !strings.Contains(inj.Block.Text, "- global fact") || len(inj.Warnings) != 1 {
+			t.Fatalf("cwd %q: project %v, warnings %q, block:\n%s", cwd, inj.Project, inj.Warnings, inj.Block.Text)
+		}
+		if strings.Contains(inj.Block.Text, "about this project") {
+			t.Fatal("preamble names a project file without a project")
+		}
+	}
+}
+
+func TestComposeDeadlineSkipsOptionalWork(t *testing.T) {
+	e, repo, _ := composeIn(t, map[string]string{})
+	for i := 0; i < 12; i++ {
+		storetest.Mkfile(t, filepath.Join(e.SilosDir(), fmt.Sprintf("-p%d", i), "memory", "m.md"), "x")
+	}
+	inj := Compose(context.Background(), e, StartRequest{Cwd: repo})
+	if !strings.Contains(inj.Block.Text, "12 un-ingested memories across 12 silos") {
+		t.Fatalf("nudge missing:\n%s", inj.Block.Text)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	inj = Compose(ctx, e, StartRequest{Cwd: repo})
+	if strings.Contains(inj.Block.Text, "un-ingested") || inj.Block.Text == "" {
+		t.Fatalf("past its deadline the block should come without the nudge:\n%s", inj.Block.Text)
+	}
+}
+
+// A full disk: the write fails half-way; the old file stays whole, no
+// temporary file is left, the error says why, and the session still gets
+// its memory block.
+func TestFaultNoSpaceLeft(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	w := struct {
+		e    store.Env
+		repo string
+		tr   string
+		p    store.Project
+	}{e, repo, filepath.Join(e.ClaudeDir, "projects", p.Key, "s1.jsonl"), p}
+	storetest.Mkfile(t, w.e.GlobalMemory(), "- global fact\n")
+	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"first"}}`+"\n"))
+	before, err := session.Capture(context.Background(), w.e, session.CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(w.e.CheckpointPath(w.p.Key, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"second"}}`+"\n"))
+	store.TestOnlyWriteFault = func(string) error { return syscall.ENOSPC }
+	defer func() { store.TestOnlyWriteFault = nil }()
+
+	_, err = session.Capture(context.Background(), w.e, session.CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("err = %v", err)
+	}
+	if now, _ := os.ReadFile(w.e.CheckpointPath(w.p.Key, "s1")); string(now) != string(old) || before.Turns != 1 {
+		t.Fatal("the checkpoint changed though its write failed")
+	}
+	filepath.Walk(w.e.Store, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.Contains(fi.Name(), ".tmp-") {
+			t.Errorf("partial file left: %s", p)
+		}
+		return nil
+	})
+
+	inj := Start(context.Background(), w.e, StartRequest{Cwd: w.repo, SessionID: "s2", TranscriptPath: w.tr + "2"})
+	if !strings.Contains(inj.Block.Text, "- global fact") {
+		t.Fatalf("no block on a full disk:\n%s", inj.Block.Text)
+	}
+	if len(inj.Warnings) == 0 || !strings.Contains(strings.Join(inj.Warnings, "; "), "no space left on device") {
+		t.Fatalf("warnings %q", inj.Warnings)
+	}
+}

@@ -1,0 +1,273 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// StartRequest says where a session starts and why.
+type StartRequest struct {
+	// Cwd is the session's working directory; empty when unknown.
+	Cwd string
+	// Source is the client's reason: startup, resume, clear, compact, fork.
+	Source string
+	// Started is when the hook started; the configured deadline counts
+	// from it. Zero leaves ctx as the only bound (ccmem show).
+	Started time.Time
+	// SessionID, TranscriptPath and Process identify the starting session
+	// for Start; Compose does not use them.
+	SessionID      string
+	TranscriptPath string
+	Process        proc.Info
+}
+
+// Injection is the outcome of composing the memory block for a session.
+type Injection struct {
+	Block inject.Block
+	// Project is nil when the working directory was missing or unusable;
+	// the block then holds only memory that applies everywhere.
+	Project *store.Project
+	Config  config.Config
+	// Disabled is true when config turned ccmem off for this project.
+	Disabled bool
+	// Warnings are problems met on the way, one line each; the block is
+	// still complete apart from what they name.
+	Warnings []string
+}
+
+// place is a session's resolved surroundings: its project (nil when the
+// working directory is unusable) and configuration.
+type place struct {
+	project *store.Project
+	cfg     config.Config
+	files   []config.File
+	err     error // why there is no project
+}
+
+func locate(e store.Env, cwd string) place {
+	var pl place
+	switch {
+	case cwd == "":
+		pl.err = errors.New("no working directory in the hook input")
+	default:
+		if p, err := store.ResolveProject(e, cwd); err != nil {
+			pl.err = err
+		} else {
+			pl.project = &p
+		}
+	}
+	root := ""
+	if pl.project != nil {
+		root = pl.project.Root
+	}
+	pl.cfg, pl.files = config.Load(e, root)
+	return pl
+}
+
+// Compose reads every source of memory for a session starting in req.Cwd and
+// fits them into one block. It never fails: what cannot be read is left out
+// and reported in Warnings. Optional work (the silo count behind the nudge)
+// is skipped when ctx is done.
+func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
+	pl := locate(e, req.Cwd)
+	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	defer cancel()
+	return compose(ctx, e, req, pl, nil)
+}
+
+// Start is the SessionStart hook's work: archive the project's sessions that
+// are over (so the episode menu is current), apply retention, open the
+// starting session's checkpoint (so even a session that crashes before its
+// first Stop leaves a record), refresh the status cache, then compose the
+// block. The optional steps stop short of the deadline, leaving time to
+// compose.
+func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
+	pl := locate(e, req.Cwd)
+	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	defer cancel()
+	var warnings []string
+	note := func(what string, err error) {
+		if err != nil {
+			warnings = append(warnings, what+": "+err.Error())
+		}
+	}
+	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
+		// Optional work ends early enough to leave time for the block:
+		// a second, or half the time left when that is less.
+		opt := ctx
+		if d, ok := ctx.Deadline(); ok {
+			reserve := min(time.Second, time.Until(d)/2)
+			var cancel context.CancelFunc
+			opt, cancel = context.WithDeadline(ctx, d.Add(-reserve))
+			defer cancel()
+		}
+		_, err := session.ArchiveOrphans(opt, e, *p, req.SessionID, pl.cfg)
+		note("archiving ended sessions", err)
+		_, err = session.ApplyRetention(opt, e, p.Key, pl.cfg, false)
+		note("retention", err)
+		_, err = session.Capture(opt, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
+			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear", Project: p})
+		note("checkpoint", err)
+	}
+	var backlog *learn.Backlog
+	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {
+		// One count at most: the cache when it is fresh, else a refresh.
+		if learn.StatusFresh(e) {
+			b := learn.ReadStatus(e).Backlog
+			backlog = &b
+		} else if st, err := learn.RefreshStatus(ctx, e, nil); err == nil {
+			backlog = &st.Backlog
+		} else if ctx.Err() == nil {
+			note("status", err)
+		}
+	}
+	inj := compose(ctx, e, req, pl, backlog)
+	inj.Warnings = append(warnings, inj.Warnings...)
+	return inj
+}
+
+// compose builds the block; backlog, when set, is the silo backlog already
+// counted.
+func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backlog *learn.Backlog) Injection {
+	inj := Injection{Project: pl.project, Config: pl.cfg}
+	warn := func(err error) {
+		if err != nil {
+			inj.Warnings = append(inj.Warnings, err.Error())
+		}
+	}
+	if pl.err != nil {
+		warn(fmt.Errorf("%w; injecting global memory only", pl.err))
+	}
+	inj.Warnings = append(inj.Warnings, config.Problems(e, pl.files)...)
+	cfg := pl.cfg
+	if !cfg.Enabled {
+		inj.Disabled = true
+		return inj
+	}
+	root := ""
+	if pl.project != nil {
+		root = pl.project.Root
+	}
+	budget := cfg.BudgetChars
+	var sections []inject.Section
+	add := func(s inject.Section, err error) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			warn(e.PathError(s.Path, err))
+			return
+		}
+		if err == nil {
+			sections = append(sections, s)
+		}
+	}
+
+	add(fileSection("global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget))
+	if cfg.Caps.Learned > 0 {
+		s, err := learnedSection(ctx, e, root, cfg.Caps.Learned)
+		warn(err)
+		if len(s.Lines) > 0 {
+			sections = append(sections, s)
+		}
+	}
+	if p := pl.project; p != nil {
+		pdir := e.ProjectDir(p.Key)
+		briefing := e.BriefingPath(p.Key)
+		add(fileSection("briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget))
+		repo := store.RepoMemory(root)
+		add(fileSection("project", heading("Project memory (committed with the repository, shared with the team)", repo),
+			repo, cfg.Caps.Project, budget))
+		index := records.IndexPath(root)
+		if s, err := fileSection("records", "# Project records (structured; the full record is <category>/<id>.json beside "+index+")",
+			index, cfg.Caps.Records+1, budget); cfg.Caps.Records > 0 && err == nil && len(s.Lines) > 0 {
+			// Drop the index's own title line.
+			s.Lines, s.Total, s.Cap = s.Lines[1:], s.Total-1, cfg.Caps.Records
+			if s.Total > 0 {
+				sections = append(sections, s)
+			}
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			warn(e.PathError(index, err))
+		}
+		add(fileSection("episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
+			e.IndexPath(p.Key), cfg.Caps.Episodes, budget))
+	}
+	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
+		var b learn.Backlog
+		var err error
+		if backlog != nil {
+			b = *backlog
+		} else {
+			b, err = learn.CountBacklog(ctx, e)
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			warn(err)
+		}
+		if err == nil && b.Files >= cfg.NudgeThreshold {
+			sections = append(sections, inject.Section{
+				Name: "nudge", Title: "# Memory to curate", Path: e.SilosDir(), Total: 1,
+				Lines: []string{NudgeLine(b)},
+			})
+		}
+	}
+	repoMemory := ""
+	if root != "" {
+		repoMemory = store.RepoMemory(root)
+	}
+	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory), sections, budget)
+	return inj
+}
+
+// NudgeLine is the one line that asks the user to curate the silos.
+func NudgeLine(b learn.Backlog) string {
+	return learn.BacklogLine(b) + " — run /learn to curate them"
+}
+
+func heading(title, path string) string { return "# " + title + " — " + path }
+
+// fileSection reads the head of a Markdown file as a section.
+func fileSection(name, title, path string, capLines, budget int) (inject.Section, error) {
+	s := inject.Section{Name: name, Title: title, Path: path, Cap: capLines}
+	if capLines <= 0 {
+		return s, fs.ErrNotExist
+	}
+	h, err := store.ReadHead(path, capLines, budget)
+	if err != nil {
+		return s, err
+	}
+	s.Lines, s.Total, s.Approx = h.Lines, h.Total, h.Approx
+	return s, nil
+}
+
+// learnedSection lists the canonical entries that apply to the project.
+func learnedSection(ctx context.Context, e store.Env, root string, capLines int) (inject.Section, error) {
+	s := inject.Section{
+		Name: "learned", Cap: capLines, Path: e.LearnedDir(),
+		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
+			filepath.Join(e.LearnedDir(), "<type>", "<name>.md") + ")",
+	}
+	entries, err := learn.List(ctx, e)
+	for _, le := range entries {
+		if !le.AppliesTo(root) {
+			continue
+		}
+		s.Total++
+		if len(s.Lines) < capLines {
+			line := "- " + le.Type + "/" + le.Name
+			if le.Description != "" {
+				line += " — " + le.Description
+			}
+			s.Lines = append(s.Lines, line)
+		}
+	}
+	return s, err
+}

@@ -1,0 +1,177 @@
+package notes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// The markers of the section `ccmem consolidate` owns in CLAUDE.md.
+const (
+	MarkerStart = "<!-- MEMORY:START -->"
+	MarkerEnd   = "<!-- MEMORY:END -->"
+)
+
+// ConsolidateSection renders the CLAUDE.md section for a project from the
+// store: project facts (the repository's MEMORY.md bullets and learned
+// project entries), high-confidence preferences, active decisions and
+// constraints, and the last 5 episodes. It is deterministic: the same
+// files give the same bytes.
+func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) string {
+	var b strings.Builder
+	b.WriteString(MarkerStart + "\n")
+	b.WriteString("<!-- Written by `ccmem consolidate` from the project's memory; change the memory (ccmem remember, ccmem record), not this section. -->\n")
+	b.WriteString("## Project memory\n")
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n### %s\n%s\n", title, strings.Join(lines, "\n"))
+	}
+	var facts []string
+	if data, err := store.ReadSmallFile(store.RepoMemory(p.Root), 4<<20); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 60 {
+				facts = append(facts, "- "+str.OneLine(t[2:]))
+			}
+		}
+	}
+	if learned, _ := learn.List(ctx, e); len(learned) > 0 {
+		for _, le := range learned {
+			if le.Type == "project" && le.AppliesTo(p.Root) {
+				facts = append(facts, "- "+le.Name+": "+le.Description)
+			}
+		}
+	}
+	section("Facts", facts)
+	var prefs, decisions, constraints []string
+	for _, rf := range records.List(p.Root) {
+		r := rf.Record
+		if rf.Err != nil || r == nil || r.RecordStatus != records.StatusActive {
+			continue
+		}
+		text := func(k string) string { s, _ := r.Content[k].(string); return str.OneLine(s) }
+		switch r.Category {
+		case "preference":
+			if text("strength") == "strong" || r.Confidence >= 0.8 {
+				prefs = append(prefs, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("value")))
+			}
+		case "decision":
+			if s := text("status"); s == "accepted" || s == "proposed" {
+				decisions = append(decisions, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("decision")))
+			}
+		case "constraint":
+			if active, ok := r.Content["active"].(bool); !ok || active {
+				constraints = append(constraints, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("rule")))
+			}
+		}
+	}
+	for _, l := range [][]string{prefs, decisions, constraints} {
+		sort.Strings(l)
+	}
+	section("Preferences", prefs)
+	section("Decisions", decisions)
+	section("Constraints", constraints)
+	var episodes []string
+	if h, err := store.ReadHead(e.IndexPath(p.Key), 5, 1<<20); err == nil {
+		episodes = h.Lines
+	}
+	section("Recent sessions", episodes)
+	b.WriteString(MarkerEnd)
+	return b.String()
+}
+
+// ConsolidateResult says what Consolidate did.
+type ConsolidateResult struct {
+	Path    string `json:"path"`
+	Changed bool   `json:"changed"`
+	Created bool   `json:"created"`
+}
+
+// Consolidate writes the section between the MEMORY:START and MEMORY:END
+// markers of the repository's CLAUDE.md, adding only that section when the
+// markers are absent (and the file, when it is). Bytes outside the markers
+// are never changed; a second run with the same memory changes nothing.
+func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool) (ConsolidateResult, error) {
+	path := filepath.Join(p.Root, "CLAUDE.md")
+	res := ConsolidateResult{Path: path}
+	section := ConsolidateSection(ctx, e, p)
+	data, err := store.ReadSmallFile(path, 16<<20)
+	var out string
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		res.Created = true
+		out = section + "\n"
+	case err != nil:
+		return res, err
+	default:
+		old := string(data)
+		i := strings.Index(old, MarkerStart)
+		j := strings.Index(old, MarkerEnd)
+		switch {
+		case i < 0 && j < 0:
+			out = old
+			if out != "" && !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			if out != "" {
+				out += "\n"
+			}
+			out += section + "\n"
+		case i >= 0 && j > i:
+			out = old[:i] + section + old[j+len(MarkerEnd):]
+		default:
+			return res, fmt.Errorf("%s: %s and %s are not a pair in that order; fix them by hand (ccmem changes only what lies between them)", path, MarkerStart, MarkerEnd)
+		}
+		if out == old {
+			return res, nil
+		}
+	}
+	res.Changed = true
+	if dryRun {
+		return res, nil
+	}
+	return res, store.WriteFileShared(path, []byte(out))
+}
+
+// SetBriefing replaces a project's briefing, keeping the two previous
+// versions as briefing.md.1 and briefing.md.2. Unchanged content is not
+// rewritten. The briefing is injected at most 80 lines (caps.briefing).
+func SetBriefing(e store.Env, p store.Project, content string) (bool, error) {
+	if err := store.ClaimProject(e, p); err != nil {
+		return false, err
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	path := e.BriefingPath(p.Key)
+	if !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	old, err := store.ReadSmallFile(path, 16<<20)
+	if err == nil && string(old) == content {
+		return false, nil
+	}
+	if err == nil {
+		if prev, err := store.ReadSmallFile(path+".1", 16<<20); err == nil {
+			if err := store.WriteFileAtomic(path+".2", prev); err != nil {
+				return false, err
+			}
+		}
+		if err := store.WriteFileAtomic(path+".1", old); err != nil {
+			return false, err
+		}
+	}
+	return true, store.WriteFileAtomic(path, []byte(content))
+}

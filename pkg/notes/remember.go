@@ -1,0 +1,136 @@
+// Package notes holds the memory people and the model write on purpose:
+// facts remembered into a MEMORY.md, the project briefing, and the memory
+// section consolidated into a repository's CLAUDE.md.
+package notes
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// RememberResult says what Remember did.
+type RememberResult struct {
+	Path       string `json:"path"`
+	Topic      string `json:"topic"`
+	Line       string `json:"line"`
+	Added      bool   `json:"added"` // false: the fact was there already
+	Created    bool   `json:"created"`
+	Redactions int    `json:"redactions"`
+}
+
+// DefaultTopic is the header facts go under when no topic is given.
+const DefaultTopic = "Notes"
+
+// Scope is where a remembered fact goes.
+type Scope string
+
+// The scopes: the user's private global memory, or the repository's
+// (committed, shared with the team).
+const (
+	Global  Scope = "global"
+	Project Scope = "project"
+)
+
+// Target is the MEMORY.md of a scope; root is the project root, needed for
+// Project.
+func Target(e store.Env, scope Scope, root string) (string, error) {
+	switch scope {
+	case Global:
+		return e.GlobalMemory(), nil
+	case Project:
+		if root == "" {
+			return "", errors.New("no project here for --project")
+		}
+		return store.RepoMemory(root), nil
+	}
+	return "", fmt.Errorf("unknown scope %q", scope)
+}
+
+// Remember adds one fact as a bullet under the "## topic" header of the
+// scope's MEMORY.md, creating the file (and its folder) if needed and the
+// header if missing. A fact already there (same words, any case or
+// spacing) is not added twice. Every other byte of the file is kept.
+// Secrets are redacted first.
+func Remember(e store.Env, scope Scope, root, topic, text string) (RememberResult, error) {
+	path, err := Target(e, scope, root)
+	if err != nil {
+		return RememberResult{}, err
+	}
+	write := store.WriteFileAtomic
+	if scope == Project {
+		write = store.WriteFileShared // read by the team like the code
+	}
+	topic = strings.TrimSpace(strings.TrimLeft(str.OneLine(topic), "#"))
+	if topic == "" {
+		topic = DefaultTopic
+	}
+	fact := str.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- "))
+	if fact == "" {
+		return RememberResult{}, errors.New("nothing to remember: the text is empty")
+	}
+	fact, n := redact.String(fact)
+	res := RememberResult{Path: path, Topic: topic, Line: "- " + fact, Redactions: n}
+	data, err := store.ReadSmallFile(path, 16<<20)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		res.Created, res.Added = true, true
+		return res, write(path, []byte("## "+topic+"\n"+res.Line+"\n"))
+	case err != nil:
+		return res, err
+	}
+	content := string(data)
+	lines := strings.Split(content, "\n")
+	key := normalizeFact(fact)
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && normalizeFact(t[2:]) == key {
+			return res, nil // already there
+		}
+	}
+	res.Added = true
+	// Find the topic's section; insert after its last non-blank line.
+	start := -1
+	for i, l := range lines {
+		if h, ok := strings.CutPrefix(strings.TrimSpace(l), "## "); ok && strings.EqualFold(strings.TrimSpace(h), topic) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		out := strings.TrimRight(content, "\n")
+		if out != "" {
+			out += "\n\n"
+		}
+		out += "## " + topic + "\n" + res.Line + "\n"
+		return res, write(path, []byte(out))
+	}
+	end := len(lines)
+	for i := start + 1; i < len(lines); i++ {
+		// The section ends at the next header of its level or above;
+		// "###" subheaders belong to it.
+		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, "## ") || strings.HasPrefix(t, "# ") {
+			end = i
+			break
+		}
+	}
+	at := start + 1
+	for i := end - 1; i > start; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			at = i + 1
+			break
+		}
+	}
+	out := append(append(append([]string{}, lines[:at]...), res.Line), lines[at:]...)
+	result := strings.Join(out, "\n")
+	if !strings.HasSuffix(result, "\n") {
+		result += "\n"
+	}
+	return res, write(path, []byte(result))
+}
+
+func normalizeFact(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }

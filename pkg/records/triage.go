@@ -1,0 +1,45 @@
+package records
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ccmem/ccmem/pkg/triage"
+)
+
+// triageExamples show the model the content of each category.
+var triageExamples = map[string]string{
+	"decision":        `{"status": "accepted", "context": "…", "decision": "…", "alternatives": [{"option": "…", "rejected_reason": "…"}], "rationale": ["…"], "consequences": ["…"]}`,
+	"runbook":         `{"trigger": "…", "symptoms": ["…"], "steps": ["…"], "verification": "…", "root_cause": "…", "environment": "…"}`,
+	"constraint":      `{"kind": "limitation|gap|policy|technical", "rule": "…", "impact": ["…"], "workarounds": ["…"], "severity": "high|medium|low", "active": true, "expires": "none"}`,
+	"tech_debt":       `{"status": "open", "priority": "medium", "description": "…", "reason_deferred": "…", "impact": ["…"], "suggested_fix": ["…"], "acceptance_criteria": ["…"]}`,
+	"preference":      `{"topic": "…", "value": "…", "reason": "…", "strength": "strong|default|soft", "examples": {"prefer": ["…"], "avoid": ["…"]}}`,
+	"session_summary": `{"goal": "…", "outcome": "success|partial|blocked|abandoned", "completed": ["…"], "in_progress": ["…"], "blockers": ["…"], "next_actions": ["…"], "key_changes": ["…"]}`,
+}
+
+var triageWhat = map[string]string{
+	"decision":        "a decision with its reasons",
+	"runbook":         "how an error was diagnosed and fixed",
+	"constraint":      "a constraint or limitation of this project",
+	"tech_debt":       "work deferred on purpose",
+	"preference":      "a stated preference or convention",
+	"session_summary": "a substantial stretch of work",
+}
+
+// TriageReason is the instruction a Stop block gives the model: what to
+// save and the exact command, per fired category. ccmem is the path of the
+// ccmem command to run.
+func TriageReason(hits []triage.Hit, ccmem string) string {
+	var b strings.Builder
+	b.WriteString("ccmem memory triage: before you stop, save what this conversation should not forget as a project record (it is committed with the repository, so write it for the team; no secrets).\n")
+	for _, h := range hits {
+		fmt.Fprintf(&b, "\n%s — this turn holds %s", h.Category, triageWhat[h.Category])
+		if h.Excerpt != "" {
+			fmt.Fprintf(&b, ` ("%s")`, h.Excerpt)
+		}
+		fmt.Fprintf(&b, ". Run:\n%s record create --category %s <<'JSON'\n{\"title\": \"<one line>\", \"tags\": [\"<tag>\"], \"content\": %s}\nJSON\n",
+			ccmem, h.Category, triageExamples[h.Category])
+	}
+	fmt.Fprintf(&b, "\nIf such a record exists already (`%s record list`), update it instead (`%s record show CATEGORY/ID` gives the hash for `%s record update`). If nothing here is worth keeping, say so in one line. Then finish your reply.", ccmem, ccmem, ccmem)
+	return b.String()
+}

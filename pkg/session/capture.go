@@ -1,0 +1,418 @@
+// Package session records Claude Code sessions: a checkpoint per live
+// session, brought up to date from the transcript's new bytes by the Stop
+// and PreCompact hooks, and, once the session is over, an episode with a
+// line in the project's INDEX.md menu. It also applies episode retention.
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
+	"github.com/ccmem/ccmem/pkg/triage"
+)
+
+// Checkpoint is the record of one session: live in checkpoints/ while the
+// session runs, then archived unchanged (plus archived_at) as its episode.
+// Every string in it passed the redactor.
+type Checkpoint struct {
+	SessionID     string          `json:"session_id"`
+	ProjectRoot   string          `json:"project_root"`
+	Goal          string          `json:"goal"`
+	Turns         int             `json:"turns"`
+	Tools         map[string]int  `json:"tools"`
+	ToolErrors    int             `json:"tool_errors"`
+	FilesChanged  []string        `json:"files_changed"`
+	Compactions   int             `json:"compactions"`
+	StartedAt     string          `json:"started_at"`
+	EndedAt       string          `json:"ended_at"`
+	GitBranch     string          `json:"git_branch"`
+	Model         string          `json:"model"`
+	ClientVersion string          `json:"client_version"`
+	Outcome       string          `json:"outcome"`
+	Friction      friction.Result `json:"friction"`
+	Redactions    int             `json:"redactions"`
+	// Transcript is where reading resumes.
+	Transcript TranscriptPos `json:"transcript"`
+	// Process is the claude process, to tell a live session from an orphan.
+	Process    proc.Info `json:"process"`
+	UpdatedAt  string    `json:"updated_at"`
+	ArchivedAt string    `json:"archived_at,omitempty"`
+	// State is what incremental reading needs between hook runs.
+	State CaptureState `json:"state"`
+
+	// Triage lists the categories this run's triage fired (not saved).
+	Triage []triage.Hit `json:"-"`
+	// collecting gathers the new turns for triage while reading.
+	collecting bool
+	newMsgs    []triage.Message
+	newText    int
+	newAct     triage.Activity
+	newTools   map[string]bool
+}
+
+// TranscriptPos says how far a transcript has been read.
+type TranscriptPos struct {
+	Path   string `json:"path"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+	Inode  uint64 `json:"inode"`
+}
+
+// CaptureState is internal bookkeeping kept with the checkpoint.
+type CaptureState struct {
+	Friction friction.State `json:"friction"`
+	// PendingFiles maps tool-use ids of file edits to their paths until
+	// their result says whether the edit happened.
+	PendingFiles map[string]string `json:"pending_files,omitempty"`
+	// Boundaries counts compact_boundary lines; PreCompacts counts
+	// PreCompact hook runs. Compactions is the larger: each sees every
+	// compaction, but at different moments.
+	Boundaries     int    `json:"boundaries,omitempty"`
+	PreCompacts    int    `json:"precompacts,omitempty"`
+	CompactTrigger string `json:"compact_trigger,omitempty"`
+	// Redaction counts by field: the goal's is fixed once set, the
+	// outcome's is replaced with the outcome, the files' add up.
+	GoalRedactions    int `json:"goal_redactions,omitempty"`
+	OutcomeRedactions int `json:"outcome_redactions,omitempty"`
+	OtherRedactions   int `json:"other_redactions,omitempty"`
+	// TriageFired lists the categories triage already asked about in this
+	// session: each fires at most once.
+	TriageFired []string `json:"triage_fired,omitempty"`
+}
+
+// Text limits for what a checkpoint keeps of the conversation.
+const (
+	goalChars    = 200
+	outcomeChars = 300
+	maxPending   = 1000
+)
+
+// newCheckpoint starts the record of a session.
+func newCheckpoint(sid string, p store.Project) *Checkpoint {
+	return &Checkpoint{SessionID: sid, ProjectRoot: p.Root, Tools: map[string]int{}, FilesChanged: []string{}}
+}
+
+// reset forgets everything read from the transcript (it was replaced or
+// truncated) but keeps who and where.
+func (c *Checkpoint) reset() {
+	fresh := newCheckpoint(c.SessionID, store.Project{Root: c.ProjectRoot})
+	fresh.Process = c.Process
+	fresh.State.PreCompacts = c.State.PreCompacts
+	fresh.State.CompactTrigger = c.State.CompactTrigger
+	fresh.State.TriageFired = c.State.TriageFired
+	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
+	*c = *fresh
+}
+
+// apply folds one transcript entry into the checkpoint.
+func (c *Checkpoint) apply(e transcript.Entry) {
+	friction.Tracker{S: &c.State.Friction}.Observe(e)
+	if e.Timestamp != "" {
+		if c.StartedAt == "" {
+			c.StartedAt = e.Timestamp
+		}
+		c.EndedAt = e.Timestamp
+	}
+	if e.Version != "" {
+		c.ClientVersion = e.Version
+	}
+	if e.GitBranch != "" && e.GitBranch != c.GitBranch {
+		var n int
+		c.GitBranch, n = redact.String(e.GitBranch)
+		c.State.OtherRedactions += n
+	}
+	if e.Sidechain {
+		return // a subagent's work is not the session's turns
+	}
+	switch e.Kind {
+	case transcript.Prompt:
+		if e.Command != "" {
+			return
+		}
+		c.collect("user", e.Text)
+		if c.collecting {
+			c.newAct.Exchanges++
+		}
+		c.Turns++
+		if c.Goal == "" {
+			c.Goal, c.State.GoalRedactions = redact.String(str.Shorten(e.Text, goalChars))
+		}
+	case transcript.Assistant:
+		if e.Model != "" && e.Model != "<synthetic>" {
+			c.Model = e.Model
+		}
+		c.collect("assistant", e.Text)
+		for _, u := range e.Tools {
+			if c.collecting {
+				c.newAct.ToolUses++
+				if !c.newTools[u.Name] {
+					c.newTools[u.Name] = true
+					c.newAct.DistinctTools++
+				}
+			}
+			c.Tools[u.Name]++
+			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
+				if c.State.PendingFiles == nil {
+					c.State.PendingFiles = map[string]string{}
+				}
+				c.State.PendingFiles[u.ID] = p
+			}
+		}
+		if strings.TrimSpace(e.Text) != "" {
+			c.Outcome, c.State.OutcomeRedactions = redact.String(str.Shorten(e.Text, outcomeChars))
+		}
+	case transcript.ToolResults:
+		for _, r := range e.Results {
+			if r.IsError {
+				c.ToolErrors++
+			}
+			p, ok := c.State.PendingFiles[r.ID]
+			if !ok {
+				continue
+			}
+			delete(c.State.PendingFiles, r.ID)
+			if !r.IsError {
+				c.addFile(p)
+			}
+		}
+	case transcript.Compaction:
+		c.State.Boundaries++
+		if e.Trigger != "" {
+			c.State.CompactTrigger = e.Trigger
+		}
+	}
+}
+
+// collect keeps the new turns' text for triage, the newest 256 KB.
+func (c *Checkpoint) collect(role, text string) {
+	if !c.collecting || strings.TrimSpace(text) == "" {
+		return
+	}
+	c.newMsgs = append(c.newMsgs, triage.Message{Role: role, Text: text})
+	c.newText += len(text)
+	for c.newText > 256<<10 && len(c.newMsgs) > 1 {
+		c.newText -= len(c.newMsgs[0].Text)
+		c.newMsgs = c.newMsgs[1:]
+	}
+}
+
+// addFile records a changed file, relative to the project root when inside it.
+func (c *Checkpoint) addFile(p string) {
+	if c.ProjectRoot != "" && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(c.ProjectRoot, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+	}
+	p = filepath.ToSlash(p)
+	i := sort.SearchStrings(c.FilesChanged, p)
+	if i < len(c.FilesChanged) && c.FilesChanged[i] == p {
+		return
+	}
+	red, n := redact.String(p)
+	c.State.OtherRedactions += n
+	c.FilesChanged = append(c.FilesChanged, "")
+	copy(c.FilesChanged[i+1:], c.FilesChanged[i:])
+	c.FilesChanged[i] = red
+}
+
+// finish recomputes the derived fields; final is set when archiving.
+func (c *Checkpoint) finish(final bool) {
+	c.Compactions = max(c.State.Boundaries, c.State.PreCompacts)
+	c.Friction = friction.Tracker{S: &c.State.Friction}.Score(c.Turns, c.Compactions, final)
+	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions
+}
+
+// CaptureRequest is one hook's view of a session.
+type CaptureRequest struct {
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	Process        proc.Info
+	// PreCompact is set when the PreCompact hook runs; Trigger is its
+	// "manual" or "auto".
+	PreCompact bool
+	Trigger    string
+	// Triage, when enabled, scores the turns read in this run; a category
+	// over its threshold that has not fired in this session fires (see
+	// Checkpoint.Triage). Never when StopHookActive: the model is already
+	// continuing because of a Stop hook.
+	Triage         *config.Triage
+	StopHookActive bool
+	// NewSession is set by a startup session start: its id has no earlier
+	// record to re-open.
+	NewSession bool
+	// Project, when the caller resolved it already, saves doing it again.
+	Project *store.Project
+	// LastAssistantMessage is the reply the Stop hook was given; triage
+	// reads it too, since the transcript can lag behind.
+	LastAssistantMessage string
+}
+
+// sessionFile is a session's id as a safe file name part.
+func sessionFile(sid string) (string, error) {
+	if sid == "" {
+		return "", errors.New("no session_id in the hook input")
+	}
+	if !store.ValidID(sid, 128, false) {
+		return "", fmt.Errorf("session_id %q is not a safe file name", str.Shorten(sid, 40))
+	}
+	return sid, nil
+}
+
+// Capture brings a session's checkpoint up to date with its transcript,
+// reading only what was appended since the last run. It stops reading when
+// ctx is done, at a line boundary, and saves how far it got.
+func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint, error) {
+	sid, err := sessionFile(req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	var p store.Project
+	if req.Project != nil {
+		p = *req.Project
+	} else if p, err = store.ResolveProject(e, req.Cwd); err != nil {
+		return nil, err
+	}
+	if err := store.ClaimProject(e, p); err != nil {
+		return nil, err
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	path := e.CheckpointPath(p.Key, sid)
+	c, err := loadSession(e, p, sid, req.NewSession)
+	if err != nil {
+		return nil, err
+	}
+	if req.Process.PID != 0 {
+		c.Process = req.Process
+	}
+	if req.PreCompact {
+		c.State.PreCompacts++
+		if req.Trigger != "" {
+			c.State.CompactTrigger = req.Trigger
+		}
+	}
+	doTriage := req.Triage != nil && req.Triage.Enabled && !req.StopHookActive
+	if doTriage {
+		c.collecting, c.newTools = true, map[string]bool{}
+	}
+	readErr := c.catchUp(ctx, req.TranscriptPath)
+	if doTriage {
+		if m := req.LastAssistantMessage; strings.TrimSpace(m) != "" &&
+			(len(c.newMsgs) == 0 || c.newMsgs[len(c.newMsgs)-1].Text != m) {
+			c.newMsgs = append(c.newMsgs, triage.Message{Role: "assistant", Text: m})
+		}
+		for _, h := range triage.Score(c.newMsgs, c.newAct, req.Triage.Thresholds) {
+			if !slices.Contains(c.State.TriageFired, h.Category) {
+				c.Triage = append(c.Triage, h)
+				c.State.TriageFired = append(c.State.TriageFired, h.Category)
+			}
+		}
+	}
+	c.finish(false)
+	c.UpdatedAt = e.Time().UTC().Format(time.RFC3339)
+	if err := store.WriteJSON(path, c); err != nil {
+		return c, err
+	}
+	return c, readErr
+}
+
+// loadSession returns the session's checkpoint; a session archived earlier
+// and now resumed re-opens its episode; else a new record.
+func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpoint, error) {
+	c, err := readCheckpoint(e.CheckpointPath(p.Key, sid))
+	if err == nil {
+		return c, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		// A damaged checkpoint is rebuilt from the transcript.
+		return newCheckpoint(sid, p), nil
+	}
+	if fresh {
+		return newCheckpoint(sid, p), nil
+	}
+	if ep := findEpisode(e, p.Key, sid); ep != "" {
+		if c, err := readCheckpoint(ep); err == nil {
+			c.ArchivedAt = ""
+			return c, nil
+		}
+	}
+	return newCheckpoint(sid, p), nil
+}
+
+func readCheckpoint(path string) (*Checkpoint, error) {
+	data, err := store.ReadSmallFile(path, 16<<20)
+	if err != nil {
+		return nil, err
+	}
+	var c Checkpoint
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if c.Tools == nil {
+		c.Tools = map[string]int{}
+	}
+	if c.FilesChanged == nil {
+		c.FilesChanged = []string{}
+	}
+	return &c, nil
+}
+
+// catchUp reads the transcript from the saved offset to its last complete
+// line. A transcript that shrank or was replaced is read again from 0.
+func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
+	if path == "" {
+		path = c.Transcript.Path
+	}
+	if path == "" {
+		return nil
+	}
+	f, fi, err := store.OpenRegular(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// The client has not written it yet (a session just starting):
+			// remember where it will be.
+			if c.Transcript.Path != path {
+				c.Transcript = TranscriptPos{Path: path}
+			}
+			return nil
+		}
+		return fmt.Errorf("transcript: %w", err)
+	}
+	defer f.Close()
+	ino := store.FileID(fi)
+	pos := c.Transcript
+	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset {
+		c.reset()
+		pos = TranscriptPos{}
+	}
+	if _, err := f.Seek(pos.Offset, io.SeekStart); err != nil {
+		return err
+	}
+	stop := func() bool { return ctx.Err() != nil }
+	n, err := transcript.ScanSized(f, fi.Size()-pos.Offset, c.apply, stop)
+	c.Transcript = TranscriptPos{Path: path, Offset: pos.Offset + n, Size: fi.Size(), Inode: ino}
+	if err != nil {
+		return fmt.Errorf("transcript: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,497 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// fixtureTranscript is the real 2.1.328 transcript with its project path
+// moved to repo.
+func fixtureTranscript(t *testing.T, repo string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/claude-code-2.1.328/transcripts/97c977a4-c5ad-4502-9c0f-3964b4a04282.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(strings.ReplaceAll(string(data), "/home/dev/src/shop", repo))
+}
+
+// captureWorld is a store, a repository and a transcript file.
+type captureWorld struct {
+	e    store.Env
+	repo string
+	tr   string
+	p    store.Project
+}
+
+func newCaptureWorld(t *testing.T) *captureWorld {
+	t.Helper()
+	e := storetest.Env(t)
+	repo := filepath.Join(storetest.RealDir(t), "shop")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	p, err := store.ResolveProject(e, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &captureWorld{e: e, repo: repo, tr: filepath.Join(e.ClaudeDir, "projects", p.Key, "s1.jsonl"), p: p}
+}
+
+func (w *captureWorld) capture(t *testing.T, sid string) *Checkpoint {
+	t.Helper()
+	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCaptureRealTranscript(t *testing.T) {
+	w := newCaptureWorld(t)
+	storetest.Append(t, w.tr, fixtureTranscript(t, w.repo))
+	c := w.capture(t, "97c977a4")
+	want := map[string]any{
+		"Goal": "SCRIPT:write the plan", "Turns": 2, "ToolErrors": 1, "Compactions": 1,
+		"GitBranch": "master", "Model": "claude-opus-5-5", "ClientVersion": "2.1.328",
+		"Outcome": "Hello from the scripted model.", "StartedAt": "2026-11-21T20:01:51.129Z",
+		"ProjectRoot": w.repo,
+	}
+	v := reflect.ValueOf(*c)
+	for field, val := range want {
+		if got := v.FieldByName(field).Interface(); !reflect.DeepEqual(got, val) {
+			t.Errorf("%s = %#v, want %#v", field, got, val)
+		}
+	}
+	if !reflect.DeepEqual(c.Tools, map[string]int{"Write": 1, "Edit": 1, "Bash": 1}) {
+		t.Errorf("tools = %v", c.Tools)
+	}
+	if !reflect.DeepEqual(c.FilesChanged, []string{"notes/plan.md"}) {
+		t.Errorf("files = %v", c.FilesChanged)
+	}
+	if c.Friction.Signals["exit_error"] != 1 || c.Friction.Signals["no_resolution"] != 1 || c.Friction.Class != "ROUGH" {
+		t.Errorf("friction = %+v", c.Friction)
+	}
+	fi, _ := os.Stat(w.tr)
+	if c.Transcript.Offset != fi.Size() || c.Transcript.Inode == 0 {
+		t.Errorf("transcript position %+v, size %d", c.Transcript, fi.Size())
+	}
+	cp := w.e.CheckpointPath(w.p.Key, "97c977a4")
+	if st, err := os.Stat(cp); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("checkpoint file: %v %v", st, err)
+	}
+}
+
+// Reading the transcript in pieces, cut anywhere (mid-line included), gives
+// exactly the record of reading it whole.
+func TestCaptureIncrementalEqualsWhole(t *testing.T) {
+	whole := newCaptureWorld(t)
+	data := fixtureTranscript(t, whole.repo)
+	storetest.Append(t, whole.tr, data)
+	want := whole.capture(t, "s1")
+
+	for _, step := range []int{1 << 10, 7919, 50000} {
+		w := newCaptureWorld(t)
+		data := fixtureTranscript(t, w.repo)
+		var got *Checkpoint
+		for off := 0; off < len(data); off += step {
+			storetest.Append(t, w.tr, data[off:min(off+step, len(data))])
+			got = w.capture(t, "s1")
+		}
+		for _, c := range []*Checkpoint{want, got} {
+			c.UpdatedAt, c.Transcript, c.ProjectRoot = "", TranscriptPos{}, ""
+		}
+		g, _ := json.Marshal(got)
+		x, _ := json.Marshal(want)
+		if string(g) != string(x) {
+			t.Fatalf("step %d: incremental record differs\n got %s\nwant %s", step, g, x)
+		}
+	}
+}
+
+func TestCaptureLeavesIncompleteLineForLater(t *testing.T) {
+	w := newCaptureWorld(t)
+	line := `{"type":"user","message":{"role":"user","content":"first prompt"},"timestamp":"2026-11-21T10:00:00Z"}` + "\n"
+	half := `{"type":"user","message":{"role":"user","content":"second`
+	storetest.Append(t, w.tr, []byte(line+half))
+	c := w.capture(t, "s1")
+	if c.Turns != 1 || c.Transcript.Offset != int64(len(line)) {
+		t.Fatalf("turns %d offset %d; want 1 and %d", c.Turns, c.Transcript.Offset, len(line))
+	}
+	storetest.Append(t, w.tr, []byte(` prompt"},"timestamp":"2026-11-21T10:01:00Z"}`+"\n"))
+	if c = w.capture(t, "s1"); c.Turns != 2 || c.Goal != "first prompt" {
+		t.Fatalf("after completing the line: turns %d goal %q", c.Turns, c.Goal)
+	}
+}
+
+func TestCaptureRestartsOnShorterOrReplacedFile(t *testing.T) {
+	w := newCaptureWorld(t)
+	prompt := func(s string) string {
+		return `{"type":"user","message":{"role":"user","content":"` + s + `"},"timestamp":"2026-11-21T10:00:00Z"}` + "\n"
+	}
+	storetest.Append(t, w.tr, []byte(prompt("one")+prompt("two")+prompt("three")))
+	if c := w.capture(t, "s1"); c.Turns != 3 {
+		t.Fatalf("turns %d", c.Turns)
+	}
+	// Shorter: read again from 0.
+	if err := os.WriteFile(w.tr, []byte(prompt("new goal")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.capture(t, "s1"); c.Turns != 1 || c.Goal != "new goal" {
+		t.Fatalf("after truncation: turns %d goal %q", c.Turns, c.Goal)
+	}
+	// Replaced by a longer file (another inode): read again from 0.
+	tmp := w.tr + ".new"
+	if err := os.WriteFile(tmp, []byte(prompt("replaced")+prompt("x")+prompt("y")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, w.tr); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.capture(t, "s1"); c.Turns != 3 || c.Goal != "replaced" {
+		t.Fatalf("after replacement: turns %d goal %q", c.Turns, c.Goal)
+	}
+}
+
+func TestCaptureGoalSkipsNonPrompts(t *testing.T) {
+	w := newCaptureWorld(t)
+	lines := []string{
+		`{"type":"user","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>Caveat</local-command-caveat>"}}`,
+		`{"type":"user","message":{"role":"user","content":"<command-name>/compact</command-name>\n<command-args></command-args>"}}`,
+		`{"type":"user","message":{"role":"user","content":"<local-command-stdout>Compacted</local-command-stdout>"}}`,
+		`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation. Summary."}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>\nreminder\n</system-reminder>"}]}}`,
+		`{"type":"user","isSidechain":true,"message":{"role":"user","content":"a subagent's task"}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"add retry to the payment client"}]}}`,
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	c := w.capture(t, "s1")
+	if c.Goal != "add retry to the payment client" || c.Turns != 1 {
+		t.Fatalf("goal %q turns %d", c.Goal, c.Turns)
+	}
+}
+
+func TestCaptureRedactsBeforeDisk(t *testing.T) {
+	w := newCaptureWorld(t)
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"deploy with password=hunter22 and key AKIAIOSFODNN7EXAMPLE"}}`,
+		`{"type":"assistant","message":{"id":"m1","model":"m","content":[{"type":"text","text":"used postgres://app:Sup3rS3cret@db/shop"}]}}`,
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	c := w.capture(t, "s1")
+	data, err := os.ReadFile(w.e.CheckpointPath(w.p.Key, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"hunter22", "AKIAIOSFODNN7EXAMPLE", "Sup3rS3cret"} {
+		if strings.Contains(string(data), secret) {
+			t.Fatalf("%s reached disk:\n%s", secret, data)
+		}
+	}
+	if c.Redactions != 3 {
+		t.Fatalf("redactions = %d, want 3", c.Redactions)
+	}
+}
+
+func TestCaptureFilesOnlyOnSuccess(t *testing.T) {
+	w := newCaptureWorld(t)
+	tool := func(id, name, path string) string {
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":"%s","content":[{"type":"tool_use","id":"%s","name":"%s","input":{"file_path":"%s"}}]}}`, id, id, name, path)
+	}
+	result := func(id string, isErr bool) string {
+		return fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":"x"}]}}`, id, isErr)
+	}
+	lines := []string{
+		tool("a", "Write", w.repo+"/b.go"), result("a", false),
+		tool("b", "Edit", w.repo+"/a.go"), result("b", false),
+		tool("c", "Edit", w.repo+"/failed.go"), result("c", true),
+		tool("d", "Read", w.repo+"/read.go"), result("d", false),
+		tool("e", "MultiEdit", "/etc/outside.conf"), result("e", false),
+		tool("f", "Write", w.repo+"/b.go"), result("f", false),
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	c := w.capture(t, "s1")
+	if want := []string{"/etc/outside.conf", "a.go", "b.go"}; !reflect.DeepEqual(c.FilesChanged, want) {
+		t.Fatalf("files = %v, want %v", c.FilesChanged, want)
+	}
+	if c.ToolErrors != 1 || c.Tools["Write"] != 2 || c.Tools["Read"] != 1 {
+		t.Fatalf("tools %v errors %d", c.Tools, c.ToolErrors)
+	}
+}
+
+func TestPreCompactCountsOnce(t *testing.T) {
+	w := newCaptureWorld(t)
+	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"go"}}`+"\n"))
+	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo, PreCompact: true, Trigger: "manual"})
+	if err != nil || c.Compactions != 1 {
+		t.Fatalf("after PreCompact: %d %v", c.Compactions, err)
+	}
+	// The boundary line of the same compaction does not count it twice.
+	storetest.Append(t, w.tr, []byte(`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual"}}`+"\n"))
+	if c = w.capture(t, "s1"); c.Compactions != 1 {
+		t.Fatalf("after the boundary: %d", c.Compactions)
+	}
+}
+
+func TestCaptureRejectsUnsafeSessionIDs(t *testing.T) {
+	w := newCaptureWorld(t)
+	for _, sid := range []string{"", "../../etc", "a/b", ".hidden", "x\x00y"} {
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo}); err == nil {
+			t.Errorf("session id %q accepted", sid)
+		}
+	}
+}
+
+// A deadline that has passed stops reading at a line boundary and saves
+// progress; the next run goes on from there.
+func TestCaptureResumesAfterDeadline(t *testing.T) {
+	w := newCaptureWorld(t)
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":"prompt %d"}}`+"\n", i)
+	}
+	storetest.Append(t, w.tr, []byte(b.String()))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c, err := Capture(ctx, w.e, CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Turns == 0 || c.Turns >= 3000 {
+		t.Fatalf("a cancelled capture read %d turns; want some, not all", c.Turns)
+	}
+	if c = w.capture(t, "s1"); c.Turns != 3000 {
+		t.Fatalf("resumed capture: %d turns", c.Turns)
+	}
+}
+
+func TestArchiveOrphans(t *testing.T) {
+	w := newCaptureWorld(t)
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	w.e.Now = func() time.Time { return now }
+	cfg := config.Default()
+	prompt := func(s, ts string) string {
+		return `{"type":"user","message":{"role":"user","content":"` + s + `"},"timestamp":"` + ts + `"}` + "\n"
+	}
+	write := func(sid string, p proc.Info, content string) string {
+		tr := filepath.Join(filepath.Dir(w.tr), sid+".jsonl")
+		storetest.Append(t, tr, []byte(content))
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: p}); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	dead := proc.Info{PID: 1 << 22} // above pid_max: no such process
+	self := proc.Of(os.Getpid())
+	write("dead", dead, prompt("dead session goal", "2026-11-21T10:00:00Z"))
+	write("live", self, prompt("live session", "2026-11-21T10:05:00Z"))
+	write("current", dead, prompt("the starting session", "2026-11-21T10:10:00Z"))
+	write("empty", dead, "")
+	staleTr := write("unknown-stale", proc.Info{}, prompt("no pid, idle", "2026-11-21T09:00:00Z"))
+	freshTr := write("unknown-fresh", proc.Info{}, prompt("no pid, busy", "2026-11-21T11:59:00Z"))
+	old := now.Add(-time.Hour)
+	for _, p := range []string{staleTr, w.e.CheckpointPath(w.p.Key, "unknown-stale")} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A transcript touched "in the future" (clock skew) is not idle.
+	future := now.Add(time.Hour)
+	for _, p := range []string{freshTr, w.e.CheckpointPath(w.p.Key, "unknown-fresh")} {
+		if err := os.Chtimes(p, future, future); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	rep, err := ArchiveOrphans(context.Background(), w.e, w.p, "current", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var archived []string
+	for _, p := range rep.Archived {
+		archived = append(archived, filepath.Base(p))
+	}
+	want := []string{"20261121T100000Z-dead.json", "20261121T090000Z-unknown-stale.json"}
+	if !sameSet(archived, want) {
+		t.Fatalf("archived %v, want %v", archived, want)
+	}
+	if len(rep.Dropped) != 1 || !strings.HasSuffix(rep.Dropped[0], "empty.json") {
+		t.Fatalf("dropped %v, want the session with no turn", rep.Dropped)
+	}
+	for sid, exists := range map[string]bool{"dead": false, "unknown-stale": false, "empty": false, "live": true, "current": true, "unknown-fresh": true} {
+		if _, err := os.Stat(w.e.CheckpointPath(w.p.Key, sid)); (err == nil) != exists {
+			t.Errorf("checkpoint %s exists=%v, want %v", sid, err == nil, exists)
+		}
+	}
+	index, err := os.ReadFile(filepath.Join(w.e.ProjectDir(w.p.Key), "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIndex := "- 2026-11-21 10:00 · 1 turn · OK · \"dead session goal\" — episodes/20261121T100000Z-dead.json\n" +
+		"- 2026-11-21 09:00 · 1 turn · OK · \"no pid, idle\" — episodes/20261121T090000Z-unknown-stale.json\n"
+	if string(index) != wantIndex {
+		t.Fatalf("INDEX.md:\n%s\nwant:\n%s", index, wantIndex)
+	}
+	ep, err := readCheckpoint(filepath.Join(w.e.ProjectDir(w.p.Key), "episodes", "20261121T100000Z-dead.json"))
+	if err != nil || ep.ArchivedAt != "2026-11-21T12:00:00Z" || ep.Goal != "dead session goal" {
+		t.Fatalf("episode %+v %v", ep, err)
+	}
+
+	// The dead session is resumed: its checkpoint re-opens from the episode
+	// and reading goes on from where it stopped; archiving it again replaces
+	// its episode and its line.
+	tr := filepath.Join(filepath.Dir(w.tr), "dead.jsonl")
+	storetest.Append(t, tr, []byte(prompt("a second turn", "2026-11-21T11:00:00Z")))
+	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "dead", TranscriptPath: tr, Cwd: w.repo, Process: dead})
+	if err != nil || c.Turns != 2 || c.Goal != "dead session goal" {
+		t.Fatalf("resumed: %+v %v", c, err)
+	}
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "current", cfg); err != nil {
+		t.Fatal(err)
+	}
+	index, _ = os.ReadFile(filepath.Join(w.e.ProjectDir(w.p.Key), "INDEX.md"))
+	if strings.Count(string(index), "-dead.json") != 1 || !strings.Contains(string(index), "· 2 turns ·") {
+		t.Fatalf("re-archived INDEX.md:\n%s", index)
+	}
+	eps, _ := filepath.Glob(filepath.Join(w.e.ProjectDir(w.p.Key), "episodes", "*-dead.json"))
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the resumed session: %v", eps)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]int{}
+	for _, x := range a {
+		m[x]++
+	}
+	for _, x := range b {
+		m[x]--
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRetention(t *testing.T) {
+	w := newCaptureWorld(t)
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	w.e.Now = func() time.Time { return now }
+	pdir := w.e.ProjectDir(w.p.Key)
+	var index []string
+	for i := 0; i < 205; i++ {
+		day := now.Add(-time.Duration(i) * 6 * time.Hour) // 205 episodes over 51 days
+		name := day.Format(stampLayout) + fmt.Sprintf("-s%d.json", i)
+		storetest.Mkfile(t, filepath.Join(pdir, "episodes", name), "{}")
+		index = append(index, "- line "+fmt.Sprint(i)+" — episodes/"+name)
+	}
+	ancient := now.AddDate(0, 0, -100).Format(stampLayout) + "-old.json"
+	storetest.Mkfile(t, filepath.Join(pdir, "episodes", ancient), "{}")
+	index = append(index, "- ancient — episodes/"+ancient)
+	storetest.Mkfile(t, filepath.Join(pdir, "INDEX.md"), strings.Join(index, "\n")+"\n")
+	leftover := filepath.Join(pdir, ".INDEX.md.tmp-123")
+	storetest.Mkfile(t, leftover, "half")
+	past := now.Add(-time.Hour)
+	os.Chtimes(leftover, past, past)
+
+	cfg := config.Default()
+	dry, err := ApplyRetention(context.Background(), w.e, w.p.Key, cfg, true)
+	if err != nil || len(dry.Moved) != 6 {
+		t.Fatalf("dry run: %d moves, %v", len(dry.Moved), err)
+	}
+	if n, _ := filepath.Glob(filepath.Join(pdir, "episodes", "*.json")); len(n) != 206 {
+		t.Fatal("the dry run moved files")
+	}
+	rep, err := ApplyRetention(context.Background(), w.e, w.p.Key, cfg, false)
+	if err != nil || len(rep.Moved) != 6 {
+		t.Fatalf("moved %d, %v", len(rep.Moved), err)
+	}
+	if _, err := os.Stat(filepath.Join(pdir, "archive", ancient)); err != nil {
+		t.Fatal("the 100-day-old episode is not in archive/")
+	}
+	if n, _ := filepath.Glob(filepath.Join(pdir, "episodes", "*.json")); len(n) != 200 {
+		t.Fatalf("%d episodes left, want 200", len(n))
+	}
+	data, _ := os.ReadFile(filepath.Join(pdir, "INDEX.md"))
+	if lines := strings.Count(string(data), "\n"); lines != 200 || strings.Contains(string(data), "ancient") {
+		t.Fatalf("INDEX.md has %d lines after retention", lines)
+	}
+	if _, err := os.Stat(leftover); err == nil || len(rep.Cleaned) != 1 {
+		t.Fatalf("leftover of an interrupted write not cleaned: %v", rep.Cleaned)
+	}
+}
+
+// Re-archiving a session touches only its own episode and line, never those
+// of a session whose id ends the same way.
+func TestEpisodeOfSimilarSessionIDs(t *testing.T) {
+	w := newCaptureWorld(t)
+	pdir := w.e.ProjectDir(w.p.Key)
+	storetest.Mkfile(t, filepath.Join(pdir, "episodes", "20261120T100000Z-a-s1.json"), "{}")
+	storetest.Mkfile(t, filepath.Join(pdir, "INDEX.md"), "- other — episodes/20261120T100000Z-a-s1.json\n")
+	if err := editIndex(w.e, w.p.Key, []indexEdit{{sid: "s1", line: "- mine — episodes/20261121T100000Z-s1.json"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(pdir, "INDEX.md"))
+	if string(data) != "- mine — episodes/20261121T100000Z-s1.json\n- other — episodes/20261120T100000Z-a-s1.json\n" {
+		t.Fatalf("INDEX.md:\n%s", data)
+	}
+	if got := findEpisode(w.e, w.p.Key, "s1"); got != "" {
+		t.Fatalf("found %s as s1's episode", got)
+	}
+	if episodeSession("20261120T100000Z-a-s1.json") != "a-s1" || episodeSession("bad.json") != "" {
+		t.Fatal("episodeSession")
+	}
+}
+
+func FuzzEditIndex(f *testing.F) {
+	f.Add("- a — episodes/20261120T100000Z-s1.json\n- b — episodes/20261119T100000Z-s2.json\n", "s1")
+	f.Add("garbage\n\n\n— episodes/\n", "x")
+	f.Add("", "s")
+	f.Fuzz(func(t *testing.T, index, sid string) {
+		if !store.ValidID(sid, 128, false) {
+			return
+		}
+		e := store.Env{Store: t.TempDir()}
+		path := filepath.Join(e.ProjectDir("k"), "INDEX.md")
+		if err := store.WriteFileAtomic(path, []byte(index)); err != nil {
+			t.Fatal(err)
+		}
+		line := "- new — episodes/20261121T000000Z-" + sid + ".json"
+		if err := editIndex(e, "k", []indexEdit{{sid: sid, line: line}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		n := 0
+		for _, l := range lines {
+			if strings.TrimSpace(l) == "" {
+				t.Fatalf("blank line in %q", data)
+			}
+			if l == line {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("the session's line appears %d times in %q", n, data)
+		}
+		if !sort.SliceIsSorted(lines, func(i, j int) bool { return lineEpisode(lines[i]) > lineEpisode(lines[j]) }) {
+			t.Fatalf("not sorted newest first: %q", data)
+		}
+	})
+}

@@ -1,0 +1,363 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// Episode files are named <YYYYMMDDTHHMMSSZ>-<session-id>.json after the
+// session's first timestamp, so a re-archived session replaces its own file
+// and names sort oldest to newest.
+const stampLayout = "20060102T150405Z"
+
+// EpisodeName is the file name of a session's episode.
+func EpisodeName(c *Checkpoint, archived time.Time) string {
+	t, err := time.Parse(time.RFC3339Nano, c.StartedAt)
+	if err != nil {
+		t = archived
+	}
+	return t.UTC().Format(stampLayout) + "-" + c.SessionID + ".json"
+}
+
+// episodeSession is the session id in an episode file name, or "".
+func episodeSession(name string) string {
+	if len(name) < len(stampLayout)+7 || name[len(stampLayout)] != '-' || !strings.HasSuffix(name, ".json") {
+		return ""
+	}
+	return strings.TrimSuffix(name[len(stampLayout)+1:], ".json")
+}
+
+// sessionEpisodes lists the episode files of one session (normally one).
+func sessionEpisodes(e store.Env, key, sid string) []string {
+	matches, _ := filepath.Glob(filepath.Join(e.EpisodesDir(key), "*-"+globEscape(sid)+".json"))
+	var out []string
+	for _, m := range matches {
+		if episodeSession(filepath.Base(m)) == sid {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// findEpisode returns the path of a session's episode, or "".
+func findEpisode(e store.Env, key, sid string) string {
+	if m := sessionEpisodes(e, key, sid); len(m) > 0 {
+		return m[len(m)-1]
+	}
+	return ""
+}
+
+func globEscape(s string) string {
+	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`).Replace(s)
+}
+
+// IndexLine is a session's line in INDEX.md:
+// - 2026-11-21 14:03 · 12 turns · OK · "goal" · a.go, b.go +2 — episodes/<name>
+func IndexLine(c *Checkpoint, name string) string {
+	when := "unknown time"
+	if t, err := time.Parse(time.RFC3339Nano, c.StartedAt); err == nil {
+		when = t.UTC().Format("2006-01-02 15:04")
+	}
+	turns := fmt.Sprintf("%d turns", c.Turns)
+	if c.Turns == 1 {
+		turns = "1 turn"
+	}
+	goal := strings.ReplaceAll(str.Shorten(c.Goal, 80), `"`, "'")
+	parts := []string{when, turns, c.Friction.Class, `"` + goal + `"`}
+	if files := mainFiles(c.FilesChanged); files != "" {
+		parts = append(parts, files)
+	}
+	return "- " + strings.Join(parts, " · ") + " — episodes/" + name
+}
+
+func mainFiles(files []string) string {
+	switch {
+	case len(files) == 0:
+		return ""
+	case len(files) <= 2:
+		return strings.Join(files, ", ")
+	}
+	return fmt.Sprintf("%s, %s +%d", files[0], files[1], len(files)-2)
+}
+
+// ArchiveReport says what ArchiveOrphans and retention did.
+type ArchiveReport struct {
+	Archived []string `json:"archived"` // episode paths written
+	Dropped  []string `json:"dropped"`  // checkpoints of sessions with no turn
+	Moved    []string `json:"moved"`    // episodes moved to archive/
+	Cleaned  []string `json:"cleaned"`  // leftovers of interrupted writes
+}
+
+// ArchiveOrphans turns the checkpoints of the project's sessions that are
+// over into episodes and INDEX.md lines: every checkpoint but the current
+// session's whose claude process is gone, or, when that cannot be told,
+// whose transcript has not changed for orphan_after. It reads what the
+// transcript gained since the last capture first. It stops when ctx is done.
+func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current string, cfg config.Config) (ArchiveReport, error) {
+	var rep ArchiveReport
+	dir := e.CheckpointsDir(p.Key)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep, nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	now := e.Time()
+	var over []*Checkpoint
+	var paths []string
+	for _, de := range ents {
+		if ctx.Err() != nil {
+			break
+		}
+		name := de.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.TrimSuffix(name, ".json") == current {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		c, err := readCheckpoint(path)
+		if err != nil {
+			continue // damaged: left for a person (ccmem gc reports it)
+		}
+		if !sessionOver(c, path, now, cfg.OrphanAfter) {
+			continue
+		}
+		over = append(over, c)
+		paths = append(paths, path)
+	}
+	if len(over) == 0 {
+		return rep, nil
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return rep, err
+	}
+	defer unlock()
+	var lines []indexEdit
+	for i, c := range over {
+		if ctx.Err() != nil {
+			break
+		}
+		_ = c.catchUp(ctx, c.Transcript.Path)
+		if c.Turns == 0 {
+			if os.Remove(paths[i]) == nil {
+				rep.Dropped = append(rep.Dropped, paths[i])
+			}
+			continue
+		}
+		c.finish(true)
+		c.ArchivedAt = now.UTC().Format(time.RFC3339)
+		name := EpisodeName(c, now)
+		epPath := filepath.Join(e.EpisodesDir(p.Key), name)
+		if err := store.WriteJSON(epPath, c); err != nil {
+			return rep, err
+		}
+		if old := findOtherEpisodes(e, p.Key, c.SessionID, name); len(old) > 0 {
+			for _, o := range old {
+				os.Remove(o)
+			}
+		}
+		lines = append(lines, indexEdit{sid: c.SessionID, line: IndexLine(c, name)})
+		rep.Archived = append(rep.Archived, epPath)
+		if err := os.Remove(paths[i]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return rep, err
+		}
+	}
+	return rep, editIndex(e, p.Key, lines, nil)
+}
+
+// sessionOver tells whether a checkpoint's session has ended.
+func sessionOver(c *Checkpoint, path string, now time.Time, orphanAfter time.Duration) bool {
+	if alive, known := c.Process.Alive(); known {
+		return !alive
+	}
+	last := time.Time{}
+	for _, p := range []string{c.Transcript.Path, path} {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(last) {
+			last = fi.ModTime()
+		}
+	}
+	// A clock skewed into the future never makes a session look over early:
+	// a modification time ahead of now counts as now.
+	if last.After(now) {
+		last = now
+	}
+	return !last.IsZero() && now.Sub(last) >= orphanAfter
+}
+
+func findOtherEpisodes(e store.Env, key, sid, keep string) []string {
+	var out []string
+	for _, m := range sessionEpisodes(e, key, sid) {
+		if filepath.Base(m) != keep {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+type indexEdit struct{ sid, line string }
+
+// editIndex rewrites INDEX.md: drops the lines of sessions in add (they
+// are replaced) and of episodes named in remove, adds the new lines, and
+// keeps lines sorted newest first. The caller holds the project lock.
+func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool) error {
+	if len(add) == 0 && len(remove) == 0 {
+		return nil
+	}
+	path := e.IndexPath(key)
+	data, err := store.ReadSmallFile(path, 64<<20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	replaced := map[string]bool{}
+	for _, a := range add {
+		replaced[a.sid] = true
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ep := lineEpisode(l)
+		if remove[ep] || replaced[episodeSession(ep)] {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	for _, a := range add {
+		lines = append(lines, a.line)
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lineEpisode(lines[i]) > lineEpisode(lines[j]) })
+	out := strings.Join(lines, "\n")
+	if out != "" {
+		out += "\n"
+	}
+	return store.WriteFileAtomic(path, []byte(out))
+}
+
+// lineEpisode is the episode file name an INDEX.md line points at.
+func lineEpisode(line string) string {
+	i := strings.LastIndex(line, "episodes/")
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSpace(line[i+len("episodes/"):])
+}
+
+// ApplyRetention moves a project's episodes older than retention_days, or
+// beyond its newest max_episodes, to the project's archive/ folder (never
+// deleting them) and drops their INDEX.md lines; it also removes leftovers
+// of interrupted writes. With dryRun it only reports. It stops when ctx is
+// done.
+func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Config, dryRun bool) (ArchiveReport, error) {
+	var rep ArchiveReport
+	pdir := e.ProjectDir(key)
+	now := e.Time()
+	for _, d := range []string{pdir, e.CheckpointsDir(key), e.EpisodesDir(key)} {
+		if dryRun {
+			continue
+		}
+		rep.Cleaned = append(rep.Cleaned, store.CleanLeftovers(d, 10*time.Minute, now)...)
+	}
+	ents, err := os.ReadDir(e.EpisodesDir(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep, nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	var names []string
+	for _, de := range ents {
+		if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+			names = append(names, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first
+	cutoff := now.Add(-time.Duration(cfg.RetentionDays) * 24 * time.Hour)
+	var move []string
+	for i, n := range names {
+		t, err := time.Parse(stampLayout, strings.SplitN(n, "-", 2)[0])
+		if i >= cfg.MaxEpisodes || (err == nil && t.Before(cutoff)) {
+			move = append(move, n)
+		}
+	}
+	if len(move) == 0 {
+		return rep, nil
+	}
+	if dryRun {
+		for _, n := range move {
+			rep.Moved = append(rep.Moved, filepath.Join(e.EpisodesDir(key), n))
+		}
+		return rep, nil
+	}
+	unlock, err := store.Lock(pdir)
+	if err != nil {
+		return rep, err
+	}
+	defer unlock()
+	archive := e.EpisodeArchiveDir(key)
+	if err := os.MkdirAll(archive, 0o700); err != nil {
+		return rep, err
+	}
+	removed := map[string]bool{}
+	for _, n := range move {
+		if ctx.Err() != nil {
+			break
+		}
+		from := filepath.Join(e.EpisodesDir(key), n)
+		if err := os.Rename(from, filepath.Join(archive, n)); err != nil {
+			return rep, err
+		}
+		removed[n] = true
+		rep.Moved = append(rep.Moved, from)
+	}
+	return rep, editIndex(e, key, nil, removed)
+}
+
+// SessionFile is a session record and where it is kept.
+type SessionFile struct {
+	Path   string
+	Record *Checkpoint
+}
+
+// ListSessions reads a project's episodes (newest first) and its live
+// checkpoints; unreadable files are reported, not fatal.
+func ListSessions(e store.Env, key string) (episodes, live []SessionFile, problems []string) {
+	read := func(dir string) []SessionFile {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil
+		}
+		var out []SessionFile
+		for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name: reverse is newest first
+			n := ents[i].Name()
+			if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
+				continue
+			}
+			path := filepath.Join(dir, n)
+			c, err := readCheckpoint(path)
+			if err != nil {
+				problems = append(problems, e.PathError(path, err).Error())
+				continue
+			}
+			out = append(out, SessionFile{path, c})
+		}
+		return out
+	}
+	return read(e.EpisodesDir(key)), read(e.CheckpointsDir(key)), problems
+}

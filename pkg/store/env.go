@@ -1,0 +1,122 @@
+// Package store is ccmem's store on disk: where everything lives (the
+// layout), how files are read and written safely (bounded reads that never
+// block on a FIFO, atomic durable replacement, cross-process locks), how a
+// project is identified, and how names become file names.
+//
+// Everything here takes its surroundings (home, store root, clock) from an
+// Env value, never from globals, so tests can pin them.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Env is what ccmem reads from its surroundings.
+type Env struct {
+	// Home is the user's home directory.
+	Home string
+	// Store is $CCMEM_HOME, by default ~/.claude/ccmem.
+	Store string
+	// ClaudeDir is $CLAUDE_CONFIG_DIR, by default ~/.claude.
+	ClaudeDir string
+	// Disabled is true when CCMEM_DISABLE is set to a true value.
+	Disabled bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// ErrNoHome is returned when neither HOME nor explicit locations are set.
+var ErrNoHome = errors.New("cannot find the home directory (HOME is not set)")
+
+// EnvFrom builds an Env from environment variables read through getenv.
+func EnvFrom(getenv func(string) string) (Env, error) {
+	e := Env{Home: getenv("HOME"), Now: time.Now}
+	// CCMEM_NOW pins the clock (RFC 3339), for tests and reproducible demos.
+	if v := getenv("CCMEM_NOW"); v != "" {
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			e.Now = func() time.Time { return t }
+		}
+	}
+	e.Disabled = Truthy(getenv("CCMEM_DISABLE"))
+	if e.Home != "" {
+		e.Home = absClean(e.Home)
+	}
+	e.ClaudeDir = getenv("CLAUDE_CONFIG_DIR")
+	if e.ClaudeDir == "" {
+		if e.Home == "" {
+			return e, ErrNoHome
+		}
+		e.ClaudeDir = filepath.Join(e.Home, ".claude")
+	}
+	e.ClaudeDir = absClean(expandHome(e.ClaudeDir, e.Home))
+	e.Store = getenv("CCMEM_HOME")
+	if e.Store == "" {
+		if e.Home == "" {
+			return e, ErrNoHome
+		}
+		e.Store = filepath.Join(e.Home, ".claude", "ccmem")
+	}
+	e.Store = absClean(expandHome(e.Store, e.Home))
+	return e, nil
+}
+
+// Truthy reads an environment switch: unset, "0", "false", "no" and "off"
+// are false; anything else is true.
+func Truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// Time is the Env's clock reading.
+func (e Env) Time() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+// Tilde shortens a path under the home directory for display to people.
+func (e Env) Tilde(p string) string {
+	if e.Home == "" || e.Home == "/" {
+		return p
+	}
+	if p == e.Home {
+		return "~"
+	}
+	if strings.HasPrefix(p, e.Home+string(filepath.Separator)) {
+		return "~" + p[len(e.Home):]
+	}
+	return p
+}
+
+// PathError formats a file error as one short line naming the file (with
+// ~ for the home directory), keeping the cause for errors.Is.
+func (e Env) PathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", e.Tilde(path), err)
+}

@@ -1,0 +1,4 @@
+package store
+
+// ReadHeadFrom is readHead for the external tests.
+var ReadHeadFrom = readHead

@@ -1,0 +1,379 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/natefinch/atomic"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/rogpeppe/go-internal/lockedfile"
+)
+
+// Sentinel errors of file access; the errors returned wrap them.
+var (
+	// ErrNotRegular is a FIFO, device or socket where a file was expected:
+	// ccmem never blocks on or reads those.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrIsDir is a directory where a file was expected.
+	ErrIsDir = errors.New("is a directory, not a file")
+	// ErrTooLarge is a file over the limit of ReadSmallFile.
+	ErrTooLarge = errors.New("file too large")
+)
+
+// OpenRegular opens path for reading without blocking on a FIFO and
+// refuses anything but a regular file.
+func OpenRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		if fi.IsDir() {
+			return nil, nil, &os.PathError{Op: "read", Path: path, Err: ErrIsDir}
+		}
+		return nil, nil, &os.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	}
+	return f, fi, nil
+}
+
+// ReadSmallFile reads a whole regular file of at most max bytes.
+func ReadSmallFile(path string, max int64) ([]byte, error) {
+	f, fi, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > max {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, fi.Size(), max)}
+	}
+	return io.ReadAll(io.LimitReader(f, max+1))
+}
+
+// Head is the start of a text file read line by line.
+type Head struct {
+	// Lines are the first lines, without line ends, as valid UTF-8.
+	Lines []string
+	// Total is the number of lines in the whole file.
+	Total int
+	// Approx is set when Total is an estimate: past the first megabyte
+	// after the taken lines, the rest of a big file is sized, not read.
+	Approx bool
+}
+
+// exactCount is how much of a file past its taken lines is read to count
+// them exactly; beyond it the count is estimated from the file's size.
+const exactCount = 1 << 20
+
+// ReadHead reads at most maxLines lines of a text file, and stops taking
+// lines once they add up to more than maxChars characters (a line that would
+// cross that is not taken); it still counts every line of the file, so the
+// caller can say how many were left out. Blank lines at the start and end of
+// the file are dropped and not counted.
+func ReadHead(path string, maxLines, maxChars int) (Head, error) {
+	f, fi, err := OpenRegular(path)
+	if err != nil {
+		return Head{}, err
+	}
+	defer f.Close()
+	return readHeadSized(f, maxLines, maxChars, fi.Size())
+}
+
+func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
+	return readHeadSized(r, maxLines, maxChars, -1)
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// readHeadSized is readHead for a reader of size bytes (-1: unknown, read
+// it all).
+func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error) {
+	cr := &countingReader{r: r}
+	bufSize := 64 << 10
+	if size >= 0 && size < int64(bufSize) {
+		bufSize = max(16, int(size)+1) // a small file needs no big buffer
+	}
+	br := bufio.NewReaderSize(cr, bufSize)
+	var h Head
+	chars := 0
+	taking := maxLines > 0
+	blankRun := 0 // blank lines seen since the last non-blank line
+	var long []byte
+	partial := false // the current line came in several pieces
+	for taking {
+		chunk, isPrefix, err := br.ReadLine()
+		if err == io.EOF {
+			return h, nil
+		}
+		if err != nil {
+			return h, err
+		}
+		if isPrefix {
+			partial = true
+			// An overlong line: keep at most enough of it to know it
+			// cannot fit; count it once.
+			if len(long) <= maxChars*4 {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		wasPartial := partial
+		partial = false
+		if !wasPartial && len(bytes.Trim(line, " \t\r\v\f")) == 0 {
+			if h.Total > 0 {
+				blankRun++ // leading blank lines are not counted at all
+			}
+			continue
+		}
+		// A non-blank line: the blank lines before it are real lines.
+		for ; blankRun > 0; blankRun-- {
+			h.Total++
+			if taking && len(h.Lines) < maxLines && chars+1 <= maxChars {
+				h.Lines = append(h.Lines, "")
+				chars++
+			} else {
+				taking = false
+			}
+		}
+		h.Total++
+		if taking {
+			s := str.ValidUTF8(line)
+			n := str.Chars(s) + 1
+			if len(h.Lines) < maxLines && chars+n <= maxChars {
+				h.Lines = append(h.Lines, s)
+				chars += n
+			} else {
+				taking = false
+			}
+		}
+	}
+	// Nothing more is taken: only count the remaining lines, in bulk, up
+	// to the last non-blank one.
+	var src io.Reader = br
+	limited := size >= 0 && size-(cr.n-int64(br.Buffered())) > exactCount
+	if limited {
+		src = io.LimitReader(br, exactCount)
+	}
+	restSize := 256 << 10
+	if size >= 0 {
+		restSize = int(min(int64(restSize), max(4096, size-(cr.n-int64(br.Buffered())))))
+	}
+	rest, err := countRest(src, h.Total == 0, restSize)
+	if limited {
+		// Scale the lines counted in the first megabyte to the rest.
+		left := size - (cr.n - int64(br.Buffered()))
+		if left > 0 && rest > 0 {
+			rest += int(float64(rest) * float64(left) / float64(exactCount))
+			h.Approx = true
+		}
+	}
+	if rest > 0 {
+		h.Total += blankRun + rest
+	}
+	return h, err
+}
+
+// countRest counts the lines of r up to and including its last non-blank
+// line, starting at a line boundary (or inside an overlong line, whose rest
+// then counts as content).
+func countRest(r io.Reader, skipLeading bool, bufSize int) (int, error) {
+	buf := make([]byte, bufSize)
+	newlines := 0 // in all the bytes read so far
+	lines := 0    // lines up to the last non-blank byte so far
+	for {
+		n, err := r.Read(buf)
+		c := buf[:n]
+		if skipLeading {
+			// Leading blank lines are not counted: start at the line of
+			// the first non-blank byte.
+			first := bytes.IndexFunc(c, func(r rune) bool { return !strings.ContainsRune(" \t\r\n\v\f", r) })
+			if first < 0 {
+				c = nil
+			} else {
+				c = c[bytes.LastIndexByte(c[:first], '\n')+1:]
+				skipLeading = false
+			}
+		}
+		if last := lastNonSpace(c); last >= 0 {
+			lines = newlines + bytes.Count(c[:last], []byte{'\n'}) + 1
+		}
+		newlines += bytes.Count(c, []byte{'\n'})
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return lines, err
+		}
+	}
+}
+
+func lastNonSpace(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n', '\v', '\f':
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// WriteFileAtomic replaces path with data through a synced temporary file in
+// the same folder, so a crash leaves the old file or the new one, never a mix.
+// Missing parent folders are created private (0700); new files are 0600 and
+// an existing file keeps its mode. The temporary file is named
+// ".<name>.tmp-<random>", which CleanLeftovers recognises.
+func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, 0o600, 0o700)
+}
+
+// WriteFileShared is WriteFileAtomic for a file committed with a repository
+// and read by the team like its code: new files are 0644 and new folders
+// 0755.
+func WriteFileShared(path string, data []byte) error {
+	return writeAtomic(path, data, 0o644, 0o755)
+}
+
+func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	mode := newMode
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpMark+"*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := writeData(tmp, path, data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := atomic.ReplaceFile(name, path); err != nil {
+		return err
+	}
+	ok = true
+	return SyncDir(dir)
+}
+
+// WriteJSON replaces path with v as indented JSON, atomically and durably.
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'))
+}
+
+// TestOnlyWriteFault, when a test sets it, may fail the write of path's
+// data after part of it is written, as a full disk does.
+var TestOnlyWriteFault func(path string) error
+
+func writeData(f *os.File, path string, data []byte) (int, error) {
+	if TestOnlyWriteFault != nil {
+		if err := TestOnlyWriteFault(path); err != nil {
+			n, _ := f.Write(data[:len(data)/2])
+			return n, &os.PathError{Op: "write", Path: path, Err: err}
+		}
+	}
+	return f.Write(data)
+}
+
+// tmpMark marks ccmem's temporary files.
+const tmpMark = ".tmp-"
+
+// CleanLeftovers removes temporary files of interrupted writes in dir that
+// are older than age (a younger one may belong to a write in progress). It
+// returns the paths removed.
+func CleanLeftovers(dir string, age time.Duration, now time.Time) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range ents {
+		n := de.Name()
+		if !strings.HasPrefix(n, ".") || !strings.Contains(n, tmpMark) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || now.Sub(fi.ModTime()) < age {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if os.Remove(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Lock takes the cross-process lock guarding the shared files of folder dir
+// (creating it) and returns its release.
+func Lock(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return lockedfile.MutexAt(filepath.Join(dir, ".lock")).Lock()
+}
+
+// SyncDir makes a rename or a new file in dir durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}

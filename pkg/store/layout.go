@@ -1,0 +1,70 @@
+package store
+
+import "path/filepath"
+
+// The layout of the store ($CCMEM_HOME, private) and of a repository's
+// committed memory folder, in one place. Folders are created on first write.
+
+// GlobalMemory is the global index, injected in every project.
+func (e Env) GlobalMemory() string { return filepath.Join(e.Store, "MEMORY.md") }
+
+// GlobalConfig is the user's config file.
+func (e Env) GlobalConfig() string { return filepath.Join(e.Store, "config.yaml") }
+
+// LearnedDir holds the canonical entries curated from the silos.
+func (e Env) LearnedDir() string { return filepath.Join(e.Store, "learned") }
+
+// ReviewDir holds feedback awaiting a person's decision.
+func (e Env) ReviewDir() string { return filepath.Join(e.Store, "review", "feedback") }
+
+// ArchiveDir holds what the store keeps but never injects.
+func (e Env) ArchiveDir() string { return filepath.Join(e.Store, "archive") }
+
+// StatusPath is the cache behind the status line and the nudge.
+func (e Env) StatusPath() string { return filepath.Join(e.Store, "status.json") }
+
+// ProjectsDir holds one folder per project.
+func (e Env) ProjectsDir() string { return filepath.Join(e.Store, "projects") }
+
+// ProjectDir is the store folder of one project key.
+func (e Env) ProjectDir(key string) string { return filepath.Join(e.ProjectsDir(), key) }
+
+// ProjectFile is project.json, a project's identity.
+func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(key), "project.json") }
+
+// BriefingPath is a project's curated briefing.
+func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir(key), "briefing.md") }
+
+// IndexPath is a project's episode menu.
+func (e Env) IndexPath(key string) string { return filepath.Join(e.ProjectDir(key), "INDEX.md") }
+
+// CheckpointsDir holds the live sessions of a project.
+func (e Env) CheckpointsDir(key string) string {
+	return filepath.Join(e.ProjectDir(key), "checkpoints")
+}
+
+// CheckpointPath is where a live session's record is kept.
+func (e Env) CheckpointPath(key, sid string) string {
+	return filepath.Join(e.CheckpointsDir(key), sid+".json")
+}
+
+// EpisodesDir holds the finished sessions of a project.
+func (e Env) EpisodesDir(key string) string { return filepath.Join(e.ProjectDir(key), "episodes") }
+
+// EpisodeArchiveDir holds a project's episodes past retention.
+func (e Env) EpisodeArchiveDir(key string) string { return filepath.Join(e.ProjectDir(key), "archive") }
+
+// SilosDir is where Claude Code keeps its per-project folders.
+func (e Env) SilosDir() string { return filepath.Join(e.ClaudeDir, "projects") }
+
+// Settings is the client's user settings file.
+func (e Env) Settings() string { return filepath.Join(e.ClaudeDir, "settings.json") }
+
+// RepoMemoryDir is the committed, team-shared memory folder of a project.
+func RepoMemoryDir(root string) string { return filepath.Join(root, ".claude", "memory") }
+
+// RepoMemory is a repository's MEMORY.md.
+func RepoMemory(root string) string { return filepath.Join(RepoMemoryDir(root), "MEMORY.md") }
+
+// RepoConfig is a repository's committed config file.
+func RepoConfig(root string) string { return filepath.Join(RepoMemoryDir(root), "config.yaml") }

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+)
+
+// The names family: every rule by which ccmem turns something into a name
+// on disk, in one place.
+//
+//   - Slug: a project path as Claude Code names its folder (lossy).
+//   - SafeFileName: a memory's name (from a silo file's frontmatter, so
+//     untrusted) as a file name in the store.
+//   - ValidID: whether a session or record id may be used as a file name
+//     as it is.
+//   - Slugify: a record title as a record id.
+
+// Slug is Claude Code's name for a project path: every UTF-16 code unit
+// outside [A-Za-z0-9] becomes "-", and a result over 200 characters is cut
+// and given a hash of the path.
+func Slug(path string) string {
+	units := utf16.Encode([]rune(path))
+	var b strings.Builder
+	for _, u := range units {
+		if u < 128 && (u >= 'a' && u <= 'z' || u >= 'A' && u <= 'Z' || u >= '0' && u <= '9') {
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	s := b.String()
+	if len(s) <= 200 {
+		return s
+	}
+	var h int32
+	for _, u := range units {
+		h = (h << 5) - h + int32(u)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return s[:200] + "-" + strconv.FormatInt(abs, 36)
+}
+
+// SafeFileName turns a memory name into a file name: no "/", no "..", no
+// control characters, nothing but letters, digits, ".", "_" and "-", at most
+// 100 bytes; a name with nothing usable gets "unnamed-" and a hash.
+func SafeFileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)), r == '_', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := b.String()
+	for strings.Contains(s, "..") {
+		s = strings.ReplaceAll(s, "..", ".")
+	}
+	s = strings.Trim(s, ".-")
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "-")
+	}
+	if len(s) > 100 {
+		s = s[:100]
+	}
+	if s == "" {
+		sum := sha256.Sum256([]byte(name))
+		s = "unnamed-" + hex.EncodeToString(sum[:4])
+	}
+	return s
+}
+
+// ValidID tells whether s is 1 to max characters of [A-Za-z0-9._-] (or
+// [a-z0-9-] when lower) starting with a letter or digit and holding no
+// "..": safe as a file name as it is. (A regular expression with a bounded
+// repeat compiles to a large program, which a short-lived hook would pay
+// for on every run.)
+func ValidID(s string, max int, lower bool) bool {
+	if len(s) == 0 || len(s) > max || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case !lower && c >= 'A' && c <= 'Z':
+		case i > 0 && c == '-':
+		case i > 0 && !lower && (c == '.' || c == '_'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Slugify makes a record id from a title: lowercase ASCII letters and
+// digits, other runs as one "-", at most 80 characters.
+func Slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 80 {
+		s = strings.TrimRight(s[:80], "-")
+	}
+	return s
+}

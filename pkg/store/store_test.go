@@ -1,0 +1,296 @@
+package store_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+func TestReadHead(t *testing.T) {
+	tests := []struct {
+		name      string
+		content   string
+		maxLines  int
+		maxChars  int
+		wantLines []string
+		wantTotal int
+	}{
+		{"plain", "a\nb\nc\n", 10, 100, []string{"a", "b", "c"}, 3},
+		{"no final newline", "a\nb", 10, 100, []string{"a", "b"}, 2},
+		{"line cap", "a\nb\nc\nd\n", 2, 100, []string{"a", "b"}, 4},
+		{"CRLF", "a\r\nb\r\n", 10, 100, []string{"a", "b"}, 2},
+		{"blank edges dropped, inner kept", "\n\n## T\n\n- x\n\n\n", 10, 100, []string{"## T", "", "- x"}, 3},
+		{"char limit stops at a line boundary", "aaaa\nbbbb\ncccc\n", 10, 10, []string{"aaaa", "bbbb"}, 3},
+		{"overlong line stops taking", "a\n" + strings.Repeat("x", 200000) + "\nb\n", 10, 1000, []string{"a"}, 3},
+		{"invalid UTF-8 is replaced", "ok \xff\xfe\n", 10, 100, []string{"ok \uFFFD"}, 1},
+		{"astral runes count double", "🚀🚀\nz\n", 10, 5, []string{"🚀🚀"}, 2},
+		{"empty", "", 10, 100, nil, 0},
+		{"nothing taken, counted in bulk", "\n\n## T\n\n- x\n  \n\n", 0, 100, nil, 3},
+		{"bulk count after the cap", "a\nb\n\nc\n\n\n", 1, 100, []string{"a"}, 4},
+		{"bulk count, no final newline", "a\nb\nc", 1, 100, []string{"a"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := store.ReadHeadFrom(strings.NewReader(tt.content), tt.maxLines, tt.maxChars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprintf("%q", h.Lines) != fmt.Sprintf("%q", tt.wantLines) || h.Total != tt.wantTotal {
+				t.Fatalf("got %q total %d, want %q total %d", h.Lines, h.Total, tt.wantLines, tt.wantTotal)
+			}
+		})
+	}
+}
+
+func TestReadHeadRefusesNonRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := store.ReadHead(fifo, 10, 100); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("FIFO: err = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadHead blocked on a FIFO")
+	}
+	if _, err := store.ReadHead(dir, 10, 100); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("directory: err = %v", err)
+	}
+	if _, err := store.ReadHead("/dev/zero", 10, 100); err == nil {
+		t.Fatal("device: want an error")
+	}
+}
+
+func TestReadHeadEstimatesBigFiles(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "- line %d with some words\n", i)
+	}
+	path := filepath.Join(dir, "MEMORY.md")
+	storetest.Mkfile(t, path, b.String())
+	exact := strings.Count(b.String(), "\n")
+	h, err := store.ReadHead(path, 10, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Approx || h.Total < exact*95/100 || h.Total > exact*105/100 {
+		t.Fatalf("total %d (approx %v), exact %d", h.Total, h.Approx, exact)
+	}
+	small := filepath.Join(dir, "small.md")
+	storetest.Mkfile(t, small, strings.Repeat("- x\n", 1000))
+	if h, _ := store.ReadHead(small, 10, 1000); h.Approx || h.Total != 1000 {
+		t.Fatalf("small file: %+v", h)
+	}
+}
+
+func FuzzReadHead(f *testing.F) {
+	for _, s := range []string{"## T\n- a\n", "\r\n\r\n", "a\x00b\nc", "\xff\xfe\n🚀🚀🚀\n", strings.Repeat("x", 70000) + "\ny\n", "\n\n\nz"} {
+		f.Add(s, 10, 100)
+	}
+	if data, err := os.ReadFile("../../scripts/demo/sample.txtar"); err == nil {
+		f.Add(string(data), 200, 9500)
+	}
+	f.Fuzz(func(t *testing.T, content string, maxLines, maxChars int) {
+		if maxLines < 0 || maxLines > 1000 || maxChars < 0 || maxChars > 20000 {
+			return
+		}
+		h, err := store.ReadHeadFrom(strings.NewReader(content), maxLines, maxChars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chars := 0
+		for _, l := range h.Lines {
+			if !utf8.ValidString(l) || strings.ContainsAny(l, "\n") {
+				t.Fatalf("bad line %q", l)
+			}
+			chars += str.Chars(l) + 1
+		}
+		if len(h.Lines) > maxLines || chars > maxChars || h.Total < len(h.Lines) || h.Total != refTotal(content) {
+			t.Fatalf("%d lines (%d chars) of %d (want %d); limits %d, %d", len(h.Lines), chars, h.Total, refTotal(content), maxLines, maxChars)
+		}
+	})
+}
+
+func refTotal(content string) int {
+	lines := strings.Split(content, "\n")
+	first, last := -1, -1
+	for i, l := range lines {
+		if strings.Trim(l, " \t\r\v\f") != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return 0
+	}
+	return last - first + 1
+}
+
+// testEnv is an store.Env rooted in a fresh temporary HOME.
+func TestResolveProject(t *testing.T) {
+	e := storetest.Env(t)
+	base := storetest.RealDir(t)
+	repo := filepath.Join(base, "src", "shop")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:acme/shop.git\n")
+	storetest.Mkfile(t, filepath.Join(repo, "internal", "store", "db.go"), "package store\n")
+	// A linked worktree: its .git file points into the main repository.
+	wt := filepath.Join(base, "shop-feature")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "worktrees", "shop-feature", "commondir"), "../..\n")
+	storetest.Mkfile(t, filepath.Join(wt, ".git"), "gitdir: "+filepath.Join(repo, ".git", "worktrees", "shop-feature")+"\n")
+	storetest.Mkfile(t, filepath.Join(wt, "cmd", "main.go"), "package main\n")
+	// A submodule: a .git file without commondir is its own root.
+	sub := filepath.Join(repo, "third_party", "lib")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "modules", "lib", "HEAD"), "ref: refs/heads/main\n")
+	storetest.Mkfile(t, filepath.Join(sub, ".git"), "gitdir: ../../.git/modules/lib\n")
+	// Plain folders, and a symlink to the repository.
+	plain := filepath.Join(base, "notes")
+	if err := os.MkdirAll(filepath.Join(plain, "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link-to-shop")
+	if err := os.Symlink(repo, link); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name, dir, root string
+		git             bool
+	}{
+		{"git root", repo, repo, true},
+		{"subdirectory", filepath.Join(repo, "internal", "store"), repo, true},
+		{"worktree resolves to main working tree", filepath.Join(wt, "cmd"), repo, true},
+		{"submodule is its own root", sub, sub, true},
+		{"symlink resolves to the real path", link, repo, true},
+		{"non-git directory is its own root", filepath.Join(plain, "deep"), filepath.Join(plain, "deep"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := store.ResolveProject(e, tt.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Root != tt.root || p.Git != tt.git {
+				t.Fatalf("store.ResolveProject(%s) = root %s git %v; want %s %v", tt.dir, p.Root, p.Git, tt.root, tt.git)
+			}
+			if p.Key != store.Slug(tt.root) {
+				t.Fatalf("key %q, want the slug %q", p.Key, store.Slug(tt.root))
+			}
+		})
+	}
+	p, _ := store.ResolveProject(e, filepath.Join(wt, "cmd"))
+	if p.Remote != "git@example.com:acme/shop.git" {
+		t.Fatalf("worktree remote = %q, want the main repository's origin", p.Remote)
+	}
+
+	for _, bad := range []string{"", filepath.Join(base, "missing"), filepath.Join(repo, "internal", "store", "db.go")} {
+		if _, err := store.ResolveProject(e, bad); err == nil {
+			t.Errorf("store.ResolveProject(%q) succeeded; want an error", bad)
+		}
+	}
+}
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/home/dev/src/shop", "-home-dev-src-shop"},
+		{"/home/dev/my_app.v2", "-home-dev-my-app-v2"},
+		{"/home/dev/café", "-home-dev-caf-"},
+		{"/home/dev/🚀", "-home-dev---"}, // one astral rune is two UTF-16 units
+	}
+	for _, tt := range tests {
+		if got := store.Slug(tt.in); got != tt.want {
+			t.Errorf("store.Slug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	long := "/" + strings.Repeat("abcdefghij/", 25)
+	got := store.Slug(long)
+	if !strings.HasPrefix(got, store.Slug(long)[:200]) || len(got) <= 201 || got[200] != '-' {
+		t.Fatalf("long slug %q: want 200 characters, '-', then a hash", got)
+	}
+	if store.Slug(long+"x") == got {
+		t.Fatal("two long paths with one prefix share a slug")
+	}
+}
+
+// Slugs are lossy ("/a/b-c" and "/a/b/c" share one); once one project owns
+// a key, the other gets a different key, so two directories never share one.
+func TestKeysNeverCollide(t *testing.T) {
+	e := storetest.Env(t)
+	base := storetest.RealDir(t)
+	a := filepath.Join(base, "b-c")
+	b := filepath.Join(base, "b", "c")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pa, _ := store.ResolveProject(e, a)
+	pb, _ := store.ResolveProject(e, b)
+	if pa.Key != pb.Key {
+		t.Fatalf("precondition: unclaimed lossy slugs should match, got %q and %q", pa.Key, pb.Key)
+	}
+	if err := store.ClaimProject(e, pa); err != nil {
+		t.Fatal(err)
+	}
+	pa2, _ := store.ResolveProject(e, a)
+	pb2, _ := store.ResolveProject(e, b)
+	if pa2.Key != pa.Key {
+		t.Fatalf("the owner's key changed: %q -> %q", pa.Key, pa2.Key)
+	}
+	if pb2.Key == pa2.Key {
+		t.Fatalf("%s and %s share key %q", a, b, pa2.Key)
+	}
+	if !strings.HasPrefix(pb2.Key, store.Slug(b)+"-") {
+		t.Fatalf("second key %q should be the slug plus a hash", pb2.Key)
+	}
+	if err := store.ClaimProject(e, pb2); err != nil {
+		t.Fatal(err)
+	}
+	if pb3, _ := store.ResolveProject(e, b); pb3.Key != pb2.Key {
+		t.Fatalf("second project's key is not stable: %q then %q", pb2.Key, pb3.Key)
+	}
+	fi, err := os.Stat(e.Store)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("store folder mode = %v, %v; want 0700", fi.Mode().Perm(), err)
+	}
+}
+
+func TestEnvFrom(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	get := func(k string) string { return env[k] }
+	e, err := store.EnvFrom(get)
+	if err != nil || e.Store != "/home/u/.claude/ccmem" || e.ClaudeDir != "/home/u/.claude" || e.Disabled {
+		t.Fatalf("defaults: %+v %v", e, err)
+	}
+	env["CCMEM_HOME"] = "~/mem"
+	env["CLAUDE_CONFIG_DIR"] = "/etc/claude"
+	env["CCMEM_DISABLE"] = "1"
+	e, _ = store.EnvFrom(get)
+	if e.Store != "/home/u/mem" || e.ClaudeDir != "/etc/claude" || !e.Disabled {
+		t.Fatalf("overrides: %+v", e)
+	}
+	env["CCMEM_DISABLE"] = "0"
+	if e, _ = store.EnvFrom(get); e.Disabled {
+		t.Fatal("CCMEM_DISABLE=0 disabled ccmem")
+	}
+	if _, err := store.EnvFrom(func(string) string { return "" }); err == nil {
+		t.Fatal("no HOME and no overrides: want an error")
+	}
+}
