@@ -172,7 +172,8 @@ func TestKilledSessionIsArchived(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond) // let the client flush its transcript line
+	// Kill only once the client wrote the prompt to its transcript.
+	w.waitForTranscript(goal, 10*time.Second)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

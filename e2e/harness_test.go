@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"bytes"
+	"flag"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,6 +29,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// make unit: every test skips in newWorld, saying why.
+		os.Exit(m.Run())
+	}
 	tmp, err := os.MkdirTemp("", "ccmem-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -74,6 +80,9 @@ type world struct {
 // the scripted API with script (nil answers every request with "ok").
 func newWorld(t *testing.T, script scriptapi.Script) *world {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test with the real client: skipped under -short (make unit); make test runs it")
+	}
 	if setupErr != nil {
 		t.Fatalf("end-to-end setup failed, so the real client cannot run: %v", setupErr)
 	}
@@ -196,4 +205,22 @@ func (w *world) injected(from int) []string {
 		}
 	}
 	return out
+}
+
+// waitForTranscript waits until a transcript of the project holds text.
+func (w *world) waitForTranscript(text string, within time.Duration) {
+	w.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		files, _ := filepath.Glob(filepath.Join(w.home, ".claude", "projects", "*", "*.jsonl"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil && bytes.Contains(data, []byte(text)) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("no transcript holds %q after %v (transcripts: %v)", text, within, files)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -36,6 +36,9 @@ type Input struct {
 	CustomInstructions string
 }
 
+// ErrTimedOut is returned when the hook input did not arrive by the deadline.
+var ErrTimedOut = errors.New("timed out reading hook input on stdin")
+
 // MaxInput bounds how much stdin a hook reads.
 const MaxInput = 64 << 20
 
@@ -113,7 +116,7 @@ func ReadInput(stdin io.Reader, deadline time.Time) (Input, error) {
 		}
 		return Decode(r.data)
 	case <-timer.C:
-		return Input{}, errors.New("timed out reading hook input on stdin")
+		return Input{}, ErrTimedOut
 	}
 }
 

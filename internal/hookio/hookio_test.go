@@ -2,6 +2,7 @@ package hookio
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,7 @@ func (blockingReader) Read([]byte) (int, error) { select {} }
 func TestReadInputGivesUpAtDeadline(t *testing.T) {
 	start := time.Now()
 	_, err := ReadInput(blockingReader{}, start.Add(50*time.Millisecond))
-	if err == nil || !strings.Contains(err.Error(), "timed out") {
+	if !errors.Is(err, ErrTimedOut) {
 		t.Fatalf("err = %v", err)
 	}
 }

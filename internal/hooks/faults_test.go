@@ -24,6 +24,10 @@ import (
 // so that file permissions bind as they do for a user.
 
 func TestMain(m *testing.M) {
+	// A slow store, made slow on purpose (see TestDeadlineWithSlowStore).
+	if d, err := time.ParseDuration(os.Getenv("CCMEM_TEST_ARCHIVE_DELAY")); err == nil {
+		session.TestOnlyArchiveDelay = d
+	}
 	switch os.Getenv("CCMEM_TEST_HOOK") {
 	case "sessionstart":
 		os.Exit(SessionStart(hookio.OS()))
@@ -328,9 +332,10 @@ func TestFaultClockSkew(t *testing.T) {
 	}
 }
 
-// TestDeadlineWithSlowStore: with thousands of ended sessions to archive,
-// sessionstart stops archiving at its deadline and still answers, with
-// the essential sections, in time for the client.
+// TestDeadlineWithSlowStore: with more ended sessions to archive than the
+// deadline allows (each made to take 5 ms, so that no machine is fast
+// enough to finish), sessionstart stops archiving at its deadline and still
+// answers, with the essential sections, in time for the client.
 func TestDeadlineWithSlowStore(t *testing.T) {
 	w := newFaultWorld(t)
 	w.mkfile(filepath.Join(w.env.Store, "config.yaml"), "deadline: 1s\n", 0o600)
@@ -338,14 +343,14 @@ func TestDeadlineWithSlowStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 8000
+	const n = 400 // × 5 ms = 2 s of archiving against a 1 s deadline
 	for i := 0; i < n; i++ {
 		sid := fmt.Sprintf("old-%04d", i)
 		tr := filepath.Join(w.dir, "t", sid+".jsonl")
 		w.mkfile(tr, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"task %d"},"timestamp":"2026-11-01T10:00:00Z"}`+"\n", i), 0o600)
 		w.mkfile(w.env.CheckpointPath(p.Key, sid), fmt.Sprintf(`{"session_id":%q,"project_root":%q,"tools":{},"files_changed":[],"transcript":{"path":%q},"process":{"pid":4194305}}`, sid, p.Root, tr), 0o600)
 	}
-	r := w.run("sessionstart", w.startPayload("now"), false)
+	r := w.run("sessionstart", w.startPayload("now"), false, "CCMEM_TEST_ARCHIVE_DELAY=5ms")
 	checkContract(t, "sessionstart", r)
 	b := block(t, r)
 	if r.code != 0 || !strings.Contains(b, "global-fact") || !strings.Contains(b, "repo-fact") {

@@ -92,6 +92,10 @@ func mainFiles(files []string) string {
 	return fmt.Sprintf("%s, %s +%d", files[0], files[1], len(files)-2)
 }
 
+// TestOnlyArchiveDelay, when a test sets it, makes archiving each session
+// take that much longer, as a slow disk would.
+var TestOnlyArchiveDelay time.Duration
+
 // ArchiveReport says what ArchiveOrphans and retention did.
 type ArchiveReport struct {
 	Archived []string `json:"archived"` // episode paths written
@@ -149,6 +153,9 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 	for i, c := range over {
 		if ctx.Err() != nil {
 			break
+		}
+		if TestOnlyArchiveDelay > 0 {
+			time.Sleep(TestOnlyArchiveDelay)
 		}
 		_ = c.catchUp(ctx, c.Transcript.Path)
 		if c.Turns == 0 {

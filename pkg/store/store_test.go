@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,13 +62,13 @@ func TestReadHeadRefusesNonRegularFiles(t *testing.T) {
 	go func() { _, err := store.ReadHead(fifo, 10, 100); done <- err }()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if !errors.Is(err, store.ErrNotRegular) {
 			t.Fatalf("FIFO: err = %v", err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("ReadHead blocked on a FIFO")
 	}
-	if _, err := store.ReadHead(dir, 10, 100); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := store.ReadHead(dir, 10, 100); !errors.Is(err, store.ErrIsDir) {
 		t.Fatalf("directory: err = %v", err)
 	}
 	if _, err := store.ReadHead("/dev/zero", 10, 100); err == nil {

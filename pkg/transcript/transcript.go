@@ -94,6 +94,8 @@ type Entry struct {
 // wanted are byte patterns one of which every useful line contains; a line
 // without any is skipped without being decoded (most bytes of a transcript
 // are api-request blobs, attachments and snapshots).
+var compactType = []byte(`"type":"`)
+
 var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`)}
 
 type rawLine struct {
@@ -137,7 +139,10 @@ func Parse(line []byte) (Entry, bool) {
 			break
 		}
 	}
-	if !useful {
+	// The byte match assumes Claude Code's compact JSON. A line that does
+	// not match but is not compact either (`"type": "user"`, written with
+	// spaces) is decoded in full rather than dropped.
+	if !useful && bytes.Contains(line, compactType) {
 		return Entry{}, false
 	}
 	var r rawLine

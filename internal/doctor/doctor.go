@@ -1,0 +1,342 @@
+// Package doctor checks a ccmem install the way a careful person would: the
+// binaries are there and executable, settings.json registers each hook once
+// and at the installed binary, the store is private, the config parses, and
+// each hook runs, timed.
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/install"
+	"github.com/ccmem/ccmem/internal/settings"
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	OK     bool   `json:"ok"`
+	What   string `json:"what"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Options say what to check.
+type Options struct {
+	Env store.Env
+	// Settings is the settings.json to check; Prefix where ccmem was
+	// installed (PREFIX/bin, PREFIX/lib/ccmem).
+	Settings, Prefix string
+	// Cwd is where the project config is read and sessionstart dry-runs.
+	Cwd string
+	// Fix makes the store's files 0600 and folders 0700 first.
+	Fix bool
+}
+
+// doctor is one run of the checks.
+type doctor struct {
+	Options
+	checks []Check
+}
+
+func (d *doctor) add(ok bool, what, detail string) {
+	d.checks = append(d.checks, Check{ok, what, detail})
+}
+
+// Run runs every check, in order: binaries, registrations, store
+// permissions, config, and a timed dry run of each hook.
+func Run(o Options) []Check {
+	d := &doctor{Options: o}
+	if d.Settings == "" {
+		d.Settings = o.Env.Settings()
+	}
+	if d.Prefix == "" {
+		d.Prefix = DefaultPrefix(o.Env)
+	}
+	d.checkBinaries()
+	d.checkRegistrations()
+	d.checkStore()
+	d.checkConfig()
+	d.dryRuns()
+	return d.checks
+}
+
+// checkBinaries: ccmem and each hook binary are installed and executable.
+func (d *doctor) checkBinaries() {
+	lib := install.LibDir(d.Prefix)
+	for _, name := range append([]string{"ccmem"}, hookBinaries()...) {
+		path := filepath.Join(lib, name)
+		if name == "ccmem" {
+			path = filepath.Join(install.BinDir(d.Prefix), "ccmem")
+		}
+		d.add(executable(path), name+" binary", d.Env.Tilde(path)+problemOf(path))
+	}
+}
+
+// checkRegistrations: settings.json registers each hook once, at the
+// installed binary, and ccmem's status line when it is ccmem's.
+func (d *doctor) checkRegistrations() {
+	e := d.Env
+	data, err := os.ReadFile(d.Settings)
+	if err != nil {
+		d.add(false, "settings", fmt.Sprintf("%s: %v (run `ccmem install`)", e.Tilde(d.Settings), pathErrText(err)))
+		return
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		d.add(false, "settings", fmt.Sprintf("%s: %v", e.Tilde(d.Settings), err))
+		return
+	}
+	lib := install.LibDir(d.Prefix)
+	for _, h := range install.Hooks {
+		want := filepath.Join(lib, h.Binary)
+		cmds := registered(root, h.Event)
+		switch {
+		case len(cmds) == 0:
+			d.add(false, h.Event+" hook", "not registered (run `ccmem install`)")
+		case len(cmds) > 1:
+			d.add(false, h.Event+" hook", fmt.Sprintf("registered %d times: %s", len(cmds), strings.Join(cmds, ", ")))
+		case settings.CommandPath(cmds[0]) != want:
+			d.add(false, h.Event+" hook", fmt.Sprintf("points to %s, not the installed %s (run `ccmem install`)", cmds[0], e.Tilde(want)))
+		case !executable(want):
+			d.add(false, h.Event+" hook", fmt.Sprintf("%s%s (run `ccmem install`)", e.Tilde(want), problemOf(want)))
+		default:
+			d.add(true, h.Event+" hook", e.Tilde(want))
+		}
+	}
+	if sl := root.Get("statusLine"); sl != nil {
+		if cmd, _ := sl.Get("command").Str(); install.OwnedStatusLine(cmd) {
+			p := settings.CommandPath(cmd)
+			d.add(executable(p), "status line", e.Tilde(p)+problemOf(p))
+		}
+	}
+}
+
+// checkStore: the store is private (and made so with --fix).
+func (d *doctor) checkStore() {
+	e := d.Env
+	if d.Fix {
+		fixPermissions(e.Store)
+	}
+	bad, n := storePermissions(e.Store)
+	switch {
+	case n == 0:
+		d.add(true, "store", e.Tilde(e.Store)+" not created yet")
+	case len(bad) == 0:
+		d.add(true, "store", fmt.Sprintf("%s is private (%d entries checked)", e.Tilde(e.Store), n))
+	}
+	for _, b := range bad {
+		d.add(false, "store", b+" (run `ccmem doctor --fix`)")
+	}
+}
+
+// checkConfig: the config files of the current directory's project parse
+// and hold only known keys and allowed values.
+func (d *doctor) checkConfig() {
+	root := ""
+	if p, err := store.ResolveProject(d.Env, d.Cwd); err == nil {
+		root = p.Root
+	}
+	_, files := config.Load(d.Env, root)
+	problems := config.Problems(d.Env, files)
+	if len(problems) == 0 {
+		d.add(true, "config", "parses")
+	}
+	for _, p := range problems {
+		d.add(false, "config", p)
+	}
+}
+
+func hookBinaries() []string {
+	var out []string
+	for _, h := range install.Hooks {
+		out = append(out, h.Binary)
+	}
+	return out
+}
+
+// DefaultPrefix is the install prefix of the running ccmem when it runs
+// from PREFIX/bin, else ~/.local.
+func DefaultPrefix(e store.Env) string {
+	if exe, err := os.Executable(); err == nil {
+		dir := filepath.Dir(exe)
+		if filepath.Base(dir) == "bin" {
+			if _, err := os.Stat(install.LibDir(filepath.Dir(dir))); err == nil {
+				return filepath.Dir(dir)
+			}
+		}
+	}
+	return filepath.Join(e.Home, ".local")
+}
+
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+func problemOf(p string) string {
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return ": " + pathErrText(err)
+	case !fi.Mode().IsRegular():
+		return ": not a regular file"
+	case fi.Mode().Perm()&0o111 == 0:
+		return ": not executable"
+	}
+	return ""
+}
+
+// pathErrText is a file error without the path it names (shown beside it).
+func pathErrText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// registered lists the ccmem commands registered for an event.
+func registered(root *settings.Value, event string) []string {
+	var out []string
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != settings.Object {
+		return nil
+	}
+	groups := hooks.Get(event)
+	if groups == nil || groups.Kind != settings.Array {
+		return nil
+	}
+	for _, g := range groups.Items {
+		hs := g.Get("hooks")
+		if hs == nil || hs.Kind != settings.Array {
+			continue
+		}
+		for _, e := range hs.Items {
+			if cmd, _ := e.Get("command").Str(); cmd != "" && install.Owned(cmd) {
+				out = append(out, cmd)
+			}
+		}
+	}
+	return out
+}
+
+// storePermissions lists store entries readable or writable by others.
+func storePermissions(store string) (bad []string, n int) {
+	filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		n++
+		want := os.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			bad = append(bad, fmt.Sprintf("%s is %04o, want %04o", p, fi.Mode().Perm(), want))
+		}
+		return nil
+	})
+	return bad, n
+}
+
+func fixPermissions(store string) {
+	filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		os.Chmod(p, fi.Mode().Perm()&^0o077)
+		return nil
+	})
+}
+
+// dryRuns runs each installed hook once on a harmless sample: sessionstart
+// on the current directory without a session (it writes no checkpoint);
+// stop and precompact on a throwaway store and transcript.
+func (d *doctor) dryRuns() {
+	lib, cwd := install.LibDir(d.Prefix), d.Cwd
+	tmp, err := os.MkdirTemp("", "ccmem-doctor-")
+	if err != nil {
+		d.add(false, "dry run", err.Error())
+		return
+	}
+	defer os.RemoveAll(tmp)
+	transcript := filepath.Join(tmp, "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"doctor"},"timestamp":"2026-01-01T00:00:00Z"}`+"\n"), 0o600)
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(repo, 0o700)
+	type run struct {
+		name, payload string
+		env           []string
+		check         func(stdout []byte) string
+	}
+	base := os.Environ()
+	runs := []run{
+		{"sessionstart", fmt.Sprintf(`{"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), base, func(out []byte) string {
+			var v struct {
+				H struct {
+					C string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			if json.Unmarshal(out, &v) != nil || v.H.C == "" {
+				return "printed no memory block"
+			}
+			return fmt.Sprintf("%d characters injected", str.Chars(v.H.C))
+		}},
+		{"stop", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed output (a Stop hook must be silent)"
+				}
+				return "checkpoint written"
+			}},
+		{"precompact", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"manual"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				return fmt.Sprintf("%d bytes of compaction instructions", len(bytes.TrimSpace(out)))
+			}},
+	}
+	for _, r := range runs {
+		path := filepath.Join(lib, r.name)
+		if !executable(path) {
+			d.add(false, r.name+" dry run", "not run: the binary is missing")
+			continue
+		}
+		cmd := exec.Command(path)
+		cmd.Env = r.env
+		cmd.Dir = cwd
+		cmd.Stdin = strings.NewReader(r.payload)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		detail := fmt.Sprintf("%.1f ms, ", float64(took.Microseconds())/1000) + r.check(stdout.Bytes())
+		ok := err == nil
+		if err != nil {
+			detail = fmt.Sprintf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		} else if took > 2*time.Second {
+			ok, detail = false, detail+" (slow: the client allows 5 s)"
+		}
+		if msg := strings.TrimSpace(stderr.String()); ok && msg != "" {
+			detail += "; said: " + msg
+		}
+		d.add(ok, r.name+" dry run", detail)
+	}
+}

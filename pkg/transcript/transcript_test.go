@@ -1,0 +1,56 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A line written with spaces after its colons (valid JSON, though not how
+// Claude Code writes) means the same as the compact line: the fast path
+// must not drop it.
+func TestParseSpacedJSON(t *testing.T) {
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"add retry to the client"},"timestamp":"2026-11-21T10:00:00Z","gitBranch":"main"}`,
+		`{"type":"assistant","message":{"id":"m1","model":"claude-x","content":[{"type":"text","text":"done"},{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/r/a.go"}}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok","is_error":true}]}}`,
+		`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual"}}`,
+	}
+	for _, compact := range lines {
+		var v any
+		if err := json.Unmarshal([]byte(compact), &v); err != nil {
+			t.Fatal(err)
+		}
+		var spaced bytes.Buffer
+		enc := json.NewEncoder(&spaced)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		line := bytes.ReplaceAll(spaced.Bytes(), []byte("\n"), []byte(" "))
+		if !bytes.Contains(line, []byte(`"type": "`)) {
+			t.Fatalf("not spaced: %s", line)
+		}
+		want, okWant := Parse([]byte(compact))
+		got, okGot := Parse(line)
+		if !okWant || !okGot || !reflect.DeepEqual(normal(got), normal(want)) {
+			t.Errorf("spaced line %s\n got %+v (%v)\nwant %+v (%v)", line, got, okGot, want, okWant)
+		}
+	}
+	// Lines of kinds ccmem does not use are still skipped, compact or not.
+	for _, l := range []string{`{"type":"attachment","x":1}`, `{"type": "attachment", "x": 1}`} {
+		if e, ok := Parse([]byte(l)); ok {
+			t.Errorf("%s parsed as %+v", l, e)
+		}
+	}
+}
+
+// normal drops the raw tool input, whose bytes differ by spacing.
+func normal(e Entry) Entry {
+	for i := range e.Tools {
+		e.Tools[i].Input = json.RawMessage(strings.Join(strings.Fields(string(e.Tools[i].Input)), ""))
+	}
+	return e
+}
