@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -284,7 +285,7 @@ func (c *ctx) reviewInteractive(items []learn.ReviewItem, reason string) error {
 		for {
 			fmt.Fprint(c.out, "[a]ccept, [r]eject, [s]kip, [q]uit? ")
 			line, err := in.ReadString('\n')
-			if err != nil && err != io.EOF {
+			if err != nil && !errors.Is(err, io.EOF) {
 				return err
 			}
 			switch strings.ToLower(strings.TrimSpace(line)) {
@@ -307,7 +308,7 @@ func (c *ctx) reviewInteractive(items []learn.ReviewItem, reason string) error {
 				}
 				fmt.Fprintf(c.out, "rejected -> %s\n\n", c.env.Tilde(dest))
 			case "s", "skip", "":
-				if err == io.EOF {
+				if errors.Is(err, io.EOF) {
 					return nil
 				}
 				fmt.Fprintln(c.out)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 

@@ -56,7 +56,7 @@ func syntaxError(data []byte, err error) error {
 	// Offset is just past the offending byte; count lines before it.
 	line := 1 + bytes.Count(data[:max(0, min(int(off)-1, len(data)))], []byte("\n"))
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "unexpected end of file"
 	}
 	return fmt.Errorf("invalid JSON at line %d: %s", line, msg)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -181,5 +182,38 @@ func TestFaultNoSpaceLeft(t *testing.T) {
 	}
 	if len(inj.Warnings) == 0 || !strings.Contains(strings.Join(inj.Warnings, "; "), "no space left on device") {
 		t.Fatalf("warnings %q", inj.Warnings)
+	}
+}
+
+// The configured deadline is the one that counts, longer than the default
+// too: a hook that started 4.2 s ago still archives with `deadline: 5s`,
+// and does not with the default 4 s (it then only composes).
+func TestConfiguredDeadlineTakesEffect(t *testing.T) {
+	for _, tt := range []struct {
+		config   string
+		archived bool
+	}{
+		{"deadline: 5s\n", true},
+		{"", false},
+	} {
+		e := storetest.Env(t)
+		repo, p := storetest.Repo(t, e, "shop")
+		storetest.Mkfile(t, filepath.Join(repo, ".claude", "memory", "MEMORY.md"), "- repo fact\n")
+		if tt.config != "" {
+			storetest.Mkfile(t, e.GlobalConfig(), tt.config)
+		}
+		tr := filepath.Join(e.ClaudeDir, "projects", p.Key, "old.jsonl")
+		storetest.Mkfile(t, tr, `{"type":"user","message":{"role":"user","content":"an old task"},"timestamp":"2026-11-20T10:00:00Z"}`+"\n")
+		storetest.Mkfile(t, e.CheckpointPath(p.Key, "old"), fmt.Sprintf(
+			`{"session_id":"old","project_root":%q,"tools":{},"files_changed":[],"transcript":{"path":%q},"process":{"pid":4194305}}`, p.Root, tr))
+		inj := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "new",
+			Started: time.Now().Add(-4200 * time.Millisecond)})
+		if !strings.Contains(inj.Block.Text, "- repo fact") {
+			t.Fatalf("%q: no block:\n%s", tt.config, inj.Block.Text)
+		}
+		eps, _ := filepath.Glob(filepath.Join(e.EpisodesDir(p.Key), "*-old.json"))
+		if got := len(eps) == 1; got != tt.archived {
+			t.Errorf("config %q: archived %v, want %v", tt.config, got, tt.archived)
+		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"

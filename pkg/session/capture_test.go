@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/proc"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"

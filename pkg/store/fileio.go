@@ -126,7 +126,7 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 	partial := false // the current line came in several pieces
 	for taking {
 		chunk, isPrefix, err := br.ReadLine()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return h, nil
 		}
 		if err != nil {
@@ -228,7 +228,7 @@ func countRest(r io.Reader, skipLeading bool, bufSize int) (int, error) {
 			lines = newlines + bytes.Count(c[:last], []byte{'\n'}) + 1
 		}
 		newlines += bytes.Count(c, []byte{'\n'})
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return lines, nil
 		}
 		if err != nil {

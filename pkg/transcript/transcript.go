@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 )
@@ -291,8 +292,8 @@ func ScanSized(r io.Reader, size int64, fn func(Entry), stop func() bool) (consu
 	polls := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
-		switch err {
-		case nil:
+		switch {
+		case err == nil:
 			line := chunk
 			if longLen > 0 {
 				line = append(long, chunk...)
@@ -308,14 +309,14 @@ func ScanSized(r io.Reader, size int64, fn func(Entry), stop func() bool) (consu
 			if polls++; polls%256 == 0 && stop != nil && stop() {
 				return consumed, nil
 			}
-		case bufio.ErrBufferFull:
+		case errors.Is(err, bufio.ErrBufferFull):
 			// A line longer than the buffer: gather it, up to MaxLine;
 			// beyond that it is only counted and then skipped.
 			if len(long)+len(chunk) <= MaxLine {
 				long = append(long, chunk...)
 			}
 			longLen += len(chunk)
-		case io.EOF:
+		case errors.Is(err, io.EOF):
 			return consumed, nil
 		default:
 			return consumed, err
