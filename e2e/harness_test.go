@@ -6,9 +6,9 @@ package e2e
 
 import (
 	"bytes"
-	"flag"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"

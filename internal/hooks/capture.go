@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/proc"
 )
 
 const stopUsage = `usage: stop < hook-input.json

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 
 	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/proc"
 )
 
 const sessionStartUsage = `usage: sessionstart < hook-input.json

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"

@@ -17,10 +17,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/transcript"

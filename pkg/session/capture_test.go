@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
