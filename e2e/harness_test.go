@@ -113,11 +113,22 @@ func newWorld(t *testing.T, script scriptapi.Script) *world {
 	}
 	t.Cleanup(func() { api.Close() })
 	w.api = api
+	if noInstall {
+		return w
+	}
 	out, err := w.ccmem("install")
 	if err != nil {
 		t.Fatalf("ccmem install: %v\n%s", err, out)
 	}
 	return w
+}
+
+var noInstall bool
+
+func newWorldNoInstall(t *testing.T) *world {
+	noInstall = true
+	defer func() { noInstall = false }()
+	return newWorld(t, nil)
 }
 
 func (w *world) write(path, content string) {

@@ -1,13 +1,8 @@
 // Package scripts holds the small files ccmem installs beside its binaries:
-// the status line script and the slash commands.
+// the slash commands.
 package scripts
 
 import _ "embed"
-
-// StatusLine is statusline.sh, installed as Claude Code's statusLine.
-//
-//go:embed statusline.sh
-var StatusLine []byte
 
 // LearnCommand is the /learn slash command.
 //

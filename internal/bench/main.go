@@ -18,7 +18,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -66,11 +65,7 @@ func (c command) run() (sample, error) {
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %v: %s", filepath.Base(c.path), err, strings.TrimSpace(stderr.String()))
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return sample{d, rss}, nil
+	return sample{d, peakRSS(cmd.ProcessState)}, nil
 }
 
 // row is one measured line of the table.

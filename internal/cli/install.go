@@ -11,14 +11,16 @@ import (
 )
 
 var cmdInstall = &command{
-	name: "install", args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	name: "install", args: "[--settings FILE] [--prefix DIR] [--status-line] [--dry-run] [--json]",
 	summary: "install the binaries and register ccmem's hooks in Claude Code",
 	help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
 timeout 5 s) into Claude Code's settings.json. Every other key and every
 other hook is kept; the old file is saved as settings.json.ccmem.bak first.
 Running it again changes nothing. An unparseable settings.json is refused
-and left untouched.`,
+and left untouched. When the ccmem plugin is enabled it changes nothing:
+the plugin registers the same hooks. --status-line only registers this
+ccmem's status line, which a plugin cannot.`,
 	setup: installSetup(false),
 }
 
@@ -35,6 +37,7 @@ the store is never touched.`,
 type installFlags struct {
 	settings, prefix *string
 	dryRun, asJSON   *bool
+	statusLine       *bool
 }
 
 func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string) error {
@@ -44,6 +47,11 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string
 			prefix:   fs.String("prefix", "", "install into `DIR`: ccmem in DIR/bin, hooks in DIR/lib/ccmem (default: ~/.local)"),
 			dryRun:   fs.Bool("dry-run", false, "print what would change, change nothing"),
 			asJSON:   fs.Bool("json", false, "print the report as JSON"),
+		}
+		if !remove {
+			f.statusLine = fs.Bool("status-line", false, "only register this ccmem's status line (for the plugin, which cannot)")
+		} else {
+			f.statusLine = new(bool)
 		}
 		return func(c *ctx, args []string) error {
 			if err := noArgs(fs, args); err != nil {
@@ -55,7 +63,8 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string
 }
 
 func runInstall(c *ctx, f installFlags, remove bool) error {
-	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands")}
+	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands"),
+		StatusLineOnly: *f.statusLine}
 	if o.Settings == "" {
 		o.Settings = c.env.Settings()
 	}
@@ -83,6 +92,9 @@ func runInstall(c *ctx, f installFlags, remove bool) error {
 	if errors.Is(err, install.ErrNoHookBinary) {
 		return withHint(err, "run `make build`, then `bin/ccmem install`")
 	}
+	if errors.Is(err, install.ErrPluginEnabled) {
+		return withHint(err, "keep the plugin (add its status line with `ccmem install --status-line`), or run `claude plugin uninstall "+install.PluginID+"` and then ccmem install")
+	}
 	if err != nil {
 		return err
 	}
@@ -99,9 +111,12 @@ func runInstall(c *ctx, f installFlags, remove bool) error {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(c.out, "note      %s\n", n)
 		}
-		if remove {
+		switch {
+		case remove:
 			fmt.Fprintf(c.out, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.env.Tilde(rep.Settings), c.env.Tilde(o.Prefix), verb)
-		} else {
+		case o.StatusLineOnly:
+			fmt.Fprintf(c.out, "ccmem's status line is already registered in %s; nothing %s\n", c.env.Tilde(rep.Settings), verb)
+		default:
 			fmt.Fprintf(c.out, "ccmem is already installed and registered in %s; nothing %s\n", c.env.Tilde(rep.Settings), verb)
 		}
 		return nil
@@ -116,9 +131,12 @@ func runInstall(c *ctx, f installFlags, remove bool) error {
 		fmt.Fprintf(c.out, "note      %s\n", n)
 	}
 	if !rep.DryRun {
-		if remove {
+		switch {
+		case remove:
 			fmt.Fprintf(c.out, "ccmem is uninstalled; your memory in %s was left in place\n", c.env.Tilde(c.env.Store))
-		} else {
+		case o.StatusLineOnly:
+			fmt.Fprintf(c.out, "ccmem's status line is registered: Claude Code shows the memory backlog below the prompt\n")
+		default:
 			fmt.Fprintf(c.out, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
 		}
 	}

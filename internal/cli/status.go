@@ -3,7 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
+	"time"
 
+	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 )
@@ -14,8 +17,8 @@ var cmdStatus = &command{
 	help: `--line prints only "N un-ingested memories across M silos" (nothing when
 N is 0), for a status line: it answers from status.json when no silo
 folder changed since it was counted (a stat per silo), else lists each
-silo folder; it never opens a memory file. scripts/statusline.sh, installed as Claude Code's
-statusLine, runs it.`,
+silo folder; it never opens a memory file. ccmem install registers it as
+Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
 		line := fs.Bool("line", false, "print only the backlog line, or nothing")
 		asJSON := fs.Bool("json", false, "print the counts as JSON")
@@ -34,6 +37,7 @@ statusLine, runs it.`,
 // statusLine prints the backlog line for Claude Code's status line. It
 // never shows an error: it would sit there for good.
 func statusLine(c *ctx) error {
+	drain(c.p.Stdin)
 	b, _, err := learn.CachedBacklog(c, c.env)
 	if err == nil && b.Files > 0 {
 		fmt.Fprintln(c.out, learn.BacklogLine(b))
@@ -69,4 +73,22 @@ func runStatus(c *ctx, asJSON bool) error {
 	}
 	fmt.Fprintf(c.out, "last capture     %s\n", last)
 	return nil
+}
+
+// drain reads and drops what the client sends a status line on stdin, so
+// its write never fails on a closed pipe; a terminal, or a pipe that stays
+// open, is not waited on for more than a moment.
+func drain(r io.Reader) {
+	if r == nil || hookio.IsTerminal(r) {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, io.LimitReader(r, 1<<20))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(100 * time.Millisecond):
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -74,9 +75,9 @@ func Run(o Options) []Check {
 func (d *doctor) checkBinaries() {
 	lib := install.LibDir(d.Prefix)
 	for _, name := range append([]string{"ccmem"}, hookBinaries()...) {
-		path := filepath.Join(lib, name)
+		path := filepath.Join(lib, install.Exe(name))
 		if name == "ccmem" {
-			path = filepath.Join(install.BinDir(d.Prefix), "ccmem")
+			path = filepath.Join(install.BinDir(d.Prefix), install.Exe("ccmem"))
 		}
 		d.add(executable(path), name+" binary", d.Env.Tilde(path)+problemOf(path))
 	}
@@ -98,7 +99,7 @@ func (d *doctor) checkRegistrations() {
 	}
 	lib := install.LibDir(d.Prefix)
 	for _, h := range install.Hooks {
-		want := filepath.Join(lib, h.Binary)
+		want := filepath.Join(lib, install.Exe(h.Binary))
 		cmds := registered(root, h.Event)
 		switch {
 		case len(cmds) == 0:
@@ -115,7 +116,7 @@ func (d *doctor) checkRegistrations() {
 	}
 	if sl := root.Get("statusLine"); sl != nil {
 		if cmd, _ := sl.Get("command").Str(); install.OwnedStatusLine(cmd) {
-			p := settings.CommandPath(cmd)
+			p := install.StatusLinePath(cmd)
 			d.add(executable(p), "status line", e.Tilde(p)+problemOf(p))
 		}
 	}
@@ -126,6 +127,12 @@ func (d *doctor) checkStore() {
 	e := d.Env
 	if d.Fix {
 		fixPermissions(e.Store)
+	}
+	if runtime.GOOS == "windows" {
+		// Windows guards files with ACLs, not mode bits: the store inherits
+		// the user profile's, which other users cannot read.
+		d.add(true, "store", e.Tilde(e.Store)+" is in the user profile (permissions are ACLs on Windows, not checked)")
+		return
 	}
 	bad, n := storePermissions(e.Store)
 	switch {
@@ -180,7 +187,7 @@ func DefaultPrefix(e store.Env) string {
 
 func executable(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+	return err == nil && install.Executable(fi)
 }
 
 func problemOf(p string) string {
@@ -190,7 +197,7 @@ func problemOf(p string) string {
 		return ": " + pathErrText(err)
 	case !fi.Mode().IsRegular():
 		return ": not a regular file"
-	case fi.Mode().Perm()&0o111 == 0:
+	case !install.Executable(fi):
 		return ": not executable"
 	}
 	return ""
@@ -313,7 +320,7 @@ func (d *doctor) dryRuns() {
 			}},
 	}
 	for _, r := range runs {
-		path := filepath.Join(lib, r.name)
+		path := filepath.Join(lib, install.Exe(r.name))
 		if !executable(path) {
 			d.add(false, r.name+" dry run", "not run: the binary is missing")
 			continue

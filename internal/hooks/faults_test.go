@@ -1,3 +1,8 @@
+//go:build unix
+
+// The fault tests need Unix: file modes that bind, FIFOs, /dev/zero, and
+// running a hook as another user (nobody).
+
 package hooks
 
 import (

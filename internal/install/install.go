@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -43,25 +44,75 @@ var Hooks = []struct{ Binary, Event string }{
 	{"precompact", "PreCompact"},
 }
 
-// hookNames lists the hook binaries.
+// Exe is a binary's file name on this system: with ".exe" on Windows.
+func Exe(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
+}
+
+// hookNames lists the hook binaries' file names.
 func hookNames() []string {
 	var out []string
 	for _, h := range Hooks {
-		out = append(out, h.Binary)
+		out = append(out, Exe(h.Binary))
 	}
 	return out
 }
 
 // Owned recognises ccmem's own hook commands in settings.json: a hook
 // binary inside a folder named "ccmem" (the install puts them in
-// PREFIX/lib/ccmem/).
-var Owned = settings.OwnedBy("ccmem", hookNames()...)
+// PREFIX/lib/ccmem/), with or without ".exe".
+var Owned = func() settings.Owned {
+	var names []string
+	for _, h := range Hooks {
+		names = append(names, h.Binary, h.Binary+".exe")
+	}
+	return settings.OwnedBy("ccmem", names...)
+}()
 
-// StatusLineScript is the status line's file name in LibDir.
-const StatusLineScript = "statusline.sh"
+// oldStatusLineScript is the status line script earlier versions installed
+// in LibDir; uninstall still removes it.
+const oldStatusLineScript = "statusline.sh"
 
-// OwnedStatusLine recognises ccmem's status line command.
-var OwnedStatusLine = settings.OwnedBy("ccmem", StatusLineScript)
+// StatusLineCommand is the status line command for the ccmem binary at
+// path: it runs through the client's shell (statusLine has no exec form),
+// which on Windows is Git Bash or PowerShell: there the path is written
+// with forward slashes, which both read the same, unquoted when it can be.
+func StatusLineCommand(path string) string {
+	if runtime.GOOS == "windows" {
+		path = filepath.ToSlash(path)
+		if strings.ContainsAny(path, " '\"$`") {
+			return `"` + path + `" status --line`
+		}
+		return path + " status --line"
+	}
+	return settings.ShellQuote(path) + " status --line"
+}
+
+// OwnedStatusLine recognises ccmem's status line command: ccmem's
+// `status --line`, or the script earlier versions installed.
+func OwnedStatusLine(cmd string) bool {
+	if settings.OwnedBy("ccmem", oldStatusLineScript)(cmd) {
+		return true
+	}
+	bin, ok := strings.CutSuffix(strings.TrimSpace(cmd), " status --line")
+	if !ok {
+		return false
+	}
+	base := filepath.Base(settings.CommandPath(bin))
+	return base == "ccmem" || base == "ccmem.exe"
+}
+
+// StatusLinePath is the ccmem binary an owned status line command runs, or
+// "" for the old script.
+func StatusLinePath(cmd string) string {
+	if bin, ok := strings.CutSuffix(strings.TrimSpace(cmd), " status --line"); ok {
+		return settings.CommandPath(bin)
+	}
+	return settings.CommandPath(cmd)
+}
 
 // commandMarker marks slash command files that ccmem installed.
 const commandMarker = "installed by ccmem"
@@ -86,6 +137,9 @@ type Options struct {
 	// CommandsDir is Claude Code's user commands folder (~/.claude/commands).
 	CommandsDir string
 	DryRun      bool
+	// StatusLineOnly registers only ccmem's status line (for plugin users:
+	// a plugin cannot set one), for the ccmem binary Exe.
+	StatusLineOnly bool
 }
 
 // Action is one thing install or uninstall did (or, in a dry run, would do).
@@ -125,34 +179,46 @@ func Install(o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	next := root.Clone()
+	if o.StatusLineOnly {
+		c, foreign, err := settings.EnsureStatusLine(next, StatusLineCommand(o.Exe), OwnedStatusLine)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", o.Settings, err)
+		}
+		if foreign != "" {
+			rep.Notes = append(rep.Notes, statusLineNote(foreign, o.Exe))
+		}
+		return rep, commitSettings(&rep, o, orig, next, c)
+	}
+	if PluginEnabled(root) {
+		return rep, ErrPluginEnabled
+	}
 	srcs, err := sources(o.Exe)
 	if err != nil {
 		return rep, err
 	}
 	lib := LibDir(o.Prefix)
+	ccmem := filepath.Join(BinDir(o.Prefix), Exe("ccmem"))
 	var changes []settings.Change
-	next := root.Clone()
 	for _, h := range Hooks {
 		c, err := settings.Ensure(next, settings.Hook{
-			Event: h.Event, Command: settings.ShellQuote(filepath.Join(lib, h.Binary)), Timeout: HookTimeout,
+			Event: h.Event, Command: filepath.Join(lib, Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
 		}, Owned)
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", o.Settings, err)
 		}
 		changes = append(changes, c...)
 	}
-	slPath := filepath.Join(lib, StatusLineScript)
-	c, foreign, err := settings.EnsureStatusLine(next, settings.ShellQuote(slPath), OwnedStatusLine)
+	c, foreign, err := settings.EnsureStatusLine(next, StatusLineCommand(ccmem), OwnedStatusLine)
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", o.Settings, err)
 	}
 	changes = append(changes, c...)
 	if foreign != "" {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("you already have a status line (%s); ccmem left it as it is. To show the memory backlog in it, print the output of `%s status --line`",
-			foreign, filepath.Join(BinDir(o.Prefix), "ccmem")))
+		rep.Notes = append(rep.Notes, statusLineNote(foreign, ccmem))
 	}
 
-	copies := []struct{ from, to string }{{srcs["ccmem"], filepath.Join(BinDir(o.Prefix), "ccmem")}}
+	copies := []struct{ from, to string }{{srcs[Exe("ccmem")], ccmem}}
 	for _, name := range hookNames() {
 		copies = append(copies, struct{ from, to string }{srcs[name], filepath.Join(lib, name)})
 	}
@@ -170,9 +236,6 @@ func Install(o Options) (Report, error) {
 				return rep, err
 			}
 		}
-	}
-	if err := writeFile(&rep, o, slPath, scripts.StatusLine, 0o755); err != nil {
-		return rep, err
 	}
 	if o.CommandsDir != "" {
 		for _, name := range slices.Sorted(maps.Keys(slashCommands)) {
@@ -192,7 +255,7 @@ func Install(o Options) (Report, error) {
 // writeFile installs a small file when its content differs.
 func writeFile(rep *Report, o Options, path string, data []byte, mode os.FileMode) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() == mode {
+		if fi, err := os.Stat(path); err == nil && (!modesMatter || fi.Mode().Perm() == mode) {
 			return nil
 		}
 	}
@@ -226,7 +289,7 @@ func Uninstall(o Options) (Report, error) {
 	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
 		return rep, err
 	}
-	targets := []string{filepath.Join(BinDir(o.Prefix), "ccmem"), filepath.Join(LibDir(o.Prefix), StatusLineScript)}
+	targets := []string{filepath.Join(BinDir(o.Prefix), Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
 	for _, name := range hookNames() {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
 	}
@@ -309,7 +372,7 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 // sources finds the binaries to install: ccmem itself and each hook, beside
 // it (a build's bin/) or in ../lib/ccmem (an installed ccmem).
 func sources(exe string) (map[string]string, error) {
-	out := map[string]string{"ccmem": exe}
+	out := map[string]string{Exe("ccmem"): exe}
 	dir := filepath.Dir(exe)
 	for _, name := range hookNames() {
 		var tried []string
@@ -349,7 +412,7 @@ func sameContent(from, to string) (bool, error) {
 	if os.SameFile(fa, fb) {
 		return true, nil
 	}
-	if fa.Size() != fb.Size() || fb.Mode().Perm()&0o111 == 0 {
+	if fa.Size() != fb.Size() || !Executable(fb) {
 		return false, nil
 	}
 	a, err := os.ReadFile(from)
@@ -394,5 +457,29 @@ func copyExecutable(from, to string) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), to)
+	return replaceExecutable(tmp.Name(), to)
+}
+
+// statusLineNote tells a user with a status line of their own how to show
+// ccmem's line in it.
+func statusLineNote(foreign, ccmem string) string {
+	return fmt.Sprintf("you already have a status line (%s); ccmem left it as it is. To show the memory backlog in it, print the output of `%s`",
+		foreign, StatusLineCommand(ccmem))
+}
+
+// PluginID is ccmem's plugin in its own marketplace.
+const PluginID = "ccmem@ccmem"
+
+// ErrPluginEnabled is returned by Install when the ccmem plugin is enabled:
+// its hooks would run twice.
+var ErrPluginEnabled = errors.New("the ccmem plugin (" + PluginID + ") is enabled in these settings and registers the same hooks; ccmem install would run each of them twice, so it changed nothing")
+
+// PluginEnabled tells whether settings enable ccmem's plugin.
+func PluginEnabled(root *settings.Value) bool {
+	ep := root.Get("enabledPlugins")
+	if ep == nil || ep.Kind != settings.Object {
+		return false
+	}
+	v := ep.Get(PluginID)
+	return v != nil && v.Raw == "true"
 }

@@ -6,11 +6,14 @@ import (
 	"strings"
 )
 
-// Hook is one command hook registration.
+// Hook is one command hook registration, in exec form: Command is the
+// executable's absolute path and the client spawns it directly with Args,
+// no shell, so no quoting is involved on any system.
 type Hook struct {
-	Event   string // SessionStart, Stop, PreCompact, …
-	Command string // absolute path, shell-quoted when needed
-	Timeout int    // seconds
+	Event   string   // SessionStart, Stop, PreCompact, …
+	Command string   // the executable's absolute path
+	Args    []string // its arguments (empty, but present: exec form)
+	Timeout int      // seconds
 }
 
 // Owned tells whether a hook command belongs to ccmem; install and uninstall
@@ -124,6 +127,10 @@ func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
 					e.Set("command", String(h.Command))
 					changes = append(changes, Change{"update", h.Event, fmt.Sprintf("%s (was %s)", h.Command, cmd)})
 				}
+				if !sameArgs(e.Get("args"), h.Args) {
+					e.Set("args", stringArray(h.Args))
+					changes = append(changes, Change{"update", h.Event, "exec form (command and args, no shell) for " + h.Command})
+				}
 				if t := e.Get("timeout"); t == nil || t.Raw != fmt.Sprint(h.Timeout) {
 					e.Set("timeout", Int(h.Timeout))
 					changes = append(changes, Change{"update", h.Event, fmt.Sprintf("timeout %d s for %s", h.Timeout, h.Command)})
@@ -144,6 +151,7 @@ func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
 		entry := NewObject()
 		entry.Set("type", String("command"))
 		entry.Set("command", String(h.Command))
+		entry.Set("args", stringArray(h.Args))
 		entry.Set("timeout", Int(h.Timeout))
 		group := NewObject()
 		group.Set("hooks", &Value{Kind: Array, Items: []*Value{entry}})
@@ -198,6 +206,28 @@ func RemoveOwned(root *Value, owned Owned) ([]Change, error) {
 		root.Delete("hooks")
 	}
 	return changes, nil
+}
+
+// stringArray is a JSON array of strings.
+func stringArray(list []string) *Value {
+	a := &Value{Kind: Array}
+	for _, s := range list {
+		a.Items = append(a.Items, String(s))
+	}
+	return a
+}
+
+// sameArgs tells whether v is a JSON array holding exactly list.
+func sameArgs(v *Value, list []string) bool {
+	if v == nil || v.Kind != Array || len(v.Items) != len(list) {
+		return false
+	}
+	for i, it := range v.Items {
+		if s, ok := it.Str(); !ok || s != list[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // dropEmptyGroups removes groups whose hook list became empty.

@@ -19,7 +19,8 @@ var haveProc = sync.OnceValue(func() bool {
 })
 
 // stat reads a process's name, state, parent and start time from
-// /proc/PID/stat (proc(5): fields 2, 3, 4 and 22).
+// /proc/PID/stat (proc(5), https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html:
+// fields 2, 3, 4 and 22).
 func stat(pid int) (status, error) {
 	if !haveProc() {
 		return status{}, errors.New("no /proc on this system")

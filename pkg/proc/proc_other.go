@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin && !windows
 
 package proc
 
@@ -7,7 +7,8 @@ import "errors"
 // errGone is returned by stat for a process that does not exist.
 var errGone = errors.New("no such process")
 
-// stat cannot tell on this system (yet): sessions end by idle time.
+// stat cannot tell on this system: sessions then end by idle time
+// (orphan_after).
 func stat(pid int) (status, error) {
 	return status{}, errors.New("process status is not available on this system")
 }

@@ -399,7 +399,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 		return fmt.Errorf("transcript: %w", err)
 	}
 	defer f.Close()
-	ino := store.FileID(fi)
+	ino := store.FileID(f, fi)
 	pos := c.Transcript
 	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset {
 		c.reset()

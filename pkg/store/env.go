@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -34,8 +35,13 @@ type Env struct {
 var ErrNoHome = errors.New("cannot find the home directory (HOME is not set)")
 
 // EnvFrom builds an Env from environment variables read through getenv.
+// The home directory is found as os.UserHomeDir finds it ($HOME, and on
+// Windows %USERPROFILE%), but through getenv, so tests can pin it.
 func EnvFrom(getenv func(string) string) (Env, error) {
 	e := Env{Home: getenv("HOME"), Now: time.Now}
+	if e.Home == "" && runtime.GOOS == "windows" {
+		e.Home = getenv("USERPROFILE")
+	}
 	// CCMEM_NOW pins the clock (RFC 3339), for tests and reproducible demos.
 	if v := getenv("CCMEM_NOW"); v != "" {
 		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {

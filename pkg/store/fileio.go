@@ -10,10 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/natefinch/atomic"
+	"github.com/rogpeppe/go-internal/robustio"
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -33,7 +32,7 @@ var (
 // OpenRegular opens path for reading without blocking on a FIFO and
 // refuses anything but a regular file.
 func OpenRegular(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -297,7 +296,7 @@ func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := atomic.ReplaceFile(name, path); err != nil {
+	if err := replace(name, path); err != nil {
 		return err
 	}
 	ok = true
@@ -365,15 +364,7 @@ func Lock(dir string) (func(), error) {
 	return lockedfile.MutexAt(filepath.Join(dir, ".lock")).Lock()
 }
 
-// SyncDir makes a rename or a new file in dir durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
-}
+// replace renames the finished temporary file over path: atomic on every
+// system ccmem runs on, and retried where another process holding path
+// open makes the rename fail for a moment (Windows).
+func replace(tmp, path string) error { return robustio.Rename(tmp, path) }
