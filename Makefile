@@ -3,23 +3,27 @@
 
 GO        ?= go
 BIN       := bin
-BINARIES  := ./cmd/ccmem ./hooks/sessionstart ./hooks/stop ./hooks/precompact
+LIB       := lib/ccmem
+HOOKS     := ./hooks/sessionstart ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet clean claude-code bench bench-go fuzz
+.PHONY: all build test unit e2e demo install uninstall vet cross dist clean claude-code bench bench-go fuzz
 
 all: build
 
-## build: compile ccmem and its hooks into ./bin
+## build: compile ccmem into ./bin and its hooks into ./lib/ccmem (an install prefix's layout:
+## the plugin puts ./bin, with ccmem alone, on the model's PATH)
 build:
-	$(GO) build $(GOFLAGS_BUILD) -o $(BIN)/ $(BINARIES)
+	$(GO) build $(GOFLAGS_BUILD) -o $(BIN)/ ./cmd/ccmem
+	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ $(HOOKS)
 
 ## demo: run sessionstart on a built-in sample store and print what it injects
 demo: build
 	@$(GO) run ./scripts/demo
 
-## test: vet, unit tests, testscripts and the real-client end-to-end tests
-test: vet
+## test: vet, every target's build and test compile, unit tests, testscripts and the
+## real-client end-to-end tests
+test: vet cross
 	$(GO) test -count=1 ./...
 
 ## unit: everything but the real-client end-to-end tests
@@ -49,6 +53,14 @@ fuzz:
 vet:
 	$(GO) vet ./...
 
+## cross: build, vet and compile the tests for macOS, Windows and linux/arm64
+cross:
+	@bash scripts/cross.sh
+
+## dist: release archives for six targets and their SHA-256 sums in ./dist (needs only Go)
+dist:
+	$(GO) run ./internal/dist -o dist
+
 ## install: build, then wire ccmem into your Claude Code (~/.local, ~/.claude/settings.json)
 install: build
 	$(BIN)/ccmem install
@@ -58,4 +70,4 @@ uninstall: build
 	$(BIN)/ccmem uninstall
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) lib dist

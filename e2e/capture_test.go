@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -224,4 +226,77 @@ func TestCompactionCountedAndInstructed(t *testing.T) {
 	if cp.Compactions != 1 {
 		t.Fatalf("compactions = %d after one /compact, want 1", cp.Compactions)
 	}
+}
+
+// TestZombieSessionIsArchived: a claude process killed with SIGKILL whose
+// parent never waits for it stays a zombie: its pid and start time remain,
+// but the process is gone. The next session start archives its session.
+// (The test process is the parent here and does not reap the client until
+// the end.)
+func TestZombieSessionIsArchived(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/PID/stat to see the zombie, which only Linux has")
+	}
+	w := newWorld(t, func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		return scriptapi.Reply{Text: "too late", Delay: time.Minute}
+	})
+	const goal = "a task whose client becomes a zombie"
+	cmd := exec.Command(claudeBin, "--permission-mode", "acceptEdits", "-p", goal)
+	cmd.Env, cmd.Dir = w.env(), w.project
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reaped := false
+	defer func() {
+		if !reaped {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.api.MessageRequests()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the client never called the API")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	w.waitForTranscript(goal, 10*time.Second)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Not reaped: wait until the kernel shows it as a zombie.
+	stat := fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		data, err := os.ReadFile(stat)
+		if err != nil {
+			t.Fatalf("the killed client's %s is gone (was it reaped?): %v", stat, err)
+		}
+		if f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed client is not a zombie: %s", data)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	checkpoints, _ := filepath.Glob(filepath.Join(w.projectDir(), "checkpoints", "*.json"))
+	if len(checkpoints) != 1 {
+		t.Fatalf("checkpoints: %v, want the killed session's", checkpoints)
+	}
+	killed := strings.TrimSuffix(filepath.Base(checkpoints[0]), ".json")
+
+	w.api.SetScript(func(scriptapi.MessagesRequest) scriptapi.Reply { return scriptapi.Reply{Text: "ok"} })
+	w.claude("-p", "hello")
+	if _, err := os.Stat(stat); err != nil {
+		t.Fatal("the zombie was reaped before the next session started; the test proves nothing")
+	}
+	eps := w.episodesOf(killed)
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the zombie's session: %v, want one", eps)
+	}
+	if ep := readRecord(t, eps[0]); ep.Goal != goal {
+		t.Fatalf("episode: %+v", ep)
+	}
+	cmd.Wait()
+	reaped = true
 }

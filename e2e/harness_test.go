@@ -74,11 +74,24 @@ type world struct {
 	home    string
 	project string
 	api     *scriptapi.Server
+	// path, when set, is the PATH of every child process.
+	path string
 }
 
 // newWorld installs ccmem into a fresh HOME with `ccmem install` and starts
 // the scripted API with script (nil answers every request with "ok").
 func newWorld(t *testing.T, script scriptapi.Script) *world {
+	t.Helper()
+	w := newBareWorld(t, script)
+	if out, err := w.ccmem("install"); err != nil {
+		t.Fatalf("ccmem install: %v\n%s", err, out)
+	}
+	return w
+}
+
+// newBareWorld is a fresh HOME with Claude Code onboarded and the scripted
+// API running, but ccmem not installed.
+func newBareWorld(t *testing.T, script scriptapi.Script) *world {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test with the real client: skipped under -short (make unit); make test runs it")
@@ -113,22 +126,7 @@ func newWorld(t *testing.T, script scriptapi.Script) *world {
 	}
 	t.Cleanup(func() { api.Close() })
 	w.api = api
-	if noInstall {
-		return w
-	}
-	out, err := w.ccmem("install")
-	if err != nil {
-		t.Fatalf("ccmem install: %v\n%s", err, out)
-	}
 	return w
-}
-
-var noInstall bool
-
-func newWorldNoInstall(t *testing.T) *world {
-	noInstall = true
-	defer func() { noInstall = false }()
-	return newWorld(t, nil)
 }
 
 func (w *world) write(path, content string) {
@@ -147,7 +145,7 @@ func (w *world) write(path, content string) {
 func (w *world) env() []string {
 	return []string{
 		"HOME=" + w.home,
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + w.pathEnv(),
 		"TERM=dumb",
 		"LANG=C.UTF-8",
 		"TMPDIR=" + os.TempDir(),
@@ -158,6 +156,14 @@ func (w *world) env() []string {
 		"DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	}
+}
+
+// pathEnv is the PATH children get: the test's own, unless the world sets one.
+func (w *world) pathEnv() string {
+	if w.path != "" {
+		return w.path
+	}
+	return os.Getenv("PATH")
 }
 
 // ccmem runs the installed-from-build ccmem in the world.

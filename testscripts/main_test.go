@@ -45,6 +45,13 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CCMEM_HOME", "")
 			e.Setenv("CLAUDE_CONFIG_DIR", "")
 			e.Setenv("CCMEM_DISABLE", "")
+			e.Setenv("CLAUDE_PLUGIN_ROOT", "")
+			// The repository, for scripts that test its plugin files.
+			repo, err := filepath.Abs("..")
+			if err != nil {
+				return err
+			}
+			e.Setenv("CCMEM_REPO", repo)
 			return os.MkdirAll(filepath.Join(e.WorkDir, "home"), 0o755)
 		},
 		Condition: func(cond string) (bool, error) {

@@ -102,9 +102,10 @@ func main() {
 
 func run(binDir string, runs, warmup int, keep bool) error {
 	binDir, _ = filepath.Abs(binDir)
-	for _, b := range []string{"ccmem", "sessionstart", "stop", "precompact"} {
-		if _, err := os.Stat(filepath.Join(binDir, b)); err != nil {
-			return fmt.Errorf("%s/%s is missing: run `make build` first", binDir, b)
+	hookDir := filepath.Join(binDir, "..", "lib", "ccmem")
+	for _, b := range []string{filepath.Join(binDir, "ccmem"), filepath.Join(hookDir, "sessionstart"), filepath.Join(hookDir, "stop"), filepath.Join(hookDir, "precompact")} {
+		if _, err := os.Stat(b); err != nil {
+			return fmt.Errorf("%s is missing: run `make build` first", b)
 		}
 	}
 	tmp, err := os.MkdirTemp("", "ccmem-bench-")
@@ -154,10 +155,10 @@ func run(binDir string, runs, warmup int, keep bool) error {
 			cmd    command
 			before func(c *command, i int)
 		}{
-			{"sessionstart", command{path: filepath.Join(binDir, "sessionstart")}, func(c *command, i int) { c.stdin = startPayload(i) }},
-			{"stop (first pass)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func(*command, int) { os.Remove(checkpoint) }},
-			{"stop (+1 KB)", command{path: filepath.Join(binDir, "stop"), stdin: stopPayload}, func(*command, int) { appendKB(w.transcript) }},
-			{"precompact (+1 KB)", command{path: filepath.Join(binDir, "precompact"), stdin: preCompactPayload}, func(*command, int) { appendKB(w.transcript) }},
+			{"sessionstart", command{path: filepath.Join(hookDir, "sessionstart")}, func(c *command, i int) { c.stdin = startPayload(i) }},
+			{"stop (first pass)", command{path: filepath.Join(hookDir, "stop"), stdin: stopPayload}, func(*command, int) { os.Remove(checkpoint) }},
+			{"stop (+1 KB)", command{path: filepath.Join(hookDir, "stop"), stdin: stopPayload}, func(*command, int) { appendKB(w.transcript) }},
+			{"precompact (+1 KB)", command{path: filepath.Join(hookDir, "precompact"), stdin: preCompactPayload}, func(*command, int) { appendKB(w.transcript) }},
 			{"status --line", command{path: filepath.Join(binDir, "ccmem"), args: []string{"status", "--line"}, stdin: statusInput}, nil},
 		}
 		for _, m := range measured {

@@ -100,7 +100,7 @@ func (d *doctor) checkRegistrations() {
 	lib := install.LibDir(d.Prefix)
 	for _, h := range install.Hooks {
 		want := filepath.Join(lib, install.Exe(h.Binary))
-		cmds := registered(root, h.Event)
+		cmds := settings.Commands(root, h.Event, install.Owned)
 		switch {
 		case len(cmds) == 0:
 			d.add(false, h.Event+" hook", "not registered (run `ccmem install`)")
@@ -210,31 +210,6 @@ func pathErrText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// registered lists the ccmem commands registered for an event.
-func registered(root *settings.Value, event string) []string {
-	var out []string
-	hooks := root.Get("hooks")
-	if hooks == nil || hooks.Kind != settings.Object {
-		return nil
-	}
-	groups := hooks.Get(event)
-	if groups == nil || groups.Kind != settings.Array {
-		return nil
-	}
-	for _, g := range groups.Items {
-		hs := g.Get("hooks")
-		if hs == nil || hs.Kind != settings.Array {
-			continue
-		}
-		for _, e := range hs.Items {
-			if cmd, _ := e.Get("command").Str(); cmd != "" && install.Owned(cmd) {
-				out = append(out, cmd)
-			}
-		}
-	}
-	return out
 }
 
 // storePermissions lists store entries readable or writable by others.

@@ -4,11 +4,13 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/install"
 	"github.com/ccmem/ccmem/internal/version"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -39,6 +41,16 @@ func begin(name, usage string, p hookio.Process) (r *run, code int) {
 	if err != nil {
 		writeLine(p.Stderr, name+": "+err.Error())
 		return nil, 1
+	}
+	if p.Getenv("CLAUDE_PLUGIN_ROOT") != "" && install.Registered(env.Settings()) {
+		// Run as the plugin while `ccmem install` registered the same hooks
+		// in settings.json: those do the work; the plugin stands aside.
+		if name == "sessionstart" {
+			msg, _ := json.Marshal(map[string]string{"systemMessage": "ccmem is installed twice, as the " + install.PluginID +
+				" plugin and with `ccmem install`; the plugin stands aside. Keep one: `ccmem uninstall` (the plugin then works alone) or `claude plugin uninstall " + install.PluginID + "`."})
+			fmt.Fprintf(p.Stdout, "%s\n", msg)
+		}
+		return nil, 0
 	}
 	r = &run{name: name, p: p, env: env, started: p.Now()}
 	// The input comes before the configuration (which depends on its cwd),

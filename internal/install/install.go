@@ -483,3 +483,23 @@ func PluginEnabled(root *settings.Value) bool {
 	v := ep.Get(PluginID)
 	return v != nil && v.Raw == "true"
 }
+
+// Registered tells whether the settings file at path registers any of
+// ccmem's hooks (as `ccmem install` does). A missing or unreadable file
+// registers none.
+func Registered(path string) bool {
+	data, err := store.ReadSmallFile(path, 16<<20)
+	if err != nil {
+		return false
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		return false
+	}
+	for _, h := range Hooks {
+		if len(settings.Commands(root, h.Event, Owned)) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -2,15 +2,15 @@ package install
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ccmem/ccmem/internal/settings"
 )
 
-// hooks.json.example must show every hook install registers, as it does.
-func TestHooksExampleMatchesInstall(t *testing.T) {
-	data, err := os.ReadFile("../../hooks.json.example")
+// The plugin's hooks/hooks.json registers every hook install registers, on
+// the same event, in exec form through hooks/run, with the same timeout.
+func TestPluginHooksMatchInstall(t *testing.T) {
+	data, err := os.ReadFile("../../hooks/hooks.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,17 +20,23 @@ func TestHooksExampleMatchesInstall(t *testing.T) {
 	}
 	hooks := root.Get("hooks")
 	if hooks == nil || len(hooks.Keys) != len(Hooks) {
-		t.Fatalf("hooks.json.example registers %v, install registers %d hooks", hooks, len(Hooks))
+		t.Fatalf("hooks/hooks.json registers %v, install registers %d hooks", hooks, len(Hooks))
 	}
 	for _, h := range Hooks {
 		groups := hooks.Get(h.Event)
 		if groups == nil || len(groups.Items) != 1 {
-			t.Fatalf("hooks.json.example lacks %s", h.Event)
+			t.Fatalf("hooks/hooks.json lacks %s", h.Event)
 		}
 		entry := groups.Items[0].Get("hooks").Items[0]
 		cmd, _ := entry.Get("command").Str()
-		if !Owned(cmd) || filepath.Base(cmd) != h.Binary || entry.Get("timeout").Raw != "5" {
-			t.Fatalf("%s entry %s does not match install", h.Event, entry.Marshal())
+		args := entry.Get("args")
+		if cmd != "sh" || args == nil || len(args.Items) != 2 || entry.Get("timeout").Raw != "5" {
+			t.Fatalf("%s entry %s is not `sh hooks/run HOOK` in exec form", h.Event, entry.Marshal())
+		}
+		script, _ := args.Items[0].Str()
+		name, _ := args.Items[1].Str()
+		if script != "${CLAUDE_PLUGIN_ROOT}/hooks/run" || name != h.Binary {
+			t.Fatalf("%s runs %s %s, want hooks/run %s", h.Event, script, name, h.Binary)
 		}
 	}
 }

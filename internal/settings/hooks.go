@@ -230,6 +230,32 @@ func sameArgs(v *Value, list []string) bool {
 	return true
 }
 
+// Commands lists the hook commands registered for event that owned
+// accepts, in order.
+func Commands(root *Value, event string, owned Owned) []string {
+	hooks, err := hooksObject(root, false)
+	if err != nil || hooks == nil {
+		return nil
+	}
+	groups, err := entries(hooks, event)
+	if err != nil || groups == nil {
+		return nil
+	}
+	var out []string
+	for _, g := range groups.Items {
+		hs := g.Get("hooks")
+		if hs == nil {
+			continue
+		}
+		for _, e := range hs.Items {
+			if cmd := commandOf(e); cmd != "" && owned(cmd) {
+				out = append(out, cmd)
+			}
+		}
+	}
+	return out
+}
+
 // dropEmptyGroups removes groups whose hook list became empty.
 func dropEmptyGroups(groups *Value) {
 	kept := groups.Items[:0]

@@ -48,7 +48,7 @@ func ResolveProject(e Env, dir string) (Project, error) {
 		p.Root, p.Git = root, true
 		p.Remote = gitRemote(gitDir)
 	}
-	p.Key = e.keyFor(p.Root)
+	p.Key, p.Root = e.keyFor(p.Root)
 	return p, nil
 }
 
@@ -160,15 +160,35 @@ func gitRemote(commonDir string) string {
 // keyFor is the store key of a project root: its slug, unless the store
 // already holds that slug for a different root (slugs are lossy:
 // "/a/b-c" and "/a/b/c" share one), in which case a hash of the root is
-// appended so two projects never share a folder.
-func (e Env) keyFor(root string) string {
+// appended so two projects never share a folder. On a case-insensitive
+// file system (macOS and Windows by default) one folder has many spellings
+// (/Users/me/Shop, /users/me/shop); the one recorded first is the root, so
+// the project keeps one key and one folder.
+func (e Env) keyFor(root string) (key, canonical string) {
 	slug := Slug(root)
 	owner, ok := e.keyOwner(slug)
-	if !ok || owner == root {
-		return slug
+	switch {
+	case !ok || owner == root:
+		return slug, root
+	case sameDir(owner, root):
+		return slug, owner
 	}
 	sum := sha256.Sum256([]byte(root))
-	return slug + "-" + hex.EncodeToString(sum[:4])
+	return slug + "-" + hex.EncodeToString(sum[:4]), root
+}
+
+// sameDir tells whether two spellings of a path name the same folder (as
+// they do when they differ only in case on a case-insensitive file system).
+func sameDir(a, b string) bool {
+	if !strings.EqualFold(a, b) {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // keyOwner reads the root recorded in a key's project.json.

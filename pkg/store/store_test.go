@@ -277,3 +277,34 @@ func TestEnvFrom(t *testing.T) {
 		t.Fatal("no HOME and no overrides: want an error")
 	}
 }
+
+// On a case-insensitive file system one folder has several spellings; the
+// project keeps the key and root recorded first. (Simulated here with a
+// symlink, since Linux file systems are case-sensitive: the recorded
+// spelling names the same folder.)
+func TestOneProjectAcrossSpellings(t *testing.T) {
+	e := storetest.Env(t)
+	base := storetest.RealDir(t)
+	root := filepath.Join(base, "shop")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(base, "SHOP")
+	if err := os.Symlink(root, other); err != nil {
+		t.Fatal(err)
+	}
+	key := store.Slug(root)
+	storetest.Mkfile(t, e.ProjectFile(key), `{"root":"`+other+`","key":"`+key+`"}`)
+	p, err := store.ResolveProject(e, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Key != key || p.Root != other {
+		t.Fatalf("project %+v, want key %s and the recorded root %s", p, key, other)
+	}
+	// A different folder whose name differs only in case is another project.
+	storetest.Mkfile(t, e.ProjectFile(key), `{"root":"`+filepath.Join(base, "Shop")+`","key":"`+key+`"}`)
+	if p, _ := store.ResolveProject(e, root); p.Key == key {
+		t.Fatalf("a different folder shares key %s", p.Key)
+	}
+}

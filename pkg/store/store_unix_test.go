@@ -6,6 +6,7 @@ package store_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -33,5 +34,36 @@ func TestReadHeadRefusesNonRegularFiles(t *testing.T) {
 	}
 	if _, err := store.ReadHead("/dev/zero", 10, 100); err == nil {
 		t.Fatal("device: want an error")
+	}
+}
+
+// A transcript replaced by another file has another FileID; the same file
+// grown keeps it.
+func TestFileIDTellsReplacedFromGrown(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	id := func() uint64 {
+		f, fi, err := store.OpenRegular(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return store.FileID(f, fi)
+	}
+	if err := os.WriteFile(path, []byte("a\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := id()
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("b\n")
+	f.Close()
+	if id() != first || first == 0 {
+		t.Fatalf("grown file: id %d, was %d", id(), first)
+	}
+	if err := store.WriteFileAtomic(path, []byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if id() == first {
+		t.Fatal("a replaced file kept its id")
 	}
 }

@@ -36,8 +36,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(bin, "sessionstart")); err != nil {
-		return fmt.Errorf("bin/sessionstart is missing: run `make demo` (it builds first)")
+	startHook := filepath.Join(bin, "..", "lib", "ccmem", "sessionstart")
+	if _, err := os.Stat(startHook); err != nil {
+		return fmt.Errorf("lib/ccmem/sessionstart is missing: run `make demo` (it builds first)")
 	}
 	tmp, err := os.MkdirTemp("", "ccmem-demo-")
 	if err != nil {
@@ -82,7 +83,7 @@ func run() error {
 
 	payload := fmt.Sprintf(`{"session_id":"4b7c2d9e-demo","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`,
 		filepath.Join(home, ".claude", "projects", p.Key, "4b7c2d9e-demo.jsonl"), project)
-	cmd := exec.Command(filepath.Join(bin, "sessionstart"))
+	cmd := exec.Command(startHook)
 	cmd.Env = env
 	cmd.Dir = project
 	cmd.Stdin = strings.NewReader(payload)
@@ -102,7 +103,7 @@ func run() error {
 	block := hook.HookSpecificOutput.AdditionalContext
 
 	fmt.Printf("ccmem demo — sample store in %s\n", tmp)
-	fmt.Printf("$ echo '{\"cwd\":\"…/src/shop\",\"source\":\"startup\",…}' | bin/sessionstart\n\n")
+	fmt.Printf("$ echo '{\"cwd\":\"…/src/shop\",\"source\":\"startup\",…}' | lib/ccmem/sessionstart\n\n")
 	rule := strings.Repeat("─", 78)
 	fmt.Println(rule)
 	fmt.Println(block)
