@@ -361,7 +361,18 @@ func Lock(dir string) (func(), error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return lockedfile.MutexAt(filepath.Join(dir, ".lock")).Lock()
+	path := filepath.Join(dir, ".lock")
+	// lockedfile creates a missing lock file 0666 (less the umask): create
+	// it private first, and make an older one private.
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm() != 0o600 && modesMatter {
+		_ = f.Chmod(0o600)
+	}
+	f.Close()
+	return lockedfile.MutexAt(path).Lock()
 }
 
 // replace renames the finished temporary file over path: atomic on every

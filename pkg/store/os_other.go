@@ -4,6 +4,9 @@ package store
 
 import "os"
 
+// modesMatter: permission bits guard files here.
+const modesMatter = true
+
 func openRead(path string) (*os.File, error) { return os.Open(path) }
 
 // SyncDir does nothing where folders cannot be synced.

@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// modesMatter: permission bits guard files here.
+const modesMatter = true
+
 // openRead opens path for reading without blocking on a FIFO (O_NONBLOCK),
 // so a FIFO planted where a memory file was expected is refused, not waited
 // on.

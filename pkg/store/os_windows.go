@@ -9,6 +9,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// modesMatter: Windows guards files with ACLs, not mode bits.
+const modesMatter = false
+
 // openRead opens path for reading. Windows has no FIFOs in the file system
 // (named pipes live under \\.\pipe\), so a plain open cannot block.
 func openRead(path string) (*os.File, error) { return os.Open(path) }

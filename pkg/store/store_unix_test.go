@@ -67,3 +67,28 @@ func TestFileIDTellsReplacedFromGrown(t *testing.T) {
 		t.Fatal("a replaced file kept its id")
 	}
 }
+
+// Lock files are private (0600) whatever the umask, and an older, looser
+// one is made private.
+func TestLockFilesArePrivate(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	unlock, err := store.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if fi, err := os.Stat(filepath.Join(dir, ".lock")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("new lock file: %v %v", fi.Mode(), err)
+	}
+	os.Chmod(filepath.Join(dir, ".lock"), 0o666)
+	unlock, err = store.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if fi, _ := os.Stat(filepath.Join(dir, ".lock")); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("old lock file: %v", fi.Mode())
+	}
+}
