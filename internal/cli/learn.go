@@ -234,31 +234,67 @@ func runLearnReview(c *ctx, r *reviewFlags) error {
 		c.printPending(items)
 		return nil
 	}
-	for _, name := range accept {
+	// Each decision applies on its own and is idempotent: re-run after a
+	// crash, a decision already made is reported, and the others go on.
+	var unknown []string
+	decide := func(name string, accept bool) error {
 		it, ok := learn.Find(items, name)
 		if !ok {
-			return withHint(fmt.Errorf("no pending feedback named %q", name), "run `ccmem learn review` to list them")
+			accepted, rejected := learn.Decided(c.env, name)
+			switch {
+			case accept && accepted != "":
+				fmt.Fprintf(c.out, "accepted  %s (already) -> %s\n", name, c.env.Tilde(accepted))
+			case !accept && rejected != "":
+				fmt.Fprintf(c.out, "rejected  %s (already) -> %s\n", name, c.env.Tilde(rejected))
+			default:
+				unknown = append(unknown, name)
+			}
+			return nil
 		}
-		dest, err := learn.Accept(c.env, it)
+		var dest, verb string
+		var err error
+		if accept {
+			dest, err = learn.Accept(c.env, it)
+			verb = "accepted"
+		} else {
+			dest, err = learn.Reject(c.env, it, r.reason)
+			verb = "rejected"
+		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.out, "accepted  %s -> %s\n", it.Name, c.env.Tilde(dest))
+		fmt.Fprintf(c.out, "%s  %s -> %s\n", verb, it.Name, c.env.Tilde(dest))
+		return nil
+	}
+	for _, name := range accept {
+		if err := decide(name, true); err != nil {
+			return err
+		}
 	}
 	for _, name := range reject {
-		it, ok := learn.Find(items, name)
-		if !ok {
-			return withHint(fmt.Errorf("no pending feedback named %q", name), "run `ccmem learn review` to list them")
-		}
-		dest, err := learn.Reject(c.env, it, r.reason)
-		if err != nil {
+		if err := decide(name, false); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.out, "rejected  %s -> %s\n", it.Name, c.env.Tilde(dest))
 	}
 	_, _ = learn.RefreshStatus(c, c.env, nil)
+	if len(unknown) > 0 {
+		return withHint(fmt.Errorf("no pending feedback named %s", quoteList(unknown)), "run `ccmem learn review` to list them")
+	}
 	return nil
 }
+
+// quoteList is "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
 
 func (c *ctx) printPending(items []learn.ReviewItem) {
 	for _, it := range items {

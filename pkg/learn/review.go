@@ -63,6 +63,39 @@ func Find(items []ReviewItem, name string) (ReviewItem, bool) {
 	return ReviewItem{}, false
 }
 
+// Decided finds a decision already made about the feedback named name:
+// the accepted entry in learned/feedback/, or its rejected copy in
+// archive/feedback/ ("" for none). A decision re-run after a crash finds
+// it done instead of failing.
+func Decided(e store.Env, name string) (accepted, rejected string) {
+	file := store.SafeFileName(name)
+	if p := filepath.Join(e.LearnedDir(), "feedback", file+".md"); isFile(p) {
+		accepted = p
+	}
+	olds, _ := filepath.Glob(filepath.Join(e.ArchiveDir(), "feedback", globEscape(file)+".*.md"))
+	for _, o := range olds {
+		data, err := store.ReadSmallFile(o, 1<<20)
+		if err != nil {
+			continue
+		}
+		if m, _, err := frontmatter.Read(data); err == nil {
+			if r, _ := m.Fields["archived_reason"].(string); strings.HasPrefix(r, "rejected in review") {
+				rejected = o
+			}
+		}
+	}
+	return accepted, rejected
+}
+
+func isFile(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func globEscape(s string) string {
+	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`).Replace(s)
+}
+
 // Accept makes a pending feedback memory canonical; an accepted entry
 // of the same name it replaces is archived first.
 func Accept(e store.Env, it ReviewItem) (string, error) {
