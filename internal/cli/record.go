@@ -252,7 +252,10 @@ var cmdRecordShow = &command{
 			if err != nil {
 				return err
 			}
-			f := records.Read(records.Path(s.Root, category, id))
+			f, err := s.Read(category, id)
+			if err != nil {
+				return recordError(err)
+			}
 			if f.Record == nil && errors.Is(f.Err, os.ErrNotExist) {
 				return recordError(fmt.Errorf("no record %s/%s: %w", category, id, records.ErrNotFound))
 			}

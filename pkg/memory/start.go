@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/config"
@@ -187,16 +188,10 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		repo := store.RepoMemory(root)
 		add(fileSection("project", heading("Project memory (committed with the repository, shared with the team)", repo),
 			repo, cfg.Caps.Project, budget))
-		index := records.IndexPath(root)
-		if s, err := fileSection("records", "# Project records (structured; the full record is <category>/<id>.json beside "+index+")",
-			index, cfg.Caps.Records+1, budget); cfg.Caps.Records > 0 && err == nil && len(s.Lines) > 0 {
-			// Drop the index's own title line.
-			s.Lines, s.Total, s.Cap = s.Lines[1:], s.Total-1, cfg.Caps.Records
-			if s.Total > 0 {
+		if cfg.Caps.Records > 0 {
+			if s, ok := recordsSection(root, cfg.Caps.Records, budget); ok {
 				sections = append(sections, s)
 			}
-		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			warn(e.PathError(index, err))
 		}
 		add(fileSection("episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
 			e.IndexPath(p.Key), cfg.Caps.Episodes, budget))
@@ -246,6 +241,26 @@ func fileSection(name, title, path string, capLines, budget int) (inject.Section
 	}
 	s.Lines, s.Total, s.Approx = h.Lines, h.Total, h.Approx
 	return s, nil
+}
+
+// recordsSection lists the project's active records, rendered from the
+// records themselves (records/index.md, which a kill can leave stale, is
+// only their copy for people).
+func recordsSection(root string, capLines, budget int) (inject.Section, bool) {
+	index := records.IndexPath(root)
+	s := inject.Section{Name: "records", Path: index, Cap: capLines,
+		Title: "# Project records (structured; the full record is <category>/<id>.json beside " + index + ")"}
+	files := records.List(root)
+	if len(files) == 0 {
+		return s, false
+	}
+	// The rendered index, without its own title line.
+	h, err := store.ReadHeadFrom(strings.NewReader(records.Index(files)), capLines+1, budget)
+	if err != nil || h.Total <= 1 {
+		return s, false
+	}
+	s.Lines, s.Total = h.Lines[1:], h.Total-1
+	return s, true
 }
 
 // learnedSection lists the canonical entries that apply to the project.

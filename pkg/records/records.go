@@ -123,6 +123,27 @@ func refuse(rule error, format string, args ...any) error {
 // Dir is where a project's records live.
 func Dir(root string) string { return filepath.Join(store.RepoMemoryDir(root), "records") }
 
+// CheckRef refuses a record reference that is not a known category and a
+// slug id: nothing named by a user or a model may reach outside records/
+// ("decision/../../x").
+func CheckRef(category, id string) error {
+	if !slices.Contains(Categories, category) {
+		return refuse(ErrInvalid, "unknown category %q (one of %s)", category, strings.Join(Categories, ", "))
+	}
+	if !store.ValidID(id, 80, true) {
+		return refuse(ErrInvalid, "id %q must be a slug: lowercase letters, digits and dashes, at most 80", id)
+	}
+	return nil
+}
+
+// Read reads one record of the store, by reference.
+func (s *Store) Read(category, id string) (File, error) {
+	if err := CheckRef(category, id); err != nil {
+		return File{}, err
+	}
+	return Read(Path(s.Root, category, id)), nil
+}
+
 // Path is the file of one record.
 func Path(root, category, id string) string {
 	return filepath.Join(Dir(root), category, id+".json")
@@ -431,12 +452,26 @@ type Store struct {
 }
 
 // Open returns the record store of the project dir belongs to.
+// A kill between a record's write and the index's leaves index.md stale;
+// Open rebuilds it when it disagrees with the records, so every record
+// command (a refused one too) heals it.
 func Open(e store.Env, dir string) (*Store, error) {
 	p, err := store.ResolveProject(e, dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Env: e, Root: p.Root, Key: p.Key}, nil
+	s := &Store{Env: e, Root: p.Root, Key: p.Key}
+	if _, err := os.Stat(Dir(s.Root)); err == nil {
+		unlock, err := s.lock()
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		if err := s.writeIndex(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 func (s *Store) lock() (func(), error) {
@@ -579,6 +614,9 @@ func (s *Store) Update(category, id, hash string, in *Record) (File, error) {
 
 // current reads the record to change, checking its hash when one is given.
 func (s *Store) current(category, id, hash string) (File, error) {
+	if err := CheckRef(category, id); err != nil {
+		return File{}, err
+	}
 	path := Path(s.Root, category, id)
 	cur := Read(path)
 	if cur.Record == nil {

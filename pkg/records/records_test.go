@@ -1,6 +1,7 @@
 package records
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -280,5 +281,58 @@ func TestBrokenRecordIsReported(t *testing.T) {
 	index, _ := os.ReadFile(IndexPath(w.s.Root))
 	if strings.Count(string(index), "\n- ") != 2 {
 		t.Fatalf("index:\n%s", index)
+	}
+}
+
+// A reference that is not a category and a slug never reaches a file:
+// "../" in CATEGORY or ID is refused before anything is read or written.
+func TestRecordRefsStayInside(t *testing.T) {
+	w := newRecordWorld(t)
+	outside := filepath.Join(filepath.Dir(w.s.Root), "outside.json")
+	storetest.Mkfile(t, outside, `{"secret": "x"}`)
+	for _, ref := range [][2]string{{"decision", "../../../outside"}, {"..", "x"}, {"decision/..", "x"}, {"decision", "UPPER"}, {"nope", "x"}} {
+		if _, err := w.s.Read(ref[0], ref[1]); code(err) != "INVALID" {
+			t.Errorf("Read(%q, %q): %v", ref[0], ref[1], err)
+		}
+		if _, err := w.s.Update(ref[0], ref[1], "", &Record{Changes: []RecordChange{{Summary: "x"}}}); code(err) != "INVALID" {
+			t.Errorf("Update(%q, %q): %v", ref[0], ref[1], err)
+		}
+		if _, err := w.s.SetStatus(ref[0], ref[1], StatusRetired, "x"); code(err) != "INVALID" {
+			t.Errorf("SetStatus(%q, %q): %v", ref[0], ref[1], err)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != `{"secret": "x"}`+"\n" && string(data) != `{"secret": "x"}` {
+		t.Fatalf("a file outside records/ changed: %s", data)
+	}
+}
+
+// A kill between a record's write and the index's (here: a record file
+// written, the index not) leaves the index stale; the next record command
+// heals it, even one that is refused.
+func TestRecordIndexHeals(t *testing.T) {
+	w := newRecordWorld(t)
+	if _, err := w.s.Create(decision("First")); err != nil {
+		t.Fatal(err)
+	}
+	second := *decision("Second")
+	second.ID, second.SchemaVersion, second.RecordStatus = "second", SchemaVersion, StatusActive
+	second.CreatedAt, second.UpdatedAt = "2026-11-21T12:00:00Z", "2026-11-21T12:00:00Z"
+	second.RelatedFiles, second.Changes, second.Confidence = []string{}, []RecordChange{{Date: "2026-11-21T12:00:00Z", Summary: "created"}}, 0.8
+	data, _ := json.MarshalIndent(second, "", "  ")
+	storetest.Mkfile(t, Path(w.s.Root, "decision", "second"), string(data))
+	index := func() string { b, _ := os.ReadFile(IndexPath(w.s.Root)); return string(b) }
+	if strings.Contains(index(), "Second") {
+		t.Fatal("precondition: the index should be stale")
+	}
+	// The re-run of the interrupted create is refused, and heals the index.
+	s, err := Open(w.s.Env, w.s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(decision("Second")); code(err) != "EXISTS" {
+		t.Fatalf("re-created: %v", err)
+	}
+	if !strings.Contains(index(), "[Second](decision/second.json)") {
+		t.Fatalf("the index was not healed:\n%s", index())
 	}
 }

@@ -93,7 +93,8 @@ func ReadHead(path string, maxLines, maxChars int) (Head, error) {
 	return readHeadSized(f, maxLines, maxChars, fi.Size())
 }
 
-func readHead(r io.Reader, maxLines, maxChars int) (Head, error) {
+// ReadHeadFrom is ReadHead for text from a reader.
+func ReadHeadFrom(r io.Reader, maxLines, maxChars int) (Head, error) {
 	return readHeadSized(r, maxLines, maxChars, -1)
 }
 

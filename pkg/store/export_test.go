@@ -1,4 +1,0 @@
-package store
-
-// ReadHeadFrom is readHead for the external tests.
-var ReadHeadFrom = readHead
