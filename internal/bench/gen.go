@@ -106,7 +106,8 @@ func generate(dir string, s storeSpec) world {
 	write(filepath.Join(w.repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	p, err := store.ResolveProject(env, w.repo)
 	must(err)
-	must(store.ClaimProject(env, p))
+	p, err = store.ClaimProject(env, p)
+	must(err)
 	w.key = p.Key
 	pdir := env.ProjectDir(p.Key)
 

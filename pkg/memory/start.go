@@ -105,6 +105,13 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 	}
 	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
+		// Claim the project's folder first: a new project's lossy slug may
+		// be claimed by another root at this very moment.
+		if claimed, err := store.ClaimProject(e, *p); err != nil {
+			note("project", err)
+		} else {
+			*p = claimed
+		}
 		// Optional work ends early enough to leave time for the block:
 		// a second, or half the time left when that is less.
 		opt := ctx

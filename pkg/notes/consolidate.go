@@ -147,7 +147,8 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 // versions as briefing.md.1 and briefing.md.2. Unchanged content is not
 // rewritten. The briefing is injected at most 80 lines (caps.briefing).
 func SetBriefing(e store.Env, p store.Project, content string) (bool, error) {
-	if err := store.ClaimProject(e, p); err != nil {
+	p, err := store.ClaimProject(e, p)
+	if err != nil {
 		return false, err
 	}
 	unlock, err := store.Lock(e.ProjectDir(p.Key))

@@ -289,7 +289,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	} else if p, err = store.ResolveProject(e, req.Cwd); err != nil {
 		return nil, err
 	}
-	if err := store.ClaimProject(e, p); err != nil {
+	if p, err = store.ClaimProject(e, p); err != nil {
 		return nil, err
 	}
 	unlock, err := store.Lock(e.ProjectDir(p.Key))

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,10 @@ type Project struct {
 	Git bool `json:"git"`
 	// Remote is the URL of the "origin" remote (or the first one), if any.
 	Remote string `json:"remote,omitempty"`
+
+	// claimed is set when project.json already records exactly this
+	// project: claiming it again writes nothing (and reads nothing).
+	claimed bool
 }
 
 // ResolveProject finds the project that dir belongs to, without running git.
@@ -48,8 +53,16 @@ func ResolveProject(e Env, dir string) (Project, error) {
 		p.Root, p.Git = root, true
 		p.Remote = gitRemote(gitDir)
 	}
-	p.Key, p.Root = e.keyFor(p.Root)
+	var recorded []byte
+	p.Key, p.Root, recorded = e.keyFor(p.Root)
+	p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
 	return p, nil
+}
+
+// record is the project's project.json.
+func (p Project) record() []byte {
+	data, _ := json.MarshalIndent(p, "", "  ")
+	return append(data, '\n')
 }
 
 // findGitRoot walks up from dir to the nearest folder holding .git and
@@ -164,17 +177,20 @@ func gitRemote(commonDir string) string {
 // file system (macOS and Windows by default) one folder has many spellings
 // (/Users/me/Shop, /users/me/shop); the one recorded first is the root, so
 // the project keeps one key and one folder.
-func (e Env) keyFor(root string) (key, canonical string) {
+// It also returns the key's project.json, when it was read and names the
+// root.
+func (e Env) keyFor(root string) (key, canonical string, recorded []byte) {
 	slug := Slug(root)
-	owner, ok := e.keyOwner(slug)
+	owner, data, ok := e.keyOwner(slug)
 	switch {
-	case !ok || owner == root:
-		return slug, root
+	case !ok:
+		return slug, root, nil
+	case owner == root:
+		return slug, root, data
 	case sameDir(owner, root):
-		return slug, owner
+		return slug, owner, data
 	}
-	sum := sha256.Sum256([]byte(root))
-	return slug + "-" + hex.EncodeToString(sum[:4]), root
+	return hashedKey(root), root, nil
 }
 
 // sameDir tells whether two spellings of a path name the same folder (as
@@ -192,36 +208,90 @@ func sameDir(a, b string) bool {
 }
 
 // keyOwner reads the root recorded in a key's project.json.
-func (e Env) keyOwner(key string) (string, bool) {
+func (e Env) keyOwner(key string) (string, []byte, bool) {
 	data, err := ReadSmallFile(e.ProjectFile(key), 1<<20)
 	if err != nil {
-		return "", false
+		return "", nil, false
 	}
 	var p Project
 	if json.Unmarshal(data, &p) != nil || p.Root == "" {
-		return "", false
+		return "", nil, false
 	}
-	return p.Root, true
+	return p.Root, data, true
 }
 
-// ClaimProject records the project's identity in its store folder, creating
-// the folder; every writer calls it before writing there, so the key stays
-// bound to this root.
-func ClaimProject(e Env, p Project) error {
-	path := e.ProjectFile(p.Key)
-	data, err := json.MarshalIndent(p, "", "  ")
+// ClaimProject binds the project's key to its root in the store and
+// returns the project as claimed. Two roots with one lossy slug ("/x/a-b",
+// "/x/a/b") started at the same moment both resolve to the bare slug; the
+// claim is an exclusive create of project.json, so exactly one gets it and
+// the other the slug plus a hash. Every writer claims before writing in the
+// project's folder.
+func ClaimProject(e Env, p Project) (Project, error) {
+	if p.claimed {
+		return p, nil
+	}
+	for range 3 {
+		data := p.record()
+		path := e.ProjectFile(p.Key)
+		if old, err := ReadSmallFile(path, 1<<20); err == nil {
+			var q Project
+			if json.Unmarshal(old, &q) == nil && q.Root != "" && q.Root != p.Root && !sameDir(q.Root, p.Root) {
+				p.Key = hashedKey(p.Root) // claimed by another root meanwhile
+				continue
+			}
+			p.claimed = true
+			if bytes.Equal(old, data) {
+				return p, nil
+			}
+			return p, WriteFileAtomic(path, data) // same project, new facts (a remote)
+		}
+		err := createExclusive(path, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue // claimed meanwhile: read who has it
+		}
+		p.claimed = err == nil
+		return p, err
+	}
+	return p, fmt.Errorf("cannot claim a store folder for %s", e.Tilde(p.Root))
+}
+
+// hashedKey is the key of a root whose slug another root owns.
+func hashedKey(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return Slug(root) + "-" + hex.EncodeToString(sum[:4])
+}
+
+// createExclusive writes a new file at path with data, durably, failing
+// with fs.ErrExist when path exists: the file appears whole or not at all.
+func createExclusive(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpMark+"*")
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	if old, err := ReadSmallFile(path, 1<<20); err == nil && bytes.Equal(old, data) {
-		return nil
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
 	}
-	return WriteFileAtomic(path, data)
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		return err
+	}
+	return SyncDir(dir)
 }
 
 // ProjectRoot is the root recorded for a store key, or "".
 func (e Env) ProjectRoot(key string) string {
-	root, _ := e.keyOwner(key)
+	root, _, _ := e.keyOwner(key)
 	return root
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -229,7 +230,7 @@ func TestKeysNeverCollide(t *testing.T) {
 	if pa.Key != pb.Key {
 		t.Fatalf("precondition: unclaimed lossy slugs should match, got %q and %q", pa.Key, pb.Key)
 	}
-	if err := store.ClaimProject(e, pa); err != nil {
+	if _, err := store.ClaimProject(e, pa); err != nil {
 		t.Fatal(err)
 	}
 	pa2, _ := store.ResolveProject(e, a)
@@ -243,7 +244,7 @@ func TestKeysNeverCollide(t *testing.T) {
 	if !strings.HasPrefix(pb2.Key, store.Slug(b)+"-") {
 		t.Fatalf("second key %q should be the slug plus a hash", pb2.Key)
 	}
-	if err := store.ClaimProject(e, pb2); err != nil {
+	if _, err := store.ClaimProject(e, pb2); err != nil {
 		t.Fatal(err)
 	}
 	if pb3, _ := store.ResolveProject(e, b); pb3.Key != pb2.Key {
@@ -306,5 +307,49 @@ func TestOneProjectAcrossSpellings(t *testing.T) {
 	storetest.Mkfile(t, e.ProjectFile(key), `{"root":"`+filepath.Join(base, "Shop")+`","key":"`+key+`"}`)
 	if p, _ := store.ResolveProject(e, root); p.Key == key {
 		t.Fatalf("a different folder shares key %s", p.Key)
+	}
+}
+
+// Two projects whose lossy slugs collide, started for the first time at the
+// same moment, never share a folder: the claim is atomic.
+func TestFirstClaimsRaceNeverShare(t *testing.T) {
+	for trial := 0; trial < 40; trial++ {
+		e := storetest.Env(t)
+		base := storetest.RealDir(t)
+		dirs := []string{filepath.Join(base, "a-b"), filepath.Join(base, "a", "b")}
+		for _, d := range dirs {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		got := make([]store.Project, 2)
+		errs := make([]error, 2)
+		start := make(chan struct{})
+		for i, d := range dirs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				p, err := store.ResolveProject(e, d)
+				if err == nil {
+					p, err = store.ClaimProject(e, p)
+				}
+				got[i], errs[i] = p, err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatal(errs)
+		}
+		if got[0].Key == got[1].Key {
+			t.Fatalf("trial %d: %s and %s share the folder %s", trial, dirs[0], dirs[1], got[0].Key)
+		}
+		for i, p := range got {
+			if again, _ := store.ResolveProject(e, dirs[i]); again.Key != p.Key {
+				t.Fatalf("trial %d: %s claimed %s, resolves to %s", trial, dirs[i], p.Key, again.Key)
+			}
+		}
 	}
 }
