@@ -20,12 +20,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -158,7 +160,8 @@ func classify(it Item, de fs.DirEntry) Item {
 	if err != nil {
 		return skip(err.Error())
 	}
-	it.front, it.body = front, body
+	// The store keeps the memory with its secrets redacted.
+	it.front, it.body = redactFront(front), redactBytes(body)
 	it.Name, it.Type = meta.Name, meta.Type
 	if strings.TrimSpace(it.Name) == "" {
 		return skip("frontmatter has no name")
@@ -634,4 +637,38 @@ func dropIndexLines(path string, files []string) (bool, error) {
 		return false, nil
 	}
 	return true, store.WriteFileAtomic(path, []byte(out.String()))
+}
+
+func redactBytes(b []byte) []byte {
+	out, n := redact.String(string(b))
+	if n == 0 {
+		return b
+	}
+	return []byte(out)
+}
+
+// redactedValue is a YAML line whose value now starts with a redaction
+// mark, which YAML would read as a list unless quoted.
+var redactedValue = lazyregexp.New(`^(\s*(?:- )?(?:[\w.-]+:\s+)?)(\[REDACTED:[^\n]*?)(\r?\n?)$`)
+
+// redactFront redacts a frontmatter block line by line, keeping it valid
+// YAML: a plain value that now begins with "[REDACTED:…" is quoted.
+func redactFront(front []byte) []byte {
+	lines := strings.SplitAfter(string(front), "\n")
+	changed := false
+	for i, l := range lines {
+		red, n := redact.String(l)
+		if n == 0 {
+			continue
+		}
+		changed = true
+		if m := redactedValue.FindStringSubmatch(red); m != nil {
+			red = m[1] + strconv.Quote(m[2]) + m[3]
+		}
+		lines[i] = red
+	}
+	if !changed {
+		return front
+	}
+	return []byte(strings.Join(lines, ""))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -429,5 +430,48 @@ func TestCachedBacklog(t *testing.T) {
 	}
 	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 2 {
 		t.Fatalf("after a new silo file: %+v fresh=%v", b, fresh)
+	}
+}
+
+// A memory the client saved with a secret in it reaches the store
+// redacted, frontmatter and body, still valid YAML, and a second apply
+// finds it unchanged.
+func TestLearnRedacts(t *testing.T) {
+	e := storetest.Env(t)
+	silo := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory")
+	storetest.Mkfile(t, filepath.Join(silo, "deploy.md"), "---\nname: deploy\ndescription: ghp_Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc3Jd5Gf0SaQwEr is the deploy token\nmetadata:\n  type: reference\n---\nUse NPM_TOKEN=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 to publish.\n")
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := List(context.Background(), e)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("entries %+v, %v", entries, err)
+	}
+	data, _ := os.ReadFile(entries[0].Path)
+	for _, secret := range []string{"Zq8Xw2Lk9Pm4", "a1B2c3D4e5F6"} {
+		if strings.Contains(string(data), secret) {
+			t.Fatalf("%s reached the store:\n%s", secret, data)
+		}
+	}
+	if !strings.HasPrefix(entries[0].Description, "[REDACTED:github-token] is the deploy token") {
+		t.Fatalf("description %q", entries[0].Description)
+	}
+	// The same memory again: unchanged, not an update.
+	storetest.Mkfile(t, filepath.Join(silo, "deploy.md"), "---\nname: deploy\ndescription: ghp_Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc3Jd5Gf0SaQwEr is the deploy token\nmetadata:\n  type: reference\n---\nUse NPM_TOKEN=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 to publish.\n")
+	plan, err := Check(context.Background(), e)
+	if err != nil || plan.Count(ActUnchanged) != 1 {
+		t.Fatalf("second check: %+v %v", plan.Items, err)
+	}
+}
+
+func TestRedactFrontStaysYAML(t *testing.T) {
+	in := "name: x\ndescription: sk-ant-api03-abcdefghijklmnopqrstuvwxyz here\nquoted: \"password=hunter22!\"\nlist:\n  - AKIAIOSFODNN7EXAMPLE\n"
+	out := string(redactFront([]byte(in)))
+	m, err := frontmatter.Parse([]byte(out))
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if m.Description != "[REDACTED:anthropic-key] here" || strings.Contains(out, "hunter22") || strings.Contains(out, "AKIA") {
+		t.Fatalf("redacted frontmatter:\n%s\n%+v", out, m.Fields)
 	}
 }

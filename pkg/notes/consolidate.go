@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -87,7 +88,9 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 	}
 	section("Recent sessions", episodes)
 	b.WriteString(MarkerEnd)
-	return b.String()
+	// CLAUDE.md is committed: whatever a memory file held, no secret goes.
+	out, _ := redact.String(b.String())
+	return out
 }
 
 // ConsolidateResult says what Consolidate did.
@@ -157,6 +160,7 @@ func SetBriefing(e store.Env, p store.Project, content string) (bool, error) {
 	}
 	defer unlock()
 	path := e.BriefingPath(p.Key)
+	content, _ = redact.String(content)
 	if !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}

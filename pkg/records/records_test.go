@@ -336,3 +336,31 @@ func TestRecordIndexHeals(t *testing.T) {
 		t.Fatalf("the index was not healed:\n%s", index())
 	}
 }
+
+// Records are committed with the repository: a secret in any field of a
+// create or an update is redacted before the file is written.
+func TestRecordsRedact(t *testing.T) {
+	w := newRecordWorld(t)
+	in := decision("Rotate glpat-Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc now")
+	in.ID = "rotate"
+	in.Tags = []string{"npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}
+	in.Content["context"] = "the hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh token leaked"
+	rf, err := w.s.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := &Record{Changes: []RecordChange{{Summary: "now 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 too"}}}
+	if _, err := w.s.Update("decision", "rotate", rf.Hash, upd); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(rf.Path)
+	index, _ := os.ReadFile(IndexPath(w.s.Root))
+	for _, secret := range []string{"Zq8Xw2Lk9Pm4", "a1B2c3D4e5F6", "AbCdEfGhIjKl", "ngeVfQFYQlKU"} {
+		if strings.Contains(string(data)+string(index), secret) {
+			t.Fatalf("%s reached the repository:\n%s\n%s", secret, data, index)
+		}
+	}
+	if in.Tags[0] != "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" {
+		t.Fatal("the caller's record was changed")
+	}
+}

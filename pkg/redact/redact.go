@@ -5,9 +5,11 @@
 package redact
 
 import (
+	"math"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/internal/str"
 )
 
 type rule struct {
@@ -21,6 +23,10 @@ type rule struct {
 	// against the lower-cased text.
 	hint []string
 	fold bool
+	// random, when set, keeps a match whose secret part (after the kept
+	// submatches) does not look random: a generic rule's guard against
+	// redacting ordinary words.
+	random bool
 }
 
 var rules = []rule{
@@ -33,10 +39,20 @@ var rules = []rule{
 	{kind: "stripe-key", re: lazyregexp.New(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), hint: []string{"_live_", "_test_"}},
 	{kind: "aws-access-key", re: lazyregexp.New(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`), hint: []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
 	{kind: "gcp-api-key", re: lazyregexp.New(`\bAIza[0-9A-Za-z_\-]{35}`), hint: []string{"AIza"}},
+	{kind: "npm-token", re: lazyregexp.New(`\bnpm_[A-Za-z0-9]{36}\b`), hint: []string{"npm_"}},
+	{kind: "huggingface-token", re: lazyregexp.New(`\bhf_[A-Za-z0-9]{30,}\b`), hint: []string{"hf_"}},
+	{kind: "pypi-token", re: lazyregexp.New(`\bpypi-AgE[A-Za-z0-9_\-]{40,}`), hint: []string{"pypi-"}},
+	{kind: "dockerhub-token", re: lazyregexp.New(`\bdckr_pat_[A-Za-z0-9_\-]{20,}`), hint: []string{"dckr_pat_"}},
+	{kind: "twilio-key", re: lazyregexp.New(`\bSK[0-9a-fA-F]{32}\b`), hint: []string{"SK"}},
+	{kind: "sendgrid-key", re: lazyregexp.New(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`), hint: []string{"SG."}},
+	{kind: "databricks-token", re: lazyregexp.New(`\bdapi[0-9a-f]{32}(?:-\d+)?\b`), hint: []string{"dapi"}},
+	{kind: "shopify-token", re: lazyregexp.New(`\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b`), hint: []string{"shp"}},
 	{kind: "azure-key", re: lazyregexp.New(`(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`), keep: 1, hint: []string{"accountkey", "accesskey", "sig="}, fold: true},
 	{kind: "jwt", re: lazyregexp.New(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), hint: []string{"eyJ"}},
 	{kind: "auth-header", re: lazyregexp.New(`(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`), keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true},
 	{kind: "url-password", re: lazyregexp.New(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`), keep: 1, hint: []string{"://"}},
+	{kind: "assignment", re: lazyregexp.New(`\b([A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET|PAT)["']?\s*[:=]\s*["']?)([^\s"',;]{12,})`), keep: 1,
+		hint: []string{"_TOKEN", "_KEY", "_SECRET", "_PAT"}, random: true},
 	{kind: "assignment", re: lazyregexp.New(`(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`), keep: 1,
 		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true},
 }
@@ -64,12 +80,17 @@ func String(s string) (string, int) {
 			if strings.Contains(m, "[REDACTED:") {
 				return m // already redacted, by a sharper rule or an earlier pass
 			}
-			n++
 			if r.keep == 0 {
+				n++
 				return "[REDACTED:" + r.kind + "]"
 			}
 			sub := re.FindStringSubmatch(m)
-			return strings.Join(sub[1:r.keep+1], "") + "[REDACTED:" + r.kind + "]" + tail(*r, m)
+			kept := strings.Join(sub[1:r.keep+1], "")
+			if r.random && !looksRandom(m[len(kept):]) {
+				return m
+			}
+			n++
+			return kept + "[REDACTED:" + r.kind + "]" + tail(*r, m)
 		})
 		lower = "" // s may have changed
 	}
@@ -93,6 +114,14 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
+// Shorten redacts s, then shortens it to at most n runes (str.Shorten):
+// the one order that cannot leave part of a secret that the cut split in
+// two. It returns how many secrets were redacted.
+func Shorten(s string, n int) (string, int) {
+	red, k := String(s)
+	return str.Shorten(red, n), k
+}
+
 // Counter redacts strings and keeps the running count.
 type Counter struct{ N int }
 
@@ -101,4 +130,38 @@ func (c *Counter) String(s string) string {
 	out, n := String(s)
 	c.N += n
 	return out
+}
+
+// looksRandom tells a generated secret from a word or a setting: at
+// least 12 characters, digits among the letters (three, or one beside both
+// cases), and at least 3 bits of entropy per character.
+func looksRandom(v string) bool {
+	if len(v) < 12 {
+		return false
+	}
+	var counts [256]int
+	digits, upper, lower := 0, 0, 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		counts[c]++
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= 'a' && c <= 'z':
+			lower++
+		}
+	}
+	if upper+lower == 0 || digits == 0 || digits < 3 && (upper == 0 || lower == 0) {
+		return false
+	}
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / float64(len(v))
+			h -= p * math.Log2(p)
+		}
+	}
+	return h >= 3
 }

@@ -64,6 +64,8 @@ type Checkpoint struct {
 	newText    int
 	newAct     triage.Activity
 	newTools   map[string]bool
+	// lastText is the newest assistant text read in this run.
+	lastText string
 }
 
 // TranscriptPos says how far a transcript has been read.
@@ -151,7 +153,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 		}
 		c.Turns++
 		if c.Goal == "" {
-			c.Goal, c.State.GoalRedactions = redact.String(str.Shorten(e.Text, goalChars))
+			c.Goal, c.State.GoalRedactions = redact.Shorten(e.Text, goalChars)
 		}
 	case transcript.Assistant:
 		if e.Model != "" && e.Model != "<synthetic>" {
@@ -175,7 +177,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			}
 		}
 		if strings.TrimSpace(e.Text) != "" {
-			c.Outcome, c.State.OutcomeRedactions = redact.String(str.Shorten(e.Text, outcomeChars))
+			c.lastText = e.Text // the outcome, redacted once the run read its last reply
 		}
 	case transcript.ToolResults:
 		for _, r := range e.Results {
@@ -233,6 +235,10 @@ func (c *Checkpoint) addFile(p string) {
 
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
+	if c.lastText != "" {
+		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)
+		c.lastText = ""
+	}
 	c.Compactions = max(c.State.Boundaries, c.State.PreCompacts)
 	c.Friction = friction.Tracker{S: &c.State.Friction}.Score(c.Turns, c.Compactions, final)
 	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions

@@ -495,3 +495,27 @@ func FuzzEditIndex(f *testing.F) {
 		}
 	})
 }
+
+// A token that the goal's or the outcome's cut would split is redacted
+// whole, before the cut: no part of it reaches disk.
+func TestCaptureRedactsBeforeItShortens(t *testing.T) {
+	w := newCaptureWorld(t)
+	token := "glpat-Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc" // 26 characters
+	goal := strings.Repeat("g", goalChars-10) + " " + token
+	outcome := strings.Repeat("o", outcomeChars-12) + " " + token
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"` + goal + `"}}`,
+		`{"type":"assistant","message":{"id":"m1","model":"m","content":[{"type":"text","text":"` + outcome + `"}]}}`,
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	w.capture(t, "s1")
+	data, err := os.ReadFile(w.e.CheckpointPath(w.p.Key, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+8 <= len(token); i++ {
+		if frag := token[i : i+8]; strings.Contains(string(data), frag) {
+			t.Fatalf("%q of the token reached disk:\n%s", frag, data)
+		}
+	}
+}
