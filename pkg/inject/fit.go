@@ -75,6 +75,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		if len(s.Lines) == 0 && s.Total == 0 {
 			continue
 		}
+		s.Lines = escapeHeaders(s.Lines)
 		st := &state{sec: s, keep: len(s.Lines), fixed: str.Chars(sectionSep) + str.Chars(s.Title)}
 		for _, l := range s.Lines {
 			st.costs = append(st.costs, 1+str.Chars(l))
@@ -159,7 +160,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		}
 		reports = append(reports, r)
 	}
-	text := b.String()
+	text := Neutralize(b.String())
 	// Phase 3: only the preamble is left and it alone is too long (a
 	// pathological home path): cut whole lines from its end.
 	for str.Chars(text) > budget {
@@ -174,6 +175,24 @@ func Fit(preamble string, sections []Section, budget int) Block {
 }
 
 const sectionSep = "\n\n"
+
+// escapeHeaders escapes the lines of a section's content that would pass
+// for a section header (a copy; the caller's lines are not changed).
+func escapeHeaders(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		if e := escapeHeader(l); e != l {
+			if out == nil {
+				out = append([]string(nil), lines...)
+			}
+			out[i] = e
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
 
 func writeSection(b *strings.Builder, s Section, keep int) {
 	b.WriteString(sectionSep)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -62,7 +63,8 @@ func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, err
 	defer cancel()
 	var res TurnResult
 	if req.PreCompact {
-		res.Instructions = pl.cfg.PreCompactInstructions
+		// A repository's config may set these: they are text for the model.
+		res.Instructions = inject.Neutralize(pl.cfg.PreCompactInstructions)
 	}
 	creq := session.CaptureRequest{
 		SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd,
@@ -80,7 +82,7 @@ func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, err
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
 		}
-		res.Block = records.TriageReason(cp.Triage, ccmem)
+		res.Block = inject.Neutralize(records.TriageReason(cp.Triage, ccmem))
 	}
 	return res, err
 }
