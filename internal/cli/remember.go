@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 var cmdRemember = &command{
@@ -38,16 +39,16 @@ the team. Secrets in TEXT are redacted.`,
 }
 
 func runRemember(c *ctx, project bool, topic, cwd, text string, asJSON bool) error {
-	scope, root := notes.Global, ""
+	scope, p := notes.Global, store.Project{}
 	if project {
 		scope = notes.Project
-		p, err := projectHere(c, cwd)
-		if err != nil {
+		var err error
+		if p, err = projectHere(c, cwd); err != nil {
 			return err
 		}
-		root = p.Root
 	}
-	res, err := notes.Remember(c.env, scope, root, topic, text)
+	root := p.Root
+	res, err := notes.Remember(c.env, scope, p, topic, text)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,11 @@ package notes
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ccmem/ccmem/internal/storetest"
@@ -32,5 +34,38 @@ func TestBriefingAndConsolidateRedact(t *testing.T) {
 	}
 	if !strings.Contains(string(claude), "publish with [REDACTED:npm-token]") {
 		t.Fatalf("CLAUDE.md:\n%s", claude)
+	}
+}
+
+// Facts remembered at the same moment into one MEMORY.md are all kept, in
+// the global file and in the repository's.
+func TestRememberConcurrently(t *testing.T) {
+	e := storetest.Env(t)
+	_, p := storetest.Repo(t, e, "shop")
+	for _, scope := range []Scope{Global, Project} {
+		const n = 25
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = Remember(e, scope, p, "Facts", fmt.Sprintf("fact number %d", i))
+			}()
+		}
+		wg.Wait()
+		path, _, _ := Target(e, scope, p)
+		data, _ := os.ReadFile(path)
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			if !strings.Contains(string(data), fmt.Sprintf("- fact number %d\n", i)) {
+				t.Fatalf("%s: fact %d lost:\n%s", scope, i, data)
+			}
+		}
+		if got := strings.Count(string(data), "## Facts"); got != 1 {
+			t.Fatalf("%s: %d Facts headers:\n%s", scope, got, data)
+		}
 	}
 }

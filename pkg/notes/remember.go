@@ -37,19 +37,21 @@ const (
 	Project Scope = "project"
 )
 
-// Target is the MEMORY.md of a scope; root is the project root, needed for
-// Project.
-func Target(e store.Env, scope Scope, root string) (string, error) {
+// Target is the MEMORY.md of a scope (p is the project, needed for
+// Project), and the folder whose lock guards it: the store's for the global
+// file, the project's folder in the store for the repository's (so nothing
+// but memory lands in the repository).
+func Target(e store.Env, scope Scope, p store.Project) (path, lockDir string, err error) {
 	switch scope {
 	case Global:
-		return e.GlobalMemory(), nil
+		return e.GlobalMemory(), e.Store, nil
 	case Project:
-		if root == "" {
-			return "", errors.New("no project here for --project")
+		if p.Root == "" {
+			return "", "", errors.New("no project here for --project")
 		}
-		return store.RepoMemory(root), nil
+		return store.RepoMemory(p.Root), e.ProjectDir(p.Key), nil
 	}
-	return "", fmt.Errorf("unknown scope %q", scope)
+	return "", "", fmt.Errorf("unknown scope %q", scope)
 }
 
 // Remember adds one fact as a bullet under the "## topic" header of the
@@ -57,11 +59,25 @@ func Target(e store.Env, scope Scope, root string) (string, error) {
 // header if missing. A fact already there (same words, any case or
 // spacing) is not added twice. Every other byte of the file is kept.
 // Secrets are redacted first.
-func Remember(e store.Env, scope Scope, root, topic, text string) (RememberResult, error) {
-	path, err := Target(e, scope, root)
+//
+// It edits the file under a cross-process lock, reading it again under the
+// lock, so facts remembered at the same moment are all kept.
+func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (RememberResult, error) {
+	if scope == Project && p.Root != "" {
+		var err error
+		if p, err = store.ClaimProject(e, p); err != nil {
+			return RememberResult{}, err
+		}
+	}
+	path, lockDir, err := Target(e, scope, p)
 	if err != nil {
 		return RememberResult{}, err
 	}
+	unlock, err := store.Lock(lockDir)
+	if err != nil {
+		return RememberResult{}, err
+	}
+	defer unlock()
 	write := store.WriteFileAtomic
 	if scope == Project {
 		write = store.WriteFileShared // read by the team like the code
