@@ -144,15 +144,15 @@ func enableSetup(on bool) func(fs *flag.FlagSet) func(c *ctx, args []string) err
 			if err := noArgs(fs, args); err != nil {
 				return err
 			}
-			path, shared := c.env.GlobalConfig(), false
+			path, root := c.env.GlobalConfig(), ""
 			if !*global {
 				p, err := projectHere(c, *cwd)
 				if err != nil {
 					return err
 				}
-				path, shared = store.RepoConfig(p.Root), true
+				path, root = store.RepoConfig(p.Root), p.Root
 			}
-			if _, err := config.SetEnabled(path, on, shared); err != nil {
+			if _, err := config.SetEnabled(path, on, root); err != nil {
 				return err
 			}
 			state := map[bool]string{true: "on", false: "off"}[on]

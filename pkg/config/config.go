@@ -221,7 +221,13 @@ func Paths(e store.Env, root string) []string {
 // Load reads the effective configuration of the project rooted at root
 // ("" for none).
 func Load(e store.Env, root string) (Config, []File) {
-	return Merge(func(p string) ([]byte, error) { return store.ReadSmallFile(p, 1<<20) }, Paths(e, root)...)
+	return Merge(func(p string) ([]byte, error) {
+		if root != "" && p == store.RepoConfig(root) {
+			// The repository's file is untrusted: no symlink is followed.
+			return store.ReadFileIn(root, p, 1<<20)
+		}
+		return store.ReadSmallFile(p, 1<<20)
+	}, Paths(e, root)...)
 }
 
 // Problems turns the per-file outcome into warnings for people.
@@ -229,7 +235,12 @@ func Problems(e store.Env, files []File) []string {
 	var out []string
 	for _, f := range files {
 		if f.Err != nil {
-			out = append(out, fmt.Sprintf("%s ignored: %v", e.Tilde(f.Path), f.Err))
+			err := f.Err
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the file is named already
+			}
+			out = append(out, fmt.Sprintf("%s ignored: %v", e.Tilde(f.Path), err))
 		}
 		if len(f.Unknown) > 0 {
 			out = append(out, fmt.Sprintf("%s: unknown key %s", e.Tilde(f.Path), strings.Join(f.Unknown, ", ")))

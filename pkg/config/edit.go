@@ -15,10 +15,17 @@ var enabledLine = lazyregexp.New(`(?m)^enabled:.*$`)
 // SetEnabled writes "enabled: on" into the config file at path, replacing
 // an existing top-level enabled line or appending one, and keeping every
 // other byte. It refuses a change after which the file would not parse, and
-// reports whether the file changed. A shared file (a repository's, read by
-// the team) is created 0644, a private one 0600.
-func SetEnabled(path string, on, shared bool) (bool, error) {
-	old, err := store.ReadSmallFile(path, 1<<20)
+// reports whether the file changed. With a root, the file is a
+// repository's (read by the team: created 0644; untrusted: no symlink is
+// followed); without, a private one (0600).
+func SetEnabled(path string, on bool, root string) (bool, error) {
+	read := func() ([]byte, error) { return store.ReadSmallFile(path, 1<<20) }
+	write := store.WriteFileAtomic
+	if root != "" {
+		read = func() ([]byte, error) { return store.ReadFileIn(root, path, 1<<20) }
+		write = func(p string, data []byte) error { return store.WriteFileIn(root, p, data) }
+	}
+	old, err := read()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
@@ -37,10 +44,6 @@ func SetEnabled(path string, on, shared bool) (bool, error) {
 	}
 	if next == string(old) {
 		return false, nil
-	}
-	write := store.WriteFileAtomic
-	if shared {
-		write = store.WriteFileShared
 	}
 	if err := write(path, []byte(next)); err != nil {
 		return false, err

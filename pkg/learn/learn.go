@@ -541,7 +541,7 @@ func danglingIndexLines(e store.Env) (map[string][]string, error) {
 	}
 	for _, s := range slugs {
 		dir := filepath.Join(e.SilosDir(), s.Name(), "memory")
-		data, err := store.ReadSmallFile(filepath.Join(dir, "MEMORY.md"), 4<<20)
+		data, err := store.ReadFileIn(dir, filepath.Join(dir, "MEMORY.md"), 4<<20)
 		if err != nil {
 			continue
 		}
@@ -609,7 +609,7 @@ func unchangedOnDisk(it *Item) bool {
 // dropIndexLines rewrites a silo's MEMORY.md without the lines that link to
 // the given files; every other byte stays as it was.
 func dropIndexLines(path string, files []string) (bool, error) {
-	data, err := store.ReadSmallFile(path, 4<<20)
+	data, err := store.ReadFileIn(filepath.Dir(path), path, 4<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -636,7 +636,7 @@ func dropIndexLines(path string, files []string) (bool, error) {
 	if !changed {
 		return false, nil
 	}
-	return true, store.WriteFileAtomic(path, []byte(out.String()))
+	return true, store.WriteFileAtomicIn(filepath.Dir(path), path, []byte(out.String()))
 }
 
 func redactBytes(b []byte) []byte {

@@ -180,7 +180,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 	}
 
-	add(fileSection("global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget))
+	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget))
 	if cfg.Caps.Learned > 0 {
 		s, err := learnedSection(ctx, e, root, cfg.Caps.Learned)
 		warn(err)
@@ -191,16 +191,20 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	if p := pl.project; p != nil {
 		pdir := e.ProjectDir(p.Key)
 		briefing := e.BriefingPath(p.Key)
-		add(fileSection("briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget))
+		add(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget))
 		repo := store.RepoMemory(root)
-		add(fileSection("project", heading("Project memory (committed with the repository, shared with the team)", repo),
+		// The repository's files are untrusted: read without following a
+		// symlink (and the records, the episode menu, likewise).
+		add(fileSection(root, "project", heading("Project memory (committed with the repository, shared with the team)", repo),
 			repo, cfg.Caps.Project, budget))
 		if cfg.Caps.Records > 0 {
-			if s, ok := recordsSection(root, cfg.Caps.Records, budget); ok {
+			s, ok, err := recordsSection(root, cfg.Caps.Records, budget)
+			warn(err)
+			if ok {
 				sections = append(sections, s)
 			}
 		}
-		add(fileSection("episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
+		add(fileSection(pdir, "episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
 			e.IndexPath(p.Key), cfg.Caps.Episodes, budget))
 	}
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
@@ -236,13 +240,20 @@ func NudgeLine(b learn.Backlog) string {
 
 func heading(title, path string) string { return "# " + title + " — " + path }
 
-// fileSection reads the head of a Markdown file as a section.
-func fileSection(name, title, path string, capLines, budget int) (inject.Section, error) {
+// fileSection reads the head of a Markdown file as a section; with a root,
+// the file is under it and read without following a symlink.
+func fileSection(root, name, title, path string, capLines, budget int) (inject.Section, error) {
 	s := inject.Section{Name: name, Title: title, Path: path, Cap: capLines}
 	if capLines <= 0 {
 		return s, fs.ErrNotExist
 	}
-	h, err := store.ReadHead(path, capLines, budget)
+	read := store.ReadHead
+	if root != "" {
+		read = func(path string, maxLines, maxChars int) (store.Head, error) {
+			return store.ReadHeadIn(root, path, maxLines, maxChars)
+		}
+	}
+	h, err := read(path, capLines, budget)
 	if err != nil {
 		return s, err
 	}
@@ -253,21 +264,29 @@ func fileSection(name, title, path string, capLines, budget int) (inject.Section
 // recordsSection lists the project's active records, rendered from the
 // records themselves (records/index.md, which a kill can leave stale, is
 // only their copy for people).
-func recordsSection(root string, capLines, budget int) (inject.Section, bool) {
+func recordsSection(root string, capLines, budget int) (inject.Section, bool, error) {
 	index := records.IndexPath(root)
 	s := inject.Section{Name: "records", Path: index, Cap: capLines,
 		Title: "# Project records (structured; the full record is <category>/<id>.json beside " + index + ")"}
 	files := records.List(root)
+	// A record refused for what it is (a symlink, a folder) is reported;
+	// one that is merely invalid is for `ccmem record list` to show.
+	var refused error
+	for _, f := range files {
+		if f.Err != nil && f.Record == nil && !errors.Is(f.Err, records.ErrNotRecord) && refused == nil {
+			refused = f.Err
+		}
+	}
 	if len(files) == 0 {
-		return s, false
+		return s, false, refused
 	}
 	// The rendered index, without its own title line.
 	h, err := store.ReadHeadFrom(strings.NewReader(records.Index(files)), capLines+1, budget)
 	if err != nil || h.Total <= 1 {
-		return s, false
+		return s, false, refused
 	}
 	s.Lines, s.Total = h.Lines[1:], h.Total-1
-	return s, true
+	return s, true, refused
 }
 
 // learnedSection lists the canonical entries that apply to the project.

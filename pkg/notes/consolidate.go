@@ -39,7 +39,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 		fmt.Fprintf(&b, "\n### %s\n%s\n", title, strings.Join(lines, "\n"))
 	}
 	var facts []string
-	if data, err := store.ReadSmallFile(store.RepoMemory(p.Root), 4<<20); err == nil {
+	if data, err := store.ReadFileIn(p.Root, store.RepoMemory(p.Root), 4<<20); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
 			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 60 {
 				facts = append(facts, "- "+str.OneLine(t[2:]))
@@ -83,7 +83,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 	section("Decisions", decisions)
 	section("Constraints", constraints)
 	var episodes []string
-	if h, err := store.ReadHead(e.IndexPath(p.Key), 5, 1<<20); err == nil {
+	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), 5, 1<<20); err == nil {
 		episodes = h.Lines
 	}
 	section("Recent sessions", episodes)
@@ -108,7 +108,9 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 	path := filepath.Join(p.Root, "CLAUDE.md")
 	res := ConsolidateResult{Path: path}
 	section := ConsolidateSection(ctx, e, p)
-	data, err := store.ReadSmallFile(path, 16<<20)
+	// CLAUDE.md is the repository's: a symlink there (to a secret, say)
+	// is refused, never read nor copied into a file.
+	data, err := store.ReadFileIn(p.Root, path, 16<<20)
 	var out string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -143,7 +145,7 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 	if dryRun {
 		return res, nil
 	}
-	return res, store.WriteFileShared(path, []byte(out))
+	return res, store.WriteFileIn(p.Root, path, []byte(out))
 }
 
 // SetBriefing replaces a project's briefing, keeping the two previous

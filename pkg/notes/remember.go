@@ -78,9 +78,13 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 		return RememberResult{}, err
 	}
 	defer unlock()
+	read := func() ([]byte, error) { return store.ReadSmallFile(path, 16<<20) }
 	write := store.WriteFileAtomic
 	if scope == Project {
-		write = store.WriteFileShared // read by the team like the code
+		// The repository's file: read by the team like the code, and
+		// untrusted (no symlink followed, for the read or the write).
+		read = func() ([]byte, error) { return store.ReadFileIn(p.Root, path, 16<<20) }
+		write = func(path string, data []byte) error { return store.WriteFileIn(p.Root, path, data) }
 	}
 	topic = strings.TrimSpace(strings.TrimLeft(str.OneLine(topic), "#"))
 	if topic == "" {
@@ -92,7 +96,7 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 	}
 	fact, n := redact.String(fact)
 	res := RememberResult{Path: path, Topic: topic, Line: "- " + fact, Redactions: n}
-	data, err := store.ReadSmallFile(path, 16<<20)
+	data, err := read()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		res.Created, res.Added = true, true

@@ -142,7 +142,7 @@ func (s *Store) Read(category, id string) (File, error) {
 	if err := CheckRef(category, id); err != nil {
 		return File{}, err
 	}
-	return Read(Path(s.Root, category, id)), nil
+	return Read(s.Root, Path(s.Root, category, id)), nil
 }
 
 // Path is the file of one record.
@@ -401,10 +401,11 @@ func (f File) MarshalJSON() ([]byte, error) {
 // ErrNotRecord is a file that does not decode as a record.
 var ErrNotRecord = errors.New("not a record")
 
-// Read reads and validates one record file.
-func Read(path string) File {
+// Read reads and validates one record file of the project rooted at root
+// (a repository's file: no symlink is followed).
+func Read(root, path string) File {
 	rf := File{Path: path}
-	data, err := store.ReadSmallFile(path, 4<<20)
+	data, err := store.ReadFileIn(root, path, 4<<20)
 	if err != nil {
 		rf.Err = err
 		return rf
@@ -430,7 +431,11 @@ func List(root string) []File {
 	var out []File
 	for _, cat := range Categories {
 		dir := filepath.Join(Dir(root), cat)
-		ents, err := os.ReadDir(dir)
+		ents, err := store.ReadDirIn(root, dir)
+		if errors.Is(err, store.ErrSymlink) {
+			out = append(out, File{Path: dir, Err: err})
+			continue
+		}
 		if err != nil {
 			continue
 		}
@@ -438,7 +443,7 @@ func List(root string) []File {
 			if !strings.HasSuffix(de.Name(), ".json") || strings.HasPrefix(de.Name(), ".") {
 				continue
 			}
-			out = append(out, Read(filepath.Join(dir, de.Name())))
+			out = append(out, Read(root, filepath.Join(dir, de.Name())))
 		}
 	}
 	return out
@@ -493,7 +498,7 @@ func (s *Store) write(r *Record) (File, error) {
 	data = append(data, '\n')
 	path := Path(s.Root, r.Category, r.ID)
 	// Committed with the repository, like MEMORY.md.
-	if err := store.WriteFileShared(path, data); err != nil {
+	if err := store.WriteFileIn(s.Root, path, data); err != nil {
 		return File{}, err
 	}
 	return File{Path: path, Hash: Hash(data), Record: r}, s.writeIndex()
@@ -517,7 +522,7 @@ func (s *Store) Create(in *Record) (File, error) {
 		return File{}, refuse(ErrInvalid, "unknown category %q (one of %s)", r.Category, strings.Join(Categories, ", "))
 	}
 	if store.ValidID(r.ID, 80, true) {
-		if old := Read(Path(s.Root, r.Category, r.ID)); old.Record != nil || !errors.Is(old.Err, fs.ErrNotExist) {
+		if old := Read(s.Root, Path(s.Root, r.Category, r.ID)); old.Record != nil || !errors.Is(old.Err, fs.ErrNotExist) {
 			if old.Record != nil && old.Record.RecordStatus == StatusRetired {
 				if t, err := time.Parse(time.RFC3339, old.Record.RetiredAt); err == nil && s.Env.Time().Sub(t) < resurrectionGuard {
 					return File{}, refuse(ErrResurrection, "%s/%s was retired at %s; it cannot be re-created within 24 hours (restore it, or use another id)", r.Category, r.ID, old.Record.RetiredAt)
@@ -623,7 +628,7 @@ func (s *Store) current(category, id, hash string) (File, error) {
 		return File{}, err
 	}
 	path := Path(s.Root, category, id)
-	cur := Read(path)
+	cur := Read(s.Root, path)
 	if cur.Record == nil {
 		if errors.Is(cur.Err, fs.ErrNotExist) {
 			return cur, refuse(ErrNotFound, "no record %s/%s", category, id)
@@ -810,10 +815,10 @@ func IndexPath(root string) string { return filepath.Join(Dir(root), "index.md")
 // each, deterministic (no clock).
 func (s *Store) writeIndex() error {
 	data := []byte(Index(List(s.Root)))
-	if old, err := store.ReadSmallFile(IndexPath(s.Root), 4<<20); err == nil && bytes.Equal(old, data) {
+	if old, err := store.ReadFileIn(s.Root, IndexPath(s.Root), 4<<20); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return store.WriteFileShared(IndexPath(s.Root), data)
+	return store.WriteFileIn(s.Root, IndexPath(s.Root), data)
 }
 
 // Index renders the index of active records.

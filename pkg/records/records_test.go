@@ -61,7 +61,7 @@ func TestRecordCreateAndValidate(t *testing.T) {
 		r.CreatedAt != "2026-11-21T12:00:00Z" || r.Confidence != 0.8 || len(r.Changes) != 1 {
 		t.Fatalf("created %+v", r)
 	}
-	if got := Read(rf.Path); got.Err != nil || got.Hash != rf.Hash {
+	if got := Read(w.s.Root, rf.Path); got.Err != nil || got.Hash != rf.Hash {
 		t.Fatalf("read back: %+v", got)
 	}
 	if _, err := w.s.Create(decision("Use Postgres for the queue")); code(err) != "EXISTS" {
@@ -129,7 +129,7 @@ func TestRecordOCC(t *testing.T) {
 	if ok != 1 || conflicts != 1 {
 		t.Fatalf("concurrent updates: %v", errs)
 	}
-	if r := Read(rf.Path).Record; r.TimesUpdated != 1 || len(r.Changes) != 2 {
+	if r := Read(w.s.Root, rf.Path).Record; r.TimesUpdated != 1 || len(r.Changes) != 2 {
 		t.Fatalf("after the race: %+v", r)
 	}
 }
@@ -159,7 +159,7 @@ func TestRecordMergeRules(t *testing.T) {
 	in.RelatedFiles = []string{"internal/queue.go", "internal/gone.go"}
 	rf, _ := w.s.Create(in)
 	update := func(r *Record) (File, error) {
-		cur := Read(rf.Path)
+		cur := Read(w.s.Root, rf.Path)
 		return w.s.Update("decision", "queue", cur.Hash, r)
 	}
 	change := []RecordChange{{Summary: "more"}}
@@ -198,7 +198,7 @@ func TestRecordMergeRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := Read(rf.Path).Record
+	r := Read(w.s.Root, rf.Path).Record
 	if len(r.Changes) != 50 || r.Changes[49].Summary != "change 54" || r.Changes[0].Summary != "change 5" || r.TimesUpdated != 57 {
 		t.Fatalf("%d changes, first %q, last %q, times %d", len(r.Changes), r.Changes[0].Summary, r.Changes[49].Summary, r.TimesUpdated)
 	}

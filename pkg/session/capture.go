@@ -336,7 +336,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	}
 	c.finish(false)
 	c.UpdatedAt = e.Time().UTC().Format(time.RFC3339)
-	if err := store.WriteJSON(path, c); err != nil {
+	if err := store.WriteJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
 		return c, err
 	}
 	return c, readErr
@@ -345,7 +345,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 // loadSession returns the session's checkpoint; a session archived earlier
 // and now resumed re-opens its episode; else a new record.
 func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpoint, error) {
-	c, err := readCheckpoint(e.CheckpointPath(p.Key, sid))
+	c, err := readCheckpoint(e.ProjectDir(p.Key), e.CheckpointPath(p.Key, sid))
 	if err == nil {
 		return c, nil
 	}
@@ -357,7 +357,7 @@ func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpo
 		return newCheckpoint(sid, p), nil
 	}
 	if ep := findEpisode(e, p.Key, sid); ep != "" {
-		if c, err := readCheckpoint(ep); err == nil {
+		if c, err := readCheckpoint(e.ProjectDir(p.Key), ep); err == nil {
 			c.ArchivedAt = ""
 			return c, nil
 		}
@@ -365,8 +365,10 @@ func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpo
 	return newCheckpoint(sid, p), nil
 }
 
-func readCheckpoint(path string) (*Checkpoint, error) {
-	data, err := store.ReadSmallFile(path, 16<<20)
+// readCheckpoint reads a checkpoint or an episode of the project folder
+// pdir, following no symlink.
+func readCheckpoint(pdir, path string) (*Checkpoint, error) {
+	data, err := store.ReadFileIn(pdir, path, 16<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -343,7 +343,7 @@ func TestArchiveOrphans(t *testing.T) {
 	if string(index) != wantIndex {
 		t.Fatalf("INDEX.md:\n%s\nwant:\n%s", index, wantIndex)
 	}
-	ep, err := readCheckpoint(filepath.Join(w.e.ProjectDir(w.p.Key), "episodes", "20261121T100000Z-dead.json"))
+	ep, err := readCheckpoint(w.e.ProjectDir(w.p.Key), filepath.Join(w.e.ProjectDir(w.p.Key), "episodes", "20261121T100000Z-dead.json"))
 	if err != nil || ep.ArchivedAt != "2026-11-21T12:00:00Z" || ep.Goal != "dead session goal" {
 		t.Fatalf("episode %+v %v", ep, err)
 	}

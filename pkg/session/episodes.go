@@ -40,6 +40,9 @@ func episodeSession(name string) string {
 
 // sessionEpisodes lists the episode files of one session (normally one).
 func sessionEpisodes(e store.Env, key, sid string) []string {
+	if store.CheckIn(e.ProjectDir(key), e.EpisodesDir(key)) != nil {
+		return nil
+	}
 	matches, _ := filepath.Glob(filepath.Join(e.EpisodesDir(key), "*-"+globEscape(sid)+".json"))
 	var out []string
 	for _, m := range matches {
@@ -112,7 +115,7 @@ type ArchiveReport struct {
 func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current string, cfg config.Config) (ArchiveReport, error) {
 	var rep ArchiveReport
 	dir := e.CheckpointsDir(p.Key)
-	ents, err := os.ReadDir(dir)
+	ents, err := store.ReadDirIn(e.ProjectDir(p.Key), dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return rep, nil
 	}
@@ -131,7 +134,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 			continue
 		}
 		path := filepath.Join(dir, name)
-		c, err := readCheckpoint(path)
+		c, err := readCheckpoint(e.ProjectDir(p.Key), path)
 		if err != nil {
 			continue // damaged: left for a person (ccmem gc reports it)
 		}
@@ -168,7 +171,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 		c.ArchivedAt = now.UTC().Format(time.RFC3339)
 		name := EpisodeName(c, now)
 		epPath := filepath.Join(e.EpisodesDir(p.Key), name)
-		if err := store.WriteJSON(epPath, c); err != nil {
+		if err := store.WriteJSONIn(e.ProjectDir(p.Key), epPath, c); err != nil {
 			return rep, err
 		}
 		if old := findOtherEpisodes(e, p.Key, c.SessionID, name); len(old) > 0 {
@@ -227,7 +230,7 @@ func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool)
 		return nil
 	}
 	path := e.IndexPath(key)
-	data, err := store.ReadSmallFile(path, 64<<20)
+	data, err := store.ReadFileIn(e.ProjectDir(key), path, 64<<20)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -254,7 +257,7 @@ func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool)
 	if out != "" {
 		out += "\n"
 	}
-	return store.WriteFileAtomic(path, []byte(out))
+	return store.WriteFileAtomicIn(e.ProjectDir(key), path, []byte(out))
 }
 
 // lineEpisode is the episode file name an INDEX.md line points at.
@@ -281,7 +284,7 @@ func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 		}
 		rep.Cleaned = append(rep.Cleaned, store.CleanLeftovers(d, 10*time.Minute, now)...)
 	}
-	ents, err := os.ReadDir(e.EpisodesDir(key))
+	ents, err := store.ReadDirIn(pdir, e.EpisodesDir(key))
 	if errors.Is(err, fs.ErrNotExist) {
 		return rep, nil
 	}
@@ -318,6 +321,9 @@ func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 	}
 	defer unlock()
 	archive := e.EpisodeArchiveDir(key)
+	if err := store.CheckIn(pdir, archive); err != nil {
+		return rep, err
+	}
 	if err := os.MkdirAll(archive, 0o700); err != nil {
 		return rep, err
 	}
@@ -346,7 +352,7 @@ type SessionFile struct {
 // checkpoints; unreadable files are reported, not fatal.
 func ListSessions(e store.Env, key string) (episodes, live []SessionFile, problems []string) {
 	read := func(dir string) []SessionFile {
-		ents, err := os.ReadDir(dir)
+		ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
 		if err != nil {
 			return nil
 		}
@@ -357,7 +363,7 @@ func ListSessions(e store.Env, key string) (episodes, live []SessionFile, proble
 				continue
 			}
 			path := filepath.Join(dir, n)
-			c, err := readCheckpoint(path)
+			c, err := readCheckpoint(e.ProjectDir(key), path)
 			if err != nil {
 				problems = append(problems, e.PathError(path, err).Error())
 				continue

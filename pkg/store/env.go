@@ -118,10 +118,14 @@ func (e Env) Tilde(p string) string {
 }
 
 // PathError formats a file error as one short line naming the file (with
-// ~ for the home directory), keeping the cause for errors.Is.
+// ~ for the home directory), keeping the cause for errors.Is. A symlink
+// refused on the way to path is named itself.
 func (e Env) PathError(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, ErrSymlink) || errors.Is(pe.Err, ErrOutside) {
+			path = pe.Path
+		}
 		err = pe.Err
 	}
 	return fmt.Errorf("%s: %w", e.Tilde(path), err)

@@ -58,6 +58,10 @@ func ReadSmallFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readLimited(f, fi, path, max)
+}
+
+func readLimited(f *os.File, fi os.FileInfo, path string, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, fi.Size(), max)}
 	}
@@ -311,6 +315,16 @@ func WriteJSON(path string, v any) error {
 		return err
 	}
 	return WriteFileAtomic(path, append(data, '\n'))
+}
+
+// WriteJSONIn is WriteJSON for a private file under root, refusing to
+// write through a symlink (see WriteFileAtomicIn).
+func WriteJSONIn(root, path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomicIn(root, path, append(data, '\n'))
 }
 
 // TestOnlyWriteFault, when a test sets it, may fail the write of path's

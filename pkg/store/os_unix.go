@@ -18,6 +18,20 @@ func openRead(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 }
 
+// openNoFollow is openRead that refuses a symlink (O_NOFOLLOW: the open
+// fails with ELOOP).
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+}
+
+// noFollowError says "a symlink" for O_NOFOLLOW's ELOOP.
+func noFollowError(path string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return &os.PathError{Op: "open", Path: path, Err: ErrSymlink}
+	}
+	return err
+}
+
 // SyncDir makes a rename or a new file in dir durable (fsync(2) of the
 // folder; file systems that cannot sync a folder say EINVAL, which is fine).
 func SyncDir(dir string) error {

@@ -16,6 +16,21 @@ const modesMatter = false
 // (named pipes live under \\.\pipe\), so a plain open cannot block.
 func openRead(path string) (*os.File, error) { return os.Open(path) }
 
+// openNoFollow opens path unless it is a symlink (checked with Lstat just
+// before: this system has no O_NOFOLLOW for os.OpenFile).
+func openNoFollow(path string) (*os.File, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, &os.PathError{Op: "open", Path: path, Err: ErrSymlink}
+	}
+	return openRead(path)
+}
+
+func noFollowError(path string, err error) error { return err }
+
 // SyncDir does nothing on Windows: a folder cannot be flushed there
 // (FlushFileBuffers on a directory handle is refused with "Access is
 // denied"), and NTFS journals the rename itself.
