@@ -247,3 +247,32 @@ func TestBlockIsFenced(t *testing.T) {
 		t.Fatalf("chars %d for %d, budget %d", inj.Block.Chars, str.Chars(text), inj.Config.BudgetChars)
 	}
 }
+
+// Sessions archived while INDEX.md could not be written come back to the
+// next session's menu once it can be (INDEX.md is rebuilt from episodes/).
+func TestMenuHealsAtStart(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	for i := range 2 {
+		sid := fmt.Sprintf("old%d", i)
+		tr := filepath.Join(e.ClaudeDir, "projects", p.Key, sid+".jsonl")
+		storetest.Mkfile(t, tr, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"old task %d"},"timestamp":"2026-11-20T10:0%d:00Z"}`+"\n", i, i))
+		storetest.Mkfile(t, e.CheckpointPath(p.Key, sid), fmt.Sprintf(`{"session_id":%q,"project_root":%q,"tools":{},"files_changed":[],"transcript":{"path":%q},"process":{"pid":4194305}}`, sid, p.Root, tr))
+	}
+	in := filepath.Join(e.IndexPath(p.Key), "in-the-way")
+	if err := os.MkdirAll(in, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now1"})
+	eps, _ := filepath.Glob(filepath.Join(e.EpisodesDir(p.Key), "*.json"))
+	if len(eps) != 2 {
+		t.Fatalf("episodes %v", eps)
+	}
+	os.RemoveAll(e.IndexPath(p.Key))
+	inj := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now2"})
+	for _, goal := range []string{`"old task 0"`, `"old task 1"`} {
+		if !strings.Contains(inj.Block.Text, goal) {
+			t.Fatalf("the menu lacks %s:\n%s", goal, inj.Block.Text)
+		}
+	}
+}

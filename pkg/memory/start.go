@@ -125,6 +125,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		note("archiving ended sessions", err)
 		_, err = session.ApplyRetention(opt, e, p.Key, pl.cfg, false)
 		note("retention", err)
+		_, err = session.HealIndex(opt, e, p.Key)
+		note("episode index", err)
 		_, err = session.Capture(opt, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
 			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear", Project: p})
 		note("checkpoint", err)

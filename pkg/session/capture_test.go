@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -517,5 +518,99 @@ func TestCaptureRedactsBeforeItShortens(t *testing.T) {
 		if frag := token[i : i+8]; strings.Contains(string(data), frag) {
 			t.Fatalf("%q of the token reached disk:\n%s", frag, data)
 		}
+	}
+}
+
+// ended writes n ended sessions' checkpoints (their process is gone).
+func (w *captureWorld) ended(t *testing.T, n int) {
+	t.Helper()
+	for i := range n {
+		sid := fmt.Sprintf("s%d", i)
+		tr := filepath.Join(filepath.Dir(w.tr), sid+".jsonl")
+		storetest.Append(t, tr, []byte(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"task %d"},"timestamp":"2026-11-2%dT10:00:00Z"}`+"\n", i, i)))
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: proc.Info{PID: 1 << 22}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// indexNames lists the episodes INDEX.md names.
+func (w *captureWorld) indexNames(t *testing.T) []string {
+	data, _ := os.ReadFile(w.e.IndexPath(w.p.Key))
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if l != "" {
+			out = append(out, lineEpisode(l))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (w *captureWorld) episodeNames(t *testing.T) []string {
+	m, _ := filepath.Glob(filepath.Join(w.e.EpisodesDir(w.p.Key), "*.json"))
+	for i := range m {
+		m[i] = filepath.Base(m[i])
+	}
+	sort.Strings(m)
+	return m
+}
+
+// INDEX.md that could not be written when sessions were archived (here a
+// folder in its way) comes back whole once it can be: every episode has
+// its line again.
+func TestIndexHealsAfterAFailedWrite(t *testing.T) {
+	w := newCaptureWorld(t)
+	w.ended(t, 3)
+	if err := os.MkdirAll(filepath.Join(w.e.IndexPath(w.p.Key), "in-the-way"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "now", config.Default()); err == nil {
+		t.Fatal("writing INDEX.md over a folder should fail")
+	}
+	if got := w.episodeNames(t); len(got) != 3 {
+		t.Fatalf("episodes %v", got)
+	}
+	if _, err := HealIndex(context.Background(), w.e, w.p.Key); err == nil {
+		t.Fatal("healing over a folder should fail, not pretend")
+	}
+	os.RemoveAll(w.e.IndexPath(w.p.Key))
+	if changed, err := HealIndex(context.Background(), w.e, w.p.Key); err != nil || !changed {
+		t.Fatalf("heal: %v %v", changed, err)
+	}
+	if got, want := w.indexNames(t), w.episodeNames(t); !slices.Equal(got, want) {
+		t.Fatalf("INDEX.md names %v, episodes/ holds %v", got, want)
+	}
+	if changed, _ := HealIndex(context.Background(), w.e, w.p.Key); changed {
+		t.Fatal("a second heal changed a consistent INDEX.md")
+	}
+}
+
+// A gc killed between moving episodes to the archive and rewriting
+// INDEX.md leaves lines pointing at nothing; healing drops them, so the
+// archived episode is not injected any more.
+func TestIndexHealsAfterAnInterruptedGC(t *testing.T) {
+	w := newCaptureWorld(t)
+	w.ended(t, 3)
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "now", config.Default()); err != nil {
+		t.Fatal(err)
+	}
+	eps := w.episodeNames(t)
+	// The kill: the oldest episode moved, INDEX.md not rewritten.
+	os.MkdirAll(w.e.EpisodeArchiveDir(w.p.Key), 0o700)
+	if err := os.Rename(filepath.Join(w.e.EpisodesDir(w.p.Key), eps[0]), filepath.Join(w.e.EpisodeArchiveDir(w.p.Key), eps[0])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := HealIndex(context.Background(), w.e, w.p.Key); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.indexNames(t); !slices.Equal(got, eps[1:]) {
+		t.Fatalf("INDEX.md names %v, want %v", got, eps[1:])
+	}
+	// INDEX.md deleted: rebuilt from episodes/.
+	os.Remove(w.e.IndexPath(w.p.Key))
+	HealIndex(context.Background(), w.e, w.p.Key)
+	if got := w.indexNames(t); !slices.Equal(got, eps[1:]) {
+		t.Fatalf("rebuilt INDEX.md names %v, want %v", got, eps[1:])
 	}
 }

@@ -78,6 +78,11 @@ func GC(ctx context.Context, e store.Env, dryRun bool) (GCReport, error) {
 		}
 		rep.Moved = append(rep.Moved, r.Moved...)
 		rep.Cleaned = append(rep.Cleaned, r.Cleaned...)
+		if !dryRun {
+			if _, err := HealIndex(ctx, e, k.Name()); err != nil {
+				return rep, fmt.Errorf("%s: %w", k.Name(), err)
+			}
+		}
 	}
 	return rep, nil
 }
