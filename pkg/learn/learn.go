@@ -415,15 +415,24 @@ type Report struct {
 // is not deleted.
 func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Report, error) {
 	var rep Report
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return Plan{}, rep, err
+	}
+	defer unlock()
+	// A killed apply may have left silo files renamed aside: put them back
+	// before planning.
+	if slugs, err := os.ReadDir(e.SilosDir()); err == nil {
+		for _, s := range slugs {
+			if s.IsDir() {
+				recoverAsides(filepath.Join(e.SilosDir(), s.Name(), "memory"))
+			}
+		}
+	}
 	plan, err := Check(ctx, e)
 	if err != nil {
 		return plan, rep, err
 	}
-	unlock, err := store.Lock(e.Store)
-	if err != nil {
-		return plan, rep, err
-	}
-	defer unlock()
 	now := e.Time()
 	// Group items by target, in plan order.
 	type group struct {
@@ -480,12 +489,13 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 			stepDone("written", target)
 		}
 		for _, m := range g.members {
-			if !unchangedOnDisk(m) {
+			removed, err := removeIfUnchanged(m.Path, m.Hash)
+			if err != nil {
+				return plan, rep, err
+			}
+			if !removed {
 				rep.Kept = append(rep.Kept, m.Path)
 				continue
-			}
-			if err := os.Remove(m.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return plan, rep, err
 			}
 			rep.Deleted = append(rep.Deleted, m.Path)
 			stepDone("deleted", m.Path)
@@ -595,48 +605,25 @@ func ingestedSources(e store.Env) map[string]bool {
 	return set
 }
 
-// unchangedOnDisk re-reads a silo file just before deleting it: a file the
-// client rewrote meanwhile is kept for the next run.
-func unchangedOnDisk(it *Item) bool {
-	data, err := store.ReadSmallFile(it.Path, 1<<20)
-	if err != nil {
-		return false
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]) == it.Hash
-}
-
 // dropIndexLines rewrites a silo's MEMORY.md without the lines that link to
 // the given files; every other byte stays as it was.
 func dropIndexLines(path string, files []string) (bool, error) {
-	data, err := store.ReadFileIn(filepath.Dir(path), path, 4<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	var out strings.Builder
-	changed := false
-	for _, l := range lines {
-		drop := false
-		for _, f := range files {
-			if strings.Contains(l, "]("+f+")") || strings.Contains(l, "](./"+f+")") {
-				drop = true
-				break
+	return rewriteIndex(path, func(content string) string {
+		var out strings.Builder
+		for _, l := range strings.SplitAfter(content, "\n") {
+			drop := false
+			for _, f := range files {
+				if strings.Contains(l, "]("+f+")") || strings.Contains(l, "](./"+f+")") {
+					drop = true
+					break
+				}
+			}
+			if !drop {
+				out.WriteString(l)
 			}
 		}
-		if drop {
-			changed = true
-			continue
-		}
-		out.WriteString(l)
-	}
-	if !changed {
-		return false, nil
-	}
-	return true, store.WriteFileAtomicIn(filepath.Dir(path), path, []byte(out.String()))
+		return out.String()
+	})
 }
 
 func redactBytes(b []byte) []byte {

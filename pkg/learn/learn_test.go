@@ -475,3 +475,73 @@ func TestRedactFrontStaysYAML(t *testing.T) {
 		t.Fatalf("redacted frontmatter:\n%s\n%+v", out, m.Fields)
 	}
 }
+
+// Claude Code rewrites a memory file at the very moment apply removes it
+// (after apply read it): the rewrite is not lost; it stays in the silo for
+// the next run.
+func TestApplyKeepsAFileRewrittenWhileRemoved(t *testing.T) {
+	e := storetest.Env(t)
+	silo := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory")
+	file := filepath.Join(silo, "role.md")
+	mem := func(desc string) string {
+		return "---\nname: role\ndescription: " + desc + "\nmetadata:\n  type: user\n---\nbody\n"
+	}
+	storetest.Mkfile(t, file, mem("first version"))
+	testOnlySiloWrite = func(stage, path string) {
+		if stage == "removing" && path == file {
+			storetest.Mkfile(t, file, mem("rewritten while apply ran"))
+		}
+	}
+	defer func() { testOnlySiloWrite = nil }()
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	testOnlySiloWrite = nil
+	data, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(data), "rewritten while apply ran") {
+		t.Fatalf("the rewrite was lost: %q %v", data, err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(silo, ".*")); len(leftovers) != 0 {
+		t.Fatalf("left behind: %v", leftovers)
+	}
+	// The next run ingests it.
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := List(context.Background(), e)
+	if len(entries) != 1 || entries[0].Description != "rewritten while apply ran" {
+		t.Fatalf("entries %+v", entries)
+	}
+}
+
+// Claude Code appends a line to a silo's MEMORY.md while apply rewrites it
+// without the ingested files' lines: the appended line is kept.
+func TestApplyKeepsLinesAddedToMemoryIndex(t *testing.T) {
+	e := siloEnv(t)
+	index := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory", "MEMORY.md")
+	appended := 0
+	testOnlySiloWrite = func(stage, path string) {
+		if stage == "rewriting" && path == index && appended < 2 {
+			appended++
+			f, err := os.OpenFile(index, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(f, "- [Added %d](added-%d.md) — written meanwhile\n", appended, appended)
+			f.Close()
+		}
+	}
+	defer func() { testOnlySiloWrite = nil }()
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(index)
+	for i := 1; i <= appended; i++ {
+		if !strings.Contains(string(data), fmt.Sprintf("[Added %d](added-%d.md)", i, i)) {
+			t.Fatalf("the line added meanwhile was dropped:\n%s", data)
+		}
+	}
+	if appended == 0 {
+		t.Fatal("the index was never rewritten: the test proves nothing")
+	}
+}
