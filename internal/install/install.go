@@ -223,6 +223,9 @@ func Install(o Options) (Report, error) {
 		copies = append(copies, struct{ from, to string }{srcs[name], filepath.Join(lib, name)})
 	}
 	for _, c := range copies {
+		if !o.DryRun {
+			store.Tidy(filepath.Dir(c.to), filepath.Base(c.to))
+		}
 		same, err := sameContent(c.from, c.to)
 		if err != nil {
 			return rep, err

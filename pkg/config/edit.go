@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/lazyregexp"
@@ -45,6 +46,7 @@ func SetEnabled(path string, on bool, root string) (bool, error) {
 	if next == string(old) {
 		return false, nil
 	}
+	store.Tidy(filepath.Dir(path), filepath.Base(path))
 	if err := write(path, []byte(next)); err != nil {
 		return false, err
 	}

@@ -421,14 +421,17 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 	}
 	defer unlock()
 	// A killed apply may have left silo files renamed aside: put them back
-	// before planning.
+	// before planning; and its temporary files go.
 	if slugs, err := os.ReadDir(e.SilosDir()); err == nil {
 		for _, s := range slugs {
 			if s.IsDir() {
-				recoverAsides(filepath.Join(e.SilosDir(), s.Name(), "memory"))
+				dir := filepath.Join(e.SilosDir(), s.Name(), "memory")
+				recoverAsides(dir)
+				store.Tidy(dir, "MEMORY.md") // the silo is Claude Code's: only ccmem's own
 			}
 		}
 	}
+	tidyStore(e)
 	plan, err := Check(ctx, e)
 	if err != nil {
 		return plan, rep, err

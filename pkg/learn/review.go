@@ -63,6 +63,17 @@ func Find(items []ReviewItem, name string) (ReviewItem, bool) {
 	return ReviewItem{}, false
 }
 
+// tidyStore removes leftovers of interrupted writes in the store folders
+// learn writes.
+func tidyStore(e store.Env) {
+	store.Tidy(e.Store)
+	for _, t := range Types {
+		store.Tidy(filepath.Join(e.LearnedDir(), t))
+	}
+	store.Tidy(e.ReviewDir())
+	store.Tidy(filepath.Join(e.ArchiveDir(), "feedback"))
+}
+
 // Decided finds a decision already made about the feedback named name:
 // the accepted entry in learned/feedback/, or its rejected copy in
 // archive/feedback/ ("" for none). A decision re-run after a crash finds
@@ -104,6 +115,7 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 		return "", err
 	}
 	defer unlock()
+	tidyStore(e)
 	dest := filepath.Join(e.LearnedDir(), "feedback", it.File+".md")
 	if _, err := os.Stat(dest); err == nil {
 		if _, err := archiveEntry(e, dest, "replaced by a reviewed version"); err != nil {
@@ -127,6 +139,7 @@ func Reject(e store.Env, it ReviewItem, reason string) (string, error) {
 		return "", err
 	}
 	defer unlock()
+	tidyStore(e)
 	if reason == "" {
 		reason = "rejected in review"
 	} else {

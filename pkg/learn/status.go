@@ -167,6 +167,7 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 		return s, err
 	}
 	defer unlock()
+	store.Tidy(e.Store, "status.json")
 	if err := store.WriteJSON(e.StatusPath(), s); err != nil {
 		return s, err
 	}

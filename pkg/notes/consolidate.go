@@ -145,6 +145,7 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 	if dryRun {
 		return res, nil
 	}
+	store.Tidy(p.Root, "CLAUDE.md") // the repository's root: only ccmem's own
 	return res, store.WriteFileIn(p.Root, path, []byte(out))
 }
 

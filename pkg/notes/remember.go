@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/str"
@@ -78,6 +79,7 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 		return RememberResult{}, err
 	}
 	defer unlock()
+	store.Tidy(filepath.Dir(path), "MEMORY.md")
 	read := func() ([]byte, error) { return store.ReadSmallFile(path, 16<<20) }
 	write := store.WriteFileAtomic
 	if scope == Project {

@@ -497,6 +497,8 @@ func (s *Store) write(r *Record) (File, error) {
 	}
 	data = append(data, '\n')
 	path := Path(s.Root, r.Category, r.ID)
+	store.Tidy(filepath.Dir(path))
+	store.Tidy(Dir(s.Root), "index.md")
 	// Committed with the repository, like MEMORY.md.
 	if err := store.WriteFileIn(s.Root, path, data); err != nil {
 		return File{}, err

@@ -282,7 +282,7 @@ func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 		if dryRun {
 			continue
 		}
-		rep.Cleaned = append(rep.Cleaned, store.CleanLeftovers(d, 10*time.Minute, now)...)
+		rep.Cleaned = append(rep.Cleaned, store.Tidy(d)...)
 	}
 	ents, err := store.ReadDirIn(pdir, e.EpisodesDir(key))
 	if errors.Is(err, fs.ErrNotExist) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -344,10 +345,17 @@ func writeData(f *os.File, path string, data []byte) (int, error) {
 // tmpMark marks ccmem's temporary files.
 const tmpMark = ".tmp-"
 
-// CleanLeftovers removes temporary files of interrupted writes in dir that
-// are older than age (a younger one may belong to a write in progress). It
-// returns the paths removed.
-func CleanLeftovers(dir string, age time.Duration, now time.Time) []string {
+// LeftoverAge is how old a temporary file must be before a later run takes
+// it for the leftover of an interrupted write (a younger one may belong to a
+// write in progress).
+const LeftoverAge = 10 * time.Minute
+
+// CleanLeftovers removes the temporary files of ccmem's interrupted writes
+// in dir (".<name>.tmp-<digits>", as WriteFileAtomic names them) that are
+// older than age, and returns the paths removed. With names, only the
+// temporary files of those names go: in a folder ccmem shares with others
+// (a repository's root), nothing else is touched.
+func CleanLeftovers(dir string, age time.Duration, now time.Time, names ...string) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -355,7 +363,8 @@ func CleanLeftovers(dir string, age time.Duration, now time.Time) []string {
 	var out []string
 	for _, de := range ents {
 		n := de.Name()
-		if !strings.HasPrefix(n, ".") || !strings.Contains(n, tmpMark) || !de.Type().IsRegular() {
+		base, ok := tempOf(n)
+		if !ok || !de.Type().IsRegular() || len(names) > 0 && !slices.Contains(names, base) {
 			continue
 		}
 		fi, err := de.Info()
@@ -368,6 +377,27 @@ func CleanLeftovers(dir string, age time.Duration, now time.Time) []string {
 		}
 	}
 	return out
+}
+
+// Tidy removes the leftovers of interrupted writes in dir (see
+// CleanLeftovers), judging their age by the file system's clock, which
+// stamped them. Each writer tidies the folders it writes.
+func Tidy(dir string, names ...string) []string {
+	return CleanLeftovers(dir, LeftoverAge, time.Now(), names...)
+}
+
+// tempOf tells whether a file name is one of ccmem's temporary files, and
+// whose.
+func tempOf(name string) (string, bool) {
+	i := strings.LastIndex(name, tmpMark)
+	if !strings.HasPrefix(name, ".") || i < 2 {
+		return "", false
+	}
+	digits := name[i+len(tmpMark):]
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	return name[1:i], true
 }
 
 // Lock takes the cross-process lock guarding the shared files of folder dir
