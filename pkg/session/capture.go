@@ -72,6 +72,11 @@ type Checkpoint struct {
 type TranscriptPos struct {
 	Path   string `json:"path"`
 	Offset int64  `json:"offset"`
+	// Skip is how much of the line at Offset was read already: a line
+	// longer than transcript.MaxLine that has no end yet (a multi-GB tail)
+	// is skipped, and the next run goes on from Offset+Skip instead of
+	// reading it all again.
+	Skip int64 `json:"skip,omitempty"`
 	Size   int64  `json:"size"`
 	Inode  uint64 `json:"inode"`
 }
@@ -409,16 +414,16 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	defer f.Close()
 	ino := store.FileID(f, fi)
 	pos := c.Transcript
-	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset {
+	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset+pos.Skip {
 		c.reset()
 		pos = TranscriptPos{}
 	}
-	if _, err := f.Seek(pos.Offset, io.SeekStart); err != nil {
+	if _, err := f.Seek(pos.Offset+pos.Skip, io.SeekStart); err != nil {
 		return err
 	}
 	stop := func() bool { return ctx.Err() != nil }
-	n, err := transcript.ScanSized(f, fi.Size()-pos.Offset, c.apply, stop)
-	c.Transcript = TranscriptPos{Path: path, Offset: pos.Offset + n, Size: fi.Size(), Inode: ino}
+	n, skip, err := transcript.ScanFrom(f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, c.apply, stop)
+	c.Transcript = TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino}
 	if err != nil {
 		return fmt.Errorf("transcript: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // fixtureTranscript is the real 2.1.328 transcript with its project path
@@ -612,5 +613,50 @@ func TestIndexHealsAfterAnInterruptedGC(t *testing.T) {
 	HealIndex(context.Background(), w.e, w.p.Key)
 	if got := w.indexNames(t); !slices.Equal(got, eps[1:]) {
 		t.Fatalf("rebuilt INDEX.md names %v, want %v", got, eps[1:])
+	}
+}
+
+// A transcript that ends in a huge line with no end yet: the scan keeps its
+// deadline inside that line, and each run goes on from where the last one
+// stopped instead of reading the line again.
+func TestCaptureResumesInsideAHugeLine(t *testing.T) {
+	w := newCaptureWorld(t)
+	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"first"}}`+"\n"))
+	f, err := os.OpenFile(w.tr, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := int64(40 << 20)
+	chunk := []byte(`{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 1<<20))
+	for written := int64(0); written < tail; written += int64(len(chunk)) {
+		f.Write(chunk)
+	}
+	f.Close()
+	fi, _ := os.Stat(w.tr)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}
+	first, err := Capture(cancelled, w.e, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstLine := int64(len(`{"type":"user","message":{"role":"user","content":"first"}}`) + 1)
+	if first.Transcript.Offset != firstLine || first.Transcript.Skip <= transcript.MaxLine || first.Transcript.Skip >= fi.Size()-firstLine {
+		t.Fatalf("past its deadline the scan should stop inside the long line: %+v (file %d)", first.Transcript, fi.Size())
+	}
+	second, _ := Capture(cancelled, w.e, req)
+	if second.Transcript.Skip <= first.Transcript.Skip {
+		t.Fatalf("the second run read the long line again: %+v, then %+v", first.Transcript, second.Transcript)
+	}
+	done, _ := Capture(context.Background(), w.e, req)
+	if done.Transcript.Offset+done.Transcript.Skip != fi.Size() || done.Turns != 1 {
+		t.Fatalf("without a deadline it reads to the end: %+v turns %d (file %d)", done.Transcript, done.Turns, fi.Size())
+	}
+	// The line ends, another follows: both are accounted for.
+	storetest.Append(t, w.tr, []byte("\"}}\n"+`{"type":"user","message":{"role":"user","content":"after"}}`+"\n"))
+	after, _ := Capture(context.Background(), w.e, req)
+	end, _ := os.Stat(w.tr)
+	if after.Transcript.Offset != end.Size() || after.Transcript.Skip != 0 || after.Turns != 2 {
+		t.Fatalf("after the long line ended: %+v turns %d (file %d)", after.Transcript, after.Turns, end.Size())
 	}
 }

@@ -275,51 +275,72 @@ const MaxLine = 8 << 20
 // for the next scan. stop is polled every so often; when it returns true the
 // scan ends early, at a line boundary.
 func Scan(r io.Reader, fn func(Entry), stop func() bool) (consumed int64, err error) {
-	return ScanSized(r, -1, fn, stop)
+	consumed, _, err = ScanFrom(r, -1, 0, fn, stop)
+	return consumed, err
 }
 
-// ScanSized is Scan for a reader known to hold about size bytes (-1:
-// unknown): a small catch-up then reads through a small buffer, which a
-// short-lived hook process need not allocate and fault in a megabyte for.
-func ScanSized(r io.Reader, size int64, fn func(Entry), stop func() bool) (consumed int64, err error) {
+// ScanFrom is Scan for a reader known to hold about size bytes (-1:
+// unknown: a small catch-up then reads through a small buffer, which a
+// short-lived hook process need not allocate and fault in a megabyte for),
+// positioned skip bytes into a line already known to be longer than
+// MaxLine (0: at a line's start). It returns the bytes consumed through the
+// last complete line, counted from that line's start, and, when the scan
+// ends inside a line longer than MaxLine, how much of it was read: a later
+// scan resumes there instead of reading it again. stop is polled every 256
+// lines and every 16 MB of one long line.
+func ScanFrom(r io.Reader, size, skip int64, fn func(Entry), stop func() bool) (consumed, skipped int64, err error) {
 	bufSize := 1 << 20
 	if size >= 0 && size+4096 < int64(bufSize) {
 		bufSize = max(4096, int(size)+4096)
 	}
 	br := bufio.NewReaderSize(r, bufSize)
 	var long []byte
-	longLen := 0 // bytes of the current overlong line, kept or not
-	polls := 0
+	longLen := skip // bytes of the current overlong line, kept or not
+	polls, chunks := 0, 0
+	inLong := func() int64 {
+		if longLen > MaxLine {
+			return longLen
+		}
+		return 0 // short enough to read again next time
+	}
 	for {
 		chunk, err := br.ReadSlice('\n')
 		switch {
 		case err == nil:
 			line := chunk
+			whole := true // the line was kept entire
 			if longLen > 0 {
+				whole = longLen == int64(len(long))
 				line = append(long, chunk...)
-				consumed += int64(longLen - len(long))
+				consumed += longLen - int64(len(long))
 				long, longLen = nil, 0
 			}
 			consumed += int64(len(line))
-			if len(line) <= MaxLine {
+			if whole && len(line) <= MaxLine {
 				if e, ok := Parse(line); ok {
 					fn(e)
 				}
 			}
 			if polls++; polls%256 == 0 && stop != nil && stop() {
-				return consumed, nil
+				return consumed, 0, nil
 			}
 		case errors.Is(err, bufio.ErrBufferFull):
 			// A line longer than the buffer: gather it, up to MaxLine;
 			// beyond that it is only counted and then skipped.
-			if len(long)+len(chunk) <= MaxLine {
+			if longLen == int64(len(long)) && len(long)+len(chunk) <= MaxLine {
 				long = append(long, chunk...)
 			}
-			longLen += len(chunk)
+			longLen += int64(len(chunk))
+			if chunks++; chunks%16 == 0 && stop != nil && stop() {
+				return consumed, inLong(), nil
+			}
 		case errors.Is(err, io.EOF):
-			return consumed, nil
+			if len(chunk) > 0 {
+				longLen += int64(len(chunk))
+			}
+			return consumed, inLong(), nil
 		default:
-			return consumed, err
+			return consumed, inLong(), err
 		}
 	}
 }
