@@ -210,6 +210,14 @@ func parseTime(v any) (time.Time, bool) {
 
 // resolvePlan groups entries by type and name, picks the newest of each
 // group, and compares it with the store.
+//
+// A memory's identity is its type, its name (in any case: on macOS and
+// Windows "Deploy-Steps.md" and "deploy-steps.md" are one file) and, for
+// project and reference memories, its project: two projects' "build"
+// memories are two memories. Copies with one identity are merged; memories
+// with different identities never are, even where their names make the
+// same file name ("deploy steps", "deploy/steps", or names alike in their
+// first 100 characters): the later one gets a name of its own.
 func resolvePlan(e store.Env, plan *Plan) {
 	groups := map[string][]int{}
 	var keys []string
@@ -217,13 +225,14 @@ func resolvePlan(e store.Env, plan *Plan) {
 		if it.Action == ActSkip {
 			continue
 		}
-		k := it.Type + "/" + store.SafeFileName(it.Name)
+		k := identity(it.Type, it.Name, it.SourceCwd)
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
 		groups[k] = append(groups[k], i)
 	}
 	sort.Strings(keys)
+	taken := map[string]bool{} // target files given out, in lower case
 	for _, k := range keys {
 		idx := groups[k]
 		sort.SliceStable(idx, func(a, b int) bool {
@@ -234,7 +243,7 @@ func resolvePlan(e store.Env, plan *Plan) {
 			return x.Path < y.Path
 		})
 		chosen := &plan.Items[idx[0]]
-		chosen.Target = targetPath(e, chosen.Type, store.SafeFileName(chosen.Name))
+		chosen.Target = targetFor(e, k, chosen.Type, chosen.Name, taken)
 		chosen.Action, chosen.Reason = compareWithStore(e, *chosen, groupSources(plan, idx))
 		for _, j := range idx[1:] {
 			it := &plan.Items[j]
@@ -259,6 +268,68 @@ func groupSources(plan *Plan, idx []int) []string {
 	return out
 }
 
+// identity keys a memory: type, name in lower case, and the project for
+// the types that belong to one.
+func identity(typ, name, sourceCwd string) string {
+	scope := ""
+	if typ == "project" || typ == "reference" {
+		scope = filepath.Clean(sourceCwd)
+	}
+	return typ + "\x00" + scope + "\x00" + strings.ToLower(strings.TrimSpace(name))
+}
+
+// targetFor gives a memory its file in the store: its safe name, unless
+// another memory holds that file (in the store, or earlier in this plan),
+// then its safe name and a hash of its identity.
+func targetFor(e store.Env, id, typ, name string, taken map[string]bool) string {
+	base := store.SafeFileName(name)
+	for _, file := range []string{base, base + "-" + shortHash(id)} {
+		path := targetPath(e, typ, file)
+		if taken[strings.ToLower(path)] {
+			continue
+		}
+		if owner, ok := storedIdentity(path, typ); ok && owner != id {
+			continue
+		}
+		if typ == "feedback" {
+			// An accepted entry of another memory holds the name too.
+			accepted := filepath.Join(e.LearnedDir(), "feedback", file+".md")
+			if owner, ok := storedIdentity(accepted, typ); ok && owner != id {
+				continue
+			}
+		}
+		taken[strings.ToLower(path)] = true
+		return path
+	}
+	// Two identities with one hash: vanishingly rare; keep them apart still.
+	path := targetPath(e, typ, base+"-"+shortHash(id+"\x00"+name))
+	taken[strings.ToLower(path)] = true
+	return path
+}
+
+// storedIdentity is the identity of the entry stored at path, if any.
+func storedIdentity(path, typ string) (string, bool) {
+	data, err := store.ReadSmallFile(path, 1<<20)
+	if err != nil {
+		return "", false
+	}
+	m, _, err := frontmatter.Read(data)
+	if err != nil {
+		return "", false
+	}
+	name := m.Name
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), ".md")
+	}
+	cwd, _ := m.Fields["source_cwd"].(string)
+	return identity(typ, name, cwd), true
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}
+
 func targetPath(e store.Env, typ, file string) string {
 	if typ == "feedback" {
 		return filepath.Join(e.ReviewDir(), file+".md")
@@ -274,7 +345,7 @@ func compareWithStore(e store.Env, it Item, sources []string) (string, string) {
 		if err == nil && sameEntry(existing, it) {
 			return ActUnchanged, "already awaiting review"
 		}
-		if a, err := store.ReadSmallFile(filepath.Join(e.LearnedDir(), "feedback", store.SafeFileName(it.Name)+".md"), 1<<20); err == nil && sameEntry(a, it) {
+		if a, err := store.ReadSmallFile(filepath.Join(e.LearnedDir(), "feedback", filepath.Base(it.Target)), 1<<20); err == nil && sameEntry(a, it) {
 			return ActUnchanged, "already accepted"
 		}
 		return ActReview, "→ review/feedback/" + filepath.Base(it.Target)

@@ -545,3 +545,53 @@ func TestApplyKeepsLinesAddedToMemoryIndex(t *testing.T) {
 		t.Fatal("the index was never rewritten: the test proves nothing")
 	}
 }
+
+// Distinct memories that share a name or a file name are never merged:
+// two projects' "build" memories, "deploy steps" and "deploy/steps", names
+// alike in their first 100 characters. Each ends in the store, with its
+// own provenance, and every silo memory is in its silo or in the store.
+func TestApplyKeepsDistinctMemoriesApart(t *testing.T) {
+	e := storetest.Env(t)
+	mem := func(name, typ, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\nmetadata:\n  type: " + typ + "\n---\n" + desc + "\n"
+	}
+	long := strings.Repeat("x", 100)
+	files := map[string]string{
+		"-home-dev-src-api/memory/build.md":    mem("build", "project", "api builds with make"),
+		"-home-dev-src-shop/memory/build.md":   mem("build", "project", "shop builds with bazel"),
+		"-home-dev-src-shop/memory/deploy1.md": mem("deploy steps", "user", "deploy steps by hand"),
+		"-home-dev-src-shop/memory/deploy2.md": mem("deploy/steps", "user", "deploy/steps scripted"),
+		"-home-dev-src-shop/memory/long1.md":   mem(long+"-one", "user", "the first long name"),
+		"-home-dev-src-shop/memory/long2.md":   mem(long+"-two", "user", "the second long name"),
+	}
+	for rel, content := range files {
+		storetest.Mkfile(t, filepath.Join(e.SilosDir(), rel), content)
+	}
+	for run := 0; run < 2; run++ {
+		plan, rep, err := Apply(context.Background(), e, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 1 && (len(rep.Written) != 0 || len(rep.Deleted) != 0) {
+			t.Fatalf("a second apply changed something: %+v", rep)
+		}
+		_ = plan
+	}
+	entries, err := List(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]Entry{}
+	for _, le := range entries {
+		found[le.Description] = le
+	}
+	for _, content := range files {
+		desc := strings.TrimSpace(content[strings.LastIndex(strings.TrimSpace(content), "\n")+1:])
+		if _, ok := found[desc]; !ok {
+			t.Fatalf("the memory %q is in neither its silo nor the store (store holds %+v)", desc, entries)
+		}
+	}
+	if api, shop := found["api builds with make"], found["shop builds with bazel"]; api.SourceCwd != "/home/dev/src/api" || shop.SourceCwd != "/home/dev/src/shop" || api.Path == shop.Path {
+		t.Fatalf("the two projects' build memories: %+v, %+v", api, shop)
+	}
+}
