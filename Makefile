@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross dist clean claude-code bench bench-go fuzz
+.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-go fuzz
 
 all: build
 
@@ -45,6 +45,11 @@ bench: build
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./pkg/...
+
+## torture: concurrent and random-SIGKILL rounds over every hook and writing command, checking
+## ccmem's invariants after each (a few minutes; not part of make test)
+torture:
+	$(GO) run ./internal/torture
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 1m); findings join the corpus
 fuzz:

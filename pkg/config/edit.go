@@ -43,10 +43,10 @@ func SetEnabled(path string, on bool, root string) (bool, error) {
 	if _, files := Merge(func(string) ([]byte, error) { return []byte(next), nil }, path); files[0].Err != nil {
 		return false, fmt.Errorf("%s would not parse after the change (%w); edit it by hand", path, files[0].Err)
 	}
+	store.Tidy(filepath.Dir(path), filepath.Base(path))
 	if next == string(old) {
 		return false, nil
 	}
-	store.Tidy(filepath.Dir(path), filepath.Base(path))
 	if err := write(path, []byte(next)); err != nil {
 		return false, err
 	}

@@ -178,6 +178,7 @@ func writeLearnedCache(path string, c learnedCache) {
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", strings.TrimSuffix(typ, "/"), file, ce.Size, ce.MTime,
 			tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err))
 	}
+	store.Tidy(filepath.Dir(path), filepath.Base(path))
 	_ = store.WriteFileAtomic(path, []byte(b.String()))
 }
 

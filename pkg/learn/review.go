@@ -67,6 +67,7 @@ func Find(items []ReviewItem, name string) (ReviewItem, bool) {
 // learn writes.
 func tidyStore(e store.Env) {
 	store.Tidy(e.Store)
+	store.Tidy(e.LearnedDir())
 	for _, t := range Types {
 		store.Tidy(filepath.Join(e.LearnedDir(), t))
 	}

@@ -108,6 +108,9 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 	path := filepath.Join(p.Root, "CLAUDE.md")
 	res := ConsolidateResult{Path: path}
 	section := ConsolidateSection(ctx, e, p)
+	if !dryRun {
+		store.Tidy(p.Root, "CLAUDE.md") // the repository's root: only ccmem's own
+	}
 	// CLAUDE.md is the repository's: a symlink there (to a secret, say)
 	// is refused, never read nor copied into a file.
 	data, err := store.ReadFileIn(p.Root, path, 16<<20)
@@ -145,7 +148,6 @@ func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool)
 	if dryRun {
 		return res, nil
 	}
-	store.Tidy(p.Root, "CLAUDE.md") // the repository's root: only ccmem's own
 	return res, store.WriteFileIn(p.Root, path, []byte(out))
 }
 

@@ -1,0 +1,464 @@
+// Command torture is `make torture`: it runs ccmem's hooks and writing
+// commands as separate processes, 25 at once on shared files, and then
+// again while killing them with SIGKILL at random moments, and after every
+// round checks the invariants ccmem promises:
+//
+//   - every memory is in its silo or in the store (a fact remembered with
+//     success is in its MEMORY.md; each silo memory, in its newest version,
+//     is in its silo or the store);
+//   - no partial file: every JSON file of the store parses, every learned
+//     entry has its frontmatter;
+//   - no leftover temporary file once a later run wrote there;
+//   - INDEX.md names exactly the episodes in episodes/;
+//   - no 8-character fragment of a planted secret anywhere ccmem writes;
+//   - of concurrent record updates from one read, exactly one succeeds.
+//
+// It is bounded (-rounds, -kills) and takes a few minutes; it is not part
+// of make test. It exits 1 when an invariant fails, naming it.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// secrets are planted in transcripts, facts, silo memories and records;
+// none may reach what ccmem writes.
+var secrets = []string{
+	"npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+	"glpat-Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc",
+	"hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+	"ghp_Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc3Jd5Gf0SaQwEr",
+}
+
+type torture struct {
+	bin, hooks string // built binaries
+	dir        string
+	home, repo string
+	r          *rand.Rand
+	checks     int
+	failures   []string
+	mu         sync.Mutex
+	remembered []fact // facts whose remember reported success
+	memories   map[string]string // silo file → newest content written
+	sessions   int
+}
+
+type fact struct{ scope, text string }
+
+func main() {
+	rounds := flag.Int("rounds", 20, "concurrency rounds")
+	kills := flag.Int("kills", 400, "random-SIGKILL runs per round")
+	seed := flag.Int64("seed", 1, "random seed")
+	keep := flag.Bool("keep", false, "keep the work folder")
+	flag.Parse()
+	t, err := newTorture(*seed)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "torture:", err)
+		os.Exit(1)
+	}
+	if !*keep {
+		defer os.RemoveAll(t.dir)
+	}
+	start := time.Now()
+	killed := 0
+	for round := 1; round <= *rounds; round++ {
+		fmt.Fprintf(os.Stderr, "torture: round %d/%d: 25 at once\n", round, *rounds)
+		t.concurrent(round)
+		t.check(fmt.Sprintf("round %d after the concurrent phase", round))
+		fmt.Fprintf(os.Stderr, "torture: round %d/%d: %d runs killed at random\n", round, *rounds, *kills)
+		killed += t.killLoop(round, *kills)
+		t.check(fmt.Sprintf("round %d after the kills", round))
+	}
+	fmt.Printf("torture: %d rounds, %d processes killed, %d invariant checks, %d failures, %.0fs\n",
+		*rounds, killed, t.checks, len(t.failures), time.Since(start).Seconds())
+	if len(t.failures) > 0 {
+		for _, f := range t.failures {
+			fmt.Println("FAIL", f)
+		}
+		os.Exit(1)
+	}
+}
+
+func newTorture(seed int64) (*torture, error) {
+	dir, err := os.MkdirTemp("", "ccmem-torture-")
+	if err != nil {
+		return nil, err
+	}
+	t := &torture{dir: dir, bin: filepath.Join(dir, "bin"), hooks: filepath.Join(dir, "lib"),
+		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), r: rand.New(rand.NewSource(seed)),
+		memories: map[string]string{}}
+	for _, b := range []struct{ out, pkg string }{
+		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"},
+	} {
+		if out, err := exec.Command("go", "build", "-o", b.out+"/", b.pkg).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("building %s: %v\n%s", b.pkg, err, out)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(t.repo, ".git"), 0o755))
+	must(os.WriteFile(filepath.Join(t.repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	must(os.MkdirAll(t.home, 0o755))
+	// A record that concurrent updates race on.
+	out, err := t.run("ccmem", strings.NewReader(`{"title": "Queue", "tags": ["q"], "content": {"status": "accepted", "decision": "use postgres", "rationale": ["one store"]}}`),
+		"record", "create", "--category", "decision", "--cwd", t.repo)
+	if err != nil {
+		return nil, fmt.Errorf("record create: %v: %s", err, out)
+	}
+	return t, nil
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// cmd builds a process of a ccmem binary in the torture's HOME.
+func (t *torture) cmd(name string, stdin *strings.Reader, args ...string) *exec.Cmd {
+	path := filepath.Join(t.bin, name)
+	if name != "ccmem" {
+		path = filepath.Join(t.hooks, name)
+	}
+	c := exec.Command(path, args...)
+	c.Env = []string{"HOME=" + t.home, "PATH=/usr/bin:/bin", "CLAUDE_PID=4194305"}
+	c.Dir = t.repo
+	if stdin != nil {
+		c.Stdin = stdin
+	}
+	return c
+}
+
+func (t *torture) run(name string, stdin *strings.Reader, args ...string) (string, error) {
+	out, err := t.cmd(name, stdin, args...).CombinedOutput()
+	return string(out), err
+}
+
+func (t *torture) fail(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failures = append(t.failures, fmt.Sprintf(format, args...))
+}
+
+// job is one process to run, and what to note when it succeeds.
+type job struct {
+	name  string
+	stdin string
+	args  []string
+	ok    func(out string)
+}
+
+// jobs makes a mix of every hook and writing command.
+func (t *torture) jobs(round, n int, tag string) []job {
+	var out []job
+	for i := range n {
+		id := fmt.Sprintf("%s-%d-%d", tag, round, i)
+		secret := secrets[t.r.Intn(len(secrets))]
+		switch i % 8 {
+		case 0, 1:
+			scope := []string{"--global", "--project"}[i%2]
+			text := "fact " + id
+			f := fact{scope, text}
+			out = append(out, job{name: "ccmem", args: []string{"remember", scope, "--cwd", t.repo, text + " token " + secret},
+				ok: func(o string) {
+					if strings.Contains(o, "remembered") || strings.Contains(o, "already") {
+						t.mu.Lock()
+						t.remembered = append(t.remembered, f)
+						t.mu.Unlock()
+					}
+				}})
+		case 2, 3:
+			sid := "s-" + id
+			tr := filepath.Join(t.dir, "transcripts", sid+".jsonl")
+			writeTranscript(tr, "goal "+id+" with "+secret)
+			hook := []string{"stop", "precompact"}[i%2]
+			out = append(out, job{name: hook, stdin: payload(sid, tr, t.repo, hook)})
+		case 4:
+			sid := "n-" + id
+			out = append(out, job{name: "sessionstart", stdin: payload(sid, filepath.Join(t.dir, "transcripts", sid+".jsonl"), t.repo, "sessionstart")})
+		case 5:
+			t.plantMemory(id, secret)
+			out = append(out, job{name: "ccmem", args: []string{"learn", "apply"}})
+		case 6:
+			out = append(out, job{name: "ccmem", args: []string{"consolidate", "--cwd", t.repo}})
+		case 7:
+			out = append(out, job{name: "ccmem", args: []string{"briefing", "--set", "-", "--cwd", t.repo}, stdin: "briefing " + id + " " + secret + "\n"})
+		}
+	}
+	return out
+}
+
+func payload(sid, transcript, cwd, hook string) string {
+	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart"}[hook]
+	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto"}`, sid, transcript, cwd, event)
+}
+
+func writeTranscript(path, goal string) {
+	must(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts := time.Now().UTC().Format(time.RFC3339)
+	lines := fmt.Sprintf(`{"type":"user","message":{"role":"user","content":%q},"timestamp":%q}`+"\n"+
+		`{"type":"assistant","message":{"id":"m","model":"m","content":[{"type":"text","text":%q}]},"timestamp":%q}`+"\n", goal, ts, "done: "+goal, ts)
+	must(os.WriteFile(path, []byte(lines), 0o600))
+}
+
+// plantMemory writes a silo memory, as Claude Code does, and remembers
+// its newest content.
+func (t *torture) plantMemory(id, secret string) {
+	slug := []string{"-src-api", "-src-shop"}[t.r.Intn(2)]
+	typ := []string{"user", "project", "feedback", "reference"}[t.r.Intn(4)]
+	path := filepath.Join(t.home, ".claude", "projects", slug, "memory", "mem-"+id+".md")
+	content := fmt.Sprintf("---\nname: mem-%s\ndescription: marker-%s\nmetadata:\n  type: %s\n---\nbody of %s uses %s\n", id, id, typ, id, secret)
+	must(os.MkdirAll(filepath.Dir(path), 0o755))
+	must(os.WriteFile(path, []byte(content), 0o644))
+	index := filepath.Join(filepath.Dir(path), "MEMORY.md")
+	f, err := os.OpenFile(index, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	must(err)
+	fmt.Fprintf(f, "- [mem %s](mem-%s.md) — marker-%s\n", id, id, id)
+	f.Close()
+	t.mu.Lock()
+	t.memories[path] = "marker-" + id
+	t.mu.Unlock()
+}
+
+// concurrent runs 25 processes at once, plus 25 racing record updates from
+// one read.
+func (t *torture) concurrent(round int) {
+	var wg sync.WaitGroup
+	for _, j := range t.jobs(round, 25, "c") {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var in *strings.Reader
+			if j.stdin != "" {
+				in = strings.NewReader(j.stdin)
+			}
+			out, err := t.run(j.name, in, j.args...)
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && ee.ExitCode() == 2 {
+				t.fail("%s %v exited 2: %s", j.name, j.args, out)
+			}
+			if err == nil && j.ok != nil {
+				j.ok(out)
+			}
+		}()
+	}
+	wg.Wait()
+	t.raceRecordUpdates(round)
+}
+
+// raceRecordUpdates: 25 updates from one read; exactly one may succeed.
+func (t *torture) raceRecordUpdates(round int) {
+	show, err := t.run("ccmem", nil, "record", "show", "decision/queue", "--json", "--cwd", t.repo)
+	if err != nil {
+		t.fail("record show: %v: %s", err, show)
+		return
+	}
+	var rf struct {
+		Hash   string `json:"hash"`
+		Record struct {
+			TimesUpdated int `json:"times_updated"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal([]byte(show), &rf); err != nil {
+		t.fail("record show --json: %v", err)
+		return
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := 0
+	for i := range 25 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := strings.NewReader(fmt.Sprintf(`{"changes": [{"summary": "round %d writer %d"}]}`, round, i))
+			if _, err := t.run("ccmem", in, "record", "update", "decision/queue", "--hash", rf.Hash, "--cwd", t.repo); err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	t.checks++
+	if wins != 1 {
+		t.fail("round %d: %d of 25 record updates from one read succeeded, want exactly 1", round, wins)
+	}
+}
+
+// killLoop starts n processes one after another and kills each with
+// SIGKILL after a random moment (some finish first).
+func (t *torture) killLoop(round, n int) int {
+	killed := 0
+	for _, j := range t.jobs(round, n, "k") {
+		var in *strings.Reader
+		if j.stdin != "" {
+			in = strings.NewReader(j.stdin)
+		}
+		c := t.cmd(j.name, in, j.args...)
+		var out bytes.Buffer
+		c.Stdout, c.Stderr = &out, &out
+		if err := c.Start(); err != nil {
+			t.fail("start %s: %v", j.name, err)
+			continue
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil && j.ok != nil {
+				j.ok(out.String())
+			}
+		case <-time.After(time.Duration(t.r.Intn(8000)) * time.Microsecond):
+			c.Process.Kill()
+			<-done
+			killed++
+		}
+	}
+	return killed
+}
+
+// check verifies every invariant, after the runs that heal and tidy.
+func (t *torture) check(when string) {
+	// Leftovers are removed by the next writer once they are old: age them,
+	// then run one writer of each kind (and the start that heals INDEX.md).
+	ageTemps(t.home, t.repo)
+	t.run("sessionstart", strings.NewReader(payload("check-"+fmt.Sprint(time.Now().UnixNano()), filepath.Join(t.dir, "none.jsonl"), t.repo, "sessionstart")))
+	t.run("ccmem", nil, "learn", "apply")
+	t.run("ccmem", nil, "remember", "--global", "tidy run")
+	t.run("ccmem", nil, "remember", "--project", "--cwd", t.repo, "tidy run")
+	t.run("ccmem", nil, "record", "list", "--cwd", t.repo)
+	t.run("ccmem", nil, "consolidate", "--cwd", t.repo)
+	t.run("ccmem", nil, "gc")
+
+	store := filepath.Join(t.home, ".claude", "ccmem")
+	repoMem := filepath.Join(t.repo, ".claude", "memory")
+
+	// Facts remembered with success are in their MEMORY.md.
+	t.checks++
+	global, _ := os.ReadFile(filepath.Join(store, "MEMORY.md"))
+	project, _ := os.ReadFile(filepath.Join(repoMem, "MEMORY.md"))
+	for _, f := range t.remembered {
+		text := map[string][]byte{"--global": global, "--project": project}[f.scope]
+		if !bytes.Contains(text, []byte(f.text+" token [REDACTED:")) {
+			t.fail("%s: the fact %q (%s) was reported remembered but is not in its MEMORY.md", when, f.text, f.scope)
+		}
+	}
+
+	// Every silo memory is in its silo or in the store.
+	t.checks++
+	var stored []byte
+	filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			b, _ := os.ReadFile(p)
+			stored = append(stored, b...)
+		}
+		return nil
+	})
+	for path, marker := range t.memories {
+		inSilo := false
+		if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(marker)) {
+			inSilo = true
+		}
+		if !inSilo && !bytes.Contains(stored, []byte("description: "+marker+"\n")) {
+			t.fail("%s: the memory %s (%s) is in neither its silo nor the store", when, marker, path)
+		}
+	}
+
+	// No partial file; no leftover temporary file.
+	t.checks++
+	for _, root := range []string{store, repoMem, filepath.Join(t.home, ".claude", "projects"), t.repo} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			name := d.Name()
+			if strings.Contains(name, ".tmp-") || strings.Contains(name, ".ccmem-del-") {
+				t.fail("%s: leftover %s", when, p)
+			}
+			if strings.HasSuffix(name, ".json") && !strings.Contains(p, "/.git/") {
+				b, _ := os.ReadFile(p)
+				if !json.Valid(b) {
+					t.fail("%s: partial or broken JSON %s", when, p)
+				}
+			}
+			if strings.Contains(p, "/learned/") && strings.HasSuffix(name, ".md") {
+				b, _ := os.ReadFile(p)
+				if !bytes.HasPrefix(b, []byte("---\n")) || bytes.Count(b, []byte("\n---\n")) < 1 {
+					t.fail("%s: partial learned entry %s", when, p)
+				}
+			}
+			return nil
+		})
+	}
+
+	// INDEX.md names exactly the episodes in episodes/.
+	t.checks++
+	projects, _ := os.ReadDir(filepath.Join(store, "projects"))
+	for _, pd := range projects {
+		dir := filepath.Join(store, "projects", pd.Name())
+		eps, _ := filepath.Glob(filepath.Join(dir, "episodes", "*.json"))
+		index, _ := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+		lines := strings.Split(strings.TrimSpace(string(index)), "\n")
+		if len(eps) == 0 && strings.TrimSpace(string(index)) == "" {
+			continue
+		}
+		named := map[string]bool{}
+		for _, l := range lines {
+			if i := strings.LastIndex(l, "episodes/"); i >= 0 {
+				named[strings.TrimSpace(l[i+len("episodes/"):])] = true
+			}
+		}
+		if len(named) != len(lines) || len(named) != len(eps) {
+			t.fail("%s: INDEX.md has %d lines (%d distinct) for %d episodes in %s", when, len(lines), len(named), len(eps), dir)
+		}
+		for _, ep := range eps {
+			if !named[filepath.Base(ep)] {
+				t.fail("%s: %s has no INDEX.md line", when, ep)
+			}
+		}
+	}
+
+	// No fragment of a planted secret where ccmem writes.
+	t.checks++
+	for _, root := range []string{store, repoMem, filepath.Join(t.repo, "CLAUDE.md")} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			b, _ := os.ReadFile(p)
+			for _, s := range secrets {
+				for i := 0; i+8 <= len(s); i++ {
+					if bytes.Contains(b, []byte(s[i:i+8])) {
+						t.fail("%s: %q of a secret is in %s", when, s[i:i+8], p)
+						return nil
+					}
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// ageTemps makes every temporary file an hour old, so the next writer
+// takes it for a leftover.
+func ageTemps(roots ...string) {
+	old := time.Now().Add(-time.Hour)
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.Contains(d.Name(), ".tmp-") {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+}
