@@ -21,9 +21,10 @@ build:
 demo: build
 	@$(GO) run ./scripts/demo
 
-## test: vet, every target's build and test compile, unit tests, testscripts and the
-## real-client end-to-end tests
-test: vet cross
+## test: vet, every target's build and test compile, the demo's self-check, unit tests,
+## testscripts and the real-client end-to-end tests
+test: vet cross build
+	@$(GO) run ./scripts/demo >/dev/null
 	$(GO) test -count=1 ./...
 
 ## unit: everything but the real-client end-to-end tests

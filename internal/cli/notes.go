@@ -124,40 +124,130 @@ func runBriefing(c *ctx, cwd, set string) error {
 }
 
 var cmdDisable = &command{
-	name: "disable", args: "[--global] [--cwd DIR]",
-	summary: "turn ccmem's hooks off for this project (or everywhere)",
-	help:    "Sets enabled: false in the project's .claude/memory/config.yaml (shared with the team), or with --global in ~/.claude/ccmem/config.yaml. `ccmem enable` turns them back on.",
-	setup:   enableSetup(false),
+	name: "disable", args: "[--team | --global] [--cwd DIR] [--json]",
+	summary: "turn ccmem's hooks off for you in this project (or the team's, or everywhere)",
+	help: `Turns ccmem off for you in this project: enabled: false in your own
+config for it in the store (~/.claude/ccmem/projects/<key>/config.yaml),
+which overrides the repository's and writes nothing in the repository.
+
+With --team, writes enabled: false into the repository's committed
+.claude/memory/config.yaml instead: ccmem is off for everyone who works in
+it once you commit that. With --global, turns it off in every project (the
+global config). For one session only, start it with CCMEM_DISABLE=1 claude.
+` + "`ccmem enable`" + ` with the same flag undoes it.`,
+	setup: enableSetup(false),
 }
 
 var cmdEnable = &command{
-	name: "enable", args: "[--global] [--cwd DIR]",
-	summary: "turn ccmem's hooks back on for this project (or everywhere)",
-	setup:   enableSetup(true),
+	name: "enable", args: "[--team | --global] [--cwd DIR] [--json]",
+	summary: "turn ccmem's hooks back on for you in this project (or the team's, or everywhere)",
+	help: `Undoes ` + "`ccmem disable`" + ` at the same level: removes the enabled key from your
+own config for this project (writing enabled: true there only when the
+team's or the global config would still leave ccmem off for you), from the
+repository's config with --team, or from the global config with --global.
+It tells you when a config file it does not change still turns ccmem off.`,
+	setup: enableSetup(true),
+}
+
+// enableResult is what ` + "`ccmem enable/disable --json`" + ` prints.
+type enableResult struct {
+	Enabled bool   `json:"enabled"`
+	Scope   string `json:"scope"`
+	Path    string `json:"path"`
+	Changed bool   `json:"changed"`
+	// OffBy names the config file that still turns ccmem off here.
+	OffBy string `json:"off_by,omitempty"`
 }
 
 func enableSetup(on bool) func(fs *flag.FlagSet) func(c *ctx, args []string) error {
 	return func(fs *flag.FlagSet) func(c *ctx, args []string) error {
-		global := fs.Bool("global", false, "everywhere: the global config")
+		global := fs.Bool("global", false, "every project: the global config")
+		team := fs.Bool("team", false, "everyone in this repository: its committed config")
 		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		asJSON := fs.Bool("json", false, "print the outcome as JSON")
 		return func(c *ctx, args []string) error {
 			if err := noArgs(fs, args); err != nil {
 				return err
 			}
-			path, root := c.env.GlobalConfig(), ""
-			if !*global {
-				p, err := projectHere(c, *cwd)
-				if err != nil {
-					return err
-				}
-				path, root = store.RepoConfig(p.Root), p.Root
+			if *global && *team {
+				return usageError{errors.New("--global and --team do not go together")}
 			}
-			if _, err := config.SetEnabled(path, on, root); err != nil {
-				return err
+			scope := map[bool]string{true: "global", false: "personal"}[*global]
+			if *team {
+				scope = "team"
 			}
-			state := map[bool]string{true: "on", false: "off"}[on]
-			fmt.Fprintf(c.out, "ccmem is %s (enabled: %v in %s)\n", state, on, c.env.Tilde(path))
-			return nil
+			return runEnable(c, on, scope, *cwd, *asJSON)
 		}
 	}
+}
+
+func runEnable(c *ctx, on bool, scope, cwd string, asJSON bool) error {
+	var p *store.Project
+	if q, err := projectHere(c, cwd); err == nil {
+		p = &q
+	} else if scope != "global" {
+		return err
+	}
+	if p != nil && scope == "personal" {
+		claimed, err := store.ClaimProject(c.env, *p)
+		if err != nil {
+			return err
+		}
+		p = &claimed
+	}
+	root, key := "", ""
+	if p != nil {
+		root, key = p.Root, p.Key
+	}
+	path, fileRoot := c.env.GlobalConfig(), ""
+	switch scope {
+	case "team":
+		path, fileRoot = store.RepoConfig(root), root
+	case "personal":
+		path = c.env.PersonalConfig(key)
+	}
+	// Off is always written; on is the key's absence, unless a file below
+	// this one would still leave ccmem off (then only the personal file,
+	// which is the user's alone, says so).
+	var want *bool
+	if !on {
+		want = &on
+	}
+	changed, err := config.SetEnabled(path, want, fileRoot)
+	if err != nil {
+		return err
+	}
+	cfg, _ := config.Load(c.env, root, key)
+	if on && !cfg.Enabled && scope == "personal" {
+		ch, err := config.SetEnabled(path, &on, fileRoot)
+		if err != nil {
+			return err
+		}
+		changed = changed || ch
+		cfg, _ = config.Load(c.env, root, key)
+	}
+	res := enableResult{Enabled: cfg.Enabled, Scope: scope, Path: path, Changed: changed}
+	if cfg.Enabled != on {
+		res.OffBy = config.EnabledSource(c.env, root, key)
+	}
+	if asJSON {
+		return c.printJSON(res)
+	}
+	state := map[bool]string{true: "on", false: "off"}[on]
+	where := map[string]string{
+		"personal": "for you in " + c.env.Tilde(root) + " (" + c.env.Tilde(path) + "; nothing in the repository changed)",
+		"team":     "for everyone in " + c.env.Tilde(root) + " once you commit " + c.env.Tilde(path),
+		"global":   "for you in every project (" + c.env.Tilde(path) + ")",
+	}[scope]
+	if changed {
+		fmt.Fprintf(c.out, "ccmem is %s %s\n", state, where)
+	} else {
+		fmt.Fprintf(c.out, "ccmem was already %s %s\n", state, where)
+	}
+	if res.OffBy != "" {
+		fmt.Fprintf(c.err, "ccmem: warning: ccmem is still off here: %s sets enabled: false\n", c.env.Tilde(res.OffBy))
+	} else if p != nil && cfg.Enabled != on {
+		fmt.Fprintf(c.err, "ccmem: warning: ccmem is still %s here\n", map[bool]string{true: "on", false: "off"}[cfg.Enabled])
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -16,7 +17,13 @@ var cmdShow = &command{
 	help: `Prints exactly the memory block that the sessionstart hook would inject for a
 session starting in DIR (default: the current directory), then, per section,
 the lines shown of the lines available, the section's cap, its size in
-characters and what was cut, and the total against budget_chars.`,
+characters, the characters its share guarantees it (shares in config: a
+section needing less leaves the rest to the others), what was cut and why,
+and the total against budget_chars.
+
+It composes as the next session start will: sessions that have ended but
+are not yet archived are shown as the episodes that start will archive
+(nothing is written).`,
 	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
 		cwd := fs.String("cwd", "", "the session's working `directory` (default: the current one)")
 		source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
@@ -48,7 +55,11 @@ func runShow(c *ctx, cwd, source string, asJSON bool) error {
 		fmt.Fprintf(c.err, "ccmem: warning: %s\n", w)
 	}
 	if inj.Disabled {
-		fmt.Fprintln(c.out, "ccmem is disabled for this project (enabled: false in config); nothing would be injected.")
+		by := "config"
+		if inj.Project != nil {
+			by = c.env.Tilde(config.EnabledSource(c.env, inj.Project.Root, inj.Project.Key))
+		}
+		fmt.Fprintf(c.out, "ccmem is disabled for this project by %s (enabled: false); nothing would be injected.\n", by)
 		return nil
 	}
 	b := inj.Block
@@ -60,21 +71,25 @@ func runShow(c *ctx, cwd, source string, asJSON bool) error {
 	}
 	fmt.Fprintf(c.out, "── injected for %s ──\n", where)
 	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tcut")
+	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tguaranteed\tcut")
 	rest := b.Chars
 	for _, s := range b.Sections {
 		rest -= s.Chars
 	}
-	fmt.Fprintf(tw, "preamble\t\t\t%d\t\n", rest)
+	fmt.Fprintf(tw, "preamble\t\t\t%d\t\t\n", rest)
 	for _, s := range b.Sections {
 		cut := ""
 		if hidden := s.Total - s.Shown; hidden > 0 {
 			reason := map[string]string{"cap": "over cap", "budget": "over budget"}[s.Cut]
 			cut = fmt.Sprintf("%d lines (%s)", hidden, reason)
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%s\n", s.Name, s.Shown, s.Total, s.Cap, s.Chars, cut)
+		name := s.Name
+		if s.Full {
+			name += " (with bodies)"
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d\t%s\n", name, s.Shown, s.Total, s.Cap, s.Chars, s.Guaranteed, cut)
 	}
-	fmt.Fprintf(tw, "total\t\t\t%d\tof %d (budget_chars)\n", b.Chars, b.Budget)
+	fmt.Fprintf(tw, "total\t\t\t%d\tof %d\t(budget_chars)\n", b.Chars, b.Budget)
 	return tw.Flush()
 }
 

@@ -149,11 +149,11 @@ func (d *doctor) checkStore() {
 // checkConfig: the config files of the current directory's project parse
 // and hold only known keys and allowed values.
 func (d *doctor) checkConfig() {
-	root := ""
+	root, key := "", ""
 	if p, err := store.ResolveProject(d.Env, d.Cwd); err == nil {
-		root = p.Root
+		root, key = p.Root, p.Key
 	}
-	_, files := config.Load(d.Env, root)
+	_, files := config.Load(d.Env, root, key)
 	problems := config.Problems(d.Env, files)
 	if len(problems) == 0 {
 		d.add(true, "config", "parses")

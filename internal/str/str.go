@@ -24,6 +24,23 @@ func Chars(s string) int {
 	return n
 }
 
+// Prefix is the longest prefix of s of at most n characters (as Chars
+// counts them), cut at a rune boundary.
+func Prefix(s string, n int) string {
+	c := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if c+w > n {
+			return s[:i]
+		}
+		c += w
+	}
+	return s
+}
+
 // OneLine folds every run of whitespace, newlines included, into one space
 // and trims both ends.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

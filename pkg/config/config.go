@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"strings"
 	"time"
 
@@ -39,6 +40,8 @@ type Config struct {
 	Enabled        bool          `yaml:"enabled" json:"enabled"`
 	BudgetChars    int           `yaml:"budget_chars" json:"budget_chars"`
 	Caps           Caps          `yaml:"caps" json:"caps"`
+	Shares         Shares        `yaml:"shares" json:"shares"`
+	LineChars      int           `yaml:"line_chars" json:"line_chars"`
 	NudgeThreshold int           `yaml:"nudge_threshold" json:"nudge_threshold"`
 	Deadline       time.Duration `yaml:"deadline" json:"deadline"`
 	OrphanAfter    time.Duration `yaml:"orphan_after" json:"orphan_after"`
@@ -65,6 +68,36 @@ type Caps struct {
 	Episodes int `yaml:"episodes" json:"episodes"`
 }
 
+// Shares are the fractions of the block each section is guaranteed when
+// it needs them (what one leaves unused goes to the others).
+type Shares struct {
+	Global   float64 `yaml:"global" json:"global"`
+	Learned  float64 `yaml:"learned" json:"learned"`
+	Briefing float64 `yaml:"briefing" json:"briefing"`
+	Project  float64 `yaml:"project" json:"project"`
+	Records  float64 `yaml:"records" json:"records"`
+	Episodes float64 `yaml:"episodes" json:"episodes"`
+}
+
+// Of is the share of the section named name (0 for any other).
+func (s Shares) Of(name string) float64 {
+	switch name {
+	case "global":
+		return s.Global
+	case "learned":
+		return s.Learned
+	case "briefing":
+		return s.Briefing
+	case "project":
+		return s.Project
+	case "records":
+		return s.Records
+	case "episodes":
+		return s.Episodes
+	}
+	return 0
+}
+
 // Default is default-config.yaml as Go, so a hook pays no YAML parsing
 // when there is no config file (TestDefaultMatchesYAML keeps the two the
 // same).
@@ -73,6 +106,8 @@ func Default() Config {
 		Enabled:        true,
 		BudgetChars:    9500,
 		Caps:           Caps{Global: 200, Learned: 40, Briefing: 80, Project: 200, Records: 40, Episodes: 10},
+		Shares:         Shares{Global: 0.30, Learned: 0.10, Briefing: 0.10, Project: 0.30, Records: 0.05, Episodes: 0.10},
+		LineChars:      500,
 		NudgeThreshold: 10,
 		Deadline:       DefaultDeadline,
 		OrphanAfter:    30 * time.Minute,
@@ -102,6 +137,25 @@ func (c Config) Validate() error {
 		if f.v < 0 {
 			return fmt.Errorf("%s must not be negative, not %d", f.name, f.v)
 		}
+	}
+	sum := 0.0
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"global", c.Shares.Global}, {"learned", c.Shares.Learned}, {"briefing", c.Shares.Briefing},
+		{"project", c.Shares.Project}, {"records", c.Shares.Records}, {"episodes", c.Shares.Episodes},
+	} {
+		if f.v < 0 || f.v > 1 || math.IsNaN(f.v) {
+			return fmt.Errorf("shares.%s must be between 0 and 1, not %v", f.name, f.v)
+		}
+		sum += f.v
+	}
+	if sum > 1.0001 {
+		return fmt.Errorf("shares add up to %.2f; they must add up to at most 1", sum)
+	}
+	if c.LineChars < 80 || c.LineChars > inject.MaxInline {
+		return fmt.Errorf("line_chars must be between 80 and %d, not %d", inject.MaxInline, c.LineChars)
 	}
 	if c.Deadline < 100*time.Millisecond || c.Deadline > MaxDeadline {
 		return fmt.Errorf("deadline must be between 100ms and %s, not %s", MaxDeadline, c.Deadline)
@@ -208,26 +262,31 @@ func yamlMessage(err error) string {
 	return str.OneLine(strings.ReplaceAll(s, "unmarshal errors:\n", ""))
 }
 
-// Paths are the global and project config files for a project root
-// (root may be empty when there is no project).
-func Paths(e store.Env, root string) []string {
+// Paths are the config files of a project, in the order they merge: the
+// global file, the repository's (committed, the team's) and the user's own
+// for this project in the store, which wins. root and key may be empty when
+// there is no project.
+func Paths(e store.Env, root, key string) []string {
 	paths := []string{e.GlobalConfig()}
 	if root != "" {
 		paths = append(paths, store.RepoConfig(root))
+	}
+	if key != "" {
+		paths = append(paths, e.PersonalConfig(key))
 	}
 	return paths
 }
 
 // Load reads the effective configuration of the project rooted at root
-// ("" for none).
-func Load(e store.Env, root string) (Config, []File) {
+// with store key key ("" for none).
+func Load(e store.Env, root, key string) (Config, []File) {
 	return Merge(func(p string) ([]byte, error) {
 		if root != "" && p == store.RepoConfig(root) {
 			// The repository's file is untrusted: no symlink is followed.
 			return store.ReadFileIn(root, p, 1<<20)
 		}
 		return store.ReadSmallFile(p, 1<<20)
-	}, Paths(e, root)...)
+	}, Paths(e, root, key)...)
 }
 
 // Problems turns the per-file outcome into warnings for people.

@@ -49,6 +49,7 @@ func TestConfigMerging(t *testing.T) {
 		name     string
 		global   string
 		project  string
+		personal string
 		check    func(Config) bool
 		problems []string
 	}{
@@ -105,6 +106,31 @@ func TestConfigMerging(t *testing.T) {
 			global: "\n# only a comment\n",
 			check:  func(c Config) bool { return reflect.DeepEqual(c, Default()) },
 		},
+		{
+			name:    "the user's own project config overrides the team's",
+			project: "enabled: false\ncaps:\n  briefing: 5\n", personal: "enabled: true\n",
+			check: func(c Config) bool { return c.Enabled && c.Caps.Briefing == 5 },
+		},
+		{
+			name:    "personal off while the team's is on",
+			project: "enabled: true\n", personal: "enabled: false\n",
+			check: func(c Config) bool { return !c.Enabled },
+		},
+		{
+			name:   "shares are checked: each in [0,1], together at most 1",
+			global: "shares:\n  global: 0.8\n",
+			check:  func(c Config) bool { return c.Shares == Default().Shares }, problems: []string{"shares add up to 1.45"},
+		},
+		{
+			name:    "shares can be moved between sections",
+			project: "shares:\n  global: 0.1\n  project: 0.5\n",
+			check:   func(c Config) bool { return c.Shares.Global == 0.1 && c.Shares.Project == 0.5 && c.Shares.Episodes == 0.1 },
+		},
+		{
+			name:   "line_chars has a floor",
+			global: "line_chars: 10\n",
+			check:  func(c Config) bool { return c.LineChars == 500 }, problems: []string{"line_chars must be between 80"},
+		},
 	}
 	e := store.Env{Store: "/store", Home: "/home/u"}
 	for _, tt := range tests {
@@ -116,7 +142,10 @@ func TestConfigMerging(t *testing.T) {
 			if tt.project != "" {
 				files["/repo/.claude/memory/config.yaml"] = tt.project
 			}
-			c, cf := Merge(readerOf(files), Paths(e, "/repo")...)
+			if tt.personal != "" {
+				files[e.PersonalConfig("k")] = tt.personal
+			}
+			c, cf := Merge(readerOf(files), Paths(e, "/repo", "k")...)
 			if !tt.check(c) {
 				t.Fatalf("merged config %+v fails the check", c)
 			}

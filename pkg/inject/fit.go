@@ -6,6 +6,8 @@ package inject
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/str"
@@ -14,7 +16,7 @@ import (
 // Section is one part of the injected block, before it is fitted.
 type Section struct {
 	// Name identifies the section: global, learned, briefing, project,
-	// episodes or nudge.
+	// records, episodes or nudge.
 	Name string
 	// Title is the heading line shown above the lines.
 	Title string
@@ -22,12 +24,19 @@ type Section struct {
 	Path string
 	// Lines are the lines that may be shown, at most Cap of them.
 	Lines []string
+	// Full, when set, is a longer rendering of all of Lines (each entry
+	// with its body), shown instead of Lines when it fits.
+	Full []string
 	// Total is how many lines the source has in all.
 	Total int
 	// Cap is the section's configured line cap.
 	Cap int
 	// Approx is set when Total is an estimate (a very big file).
 	Approx bool
+	// Share is the fraction of the block (after the preamble and the
+	// nudge) the section is guaranteed when it needs it; what a section
+	// leaves unused goes to the others, in priority order.
+	Share float64
 }
 
 // SectionReport says what became of one section in the fitted block.
@@ -38,6 +47,11 @@ type SectionReport struct {
 	Total int    `json:"total_lines"`
 	Shown int    `json:"shown_lines"`
 	Chars int    `json:"chars"`
+	// Guaranteed is the characters the section's share assures it: it is
+	// cut below that only when it needs less.
+	Guaranteed int `json:"guaranteed_chars"`
+	// Full is set when the section was shown in its longer rendering.
+	Full bool `json:"full,omitempty"`
 	// Cut says why lines were left out: "" (none), "cap" (over the section's
 	// cap or read limit) or "budget" (cut to fit the whole block).
 	Cut string `json:"cut,omitempty"`
@@ -51,105 +65,169 @@ type Block struct {
 	Sections []SectionReport `json:"sections"`
 }
 
-// cutOrder lists sections from the first to give way to the last.
-var cutOrder = []string{"episodes", "records", "learned", "briefing", "project", "global"}
+// priority lists sections from the first served to the last: the nudge (a
+// line) is reserved first, then the scopes, most durable first. Other names
+// come after, in their order.
+var priority = []string{"nudge", "global", "project", "briefing", "learned", "records", "episodes"}
 
 // MaxInline is the client's inline limit for injected context: a longer
 // value is spilled to a file and the model sees only a preview.
 const MaxInline = 10000
 
-// Fit composes preamble and sections into one block of at most budget
-// characters (as the client counts them). Sections over budget lose lines
-// from their end, lowest priority first, and every cut leaves a visible
-// "… N more lines in PATH" line. Empty sections are left out. The result is
-// a pure function of its inputs, so unchanged files give identical bytes.
-func Fit(preamble string, sections []Section, budget int) Block {
-	type state struct {
-		sec   Section
-		keep  int
-		costs []int // cost of each line, newline included
-		fixed int   // separator and title
+// fitState is one section being fitted.
+type fitState struct {
+	sec       Section
+	keep      int   // lines of Lines shown
+	full      bool  // shown as Full instead
+	prefix    []int // prefix[k]: cost of the first k lines of Lines, newlines included
+	fullCost  int   // cost of all of Full's lines
+	fixed     int   // separator and title
+	guarantee int
+}
+
+// cost is what the section adds to the block as it stands.
+func (st *fitState) cost() int {
+	if st.keep == 0 && st.sec.Total > 0 {
+		// Fully cut: only its marker line remains, no title.
+		return str.Chars(sectionSep) + str.Chars(marker(st.sec.Total, st.sec.Path, st.sec.Approx))
 	}
-	states := make([]*state, 0, len(sections))
+	c := st.fixed
+	if st.full {
+		c += st.fullCost
+	} else {
+		c += st.prefix[st.keep]
+	}
+	if hidden := st.sec.Total - st.keep; hidden > 0 {
+		c += 1 + str.Chars(marker(hidden, st.sec.Path, st.sec.Approx))
+	}
+	return c
+}
+
+// most is the most lines, at least from, the section can show in room
+// characters (from when none fits).
+func (st *fitState) most(from, room int) int {
+	keep := st.keep
+	defer func() { st.keep = keep }()
+	for k := len(st.sec.Lines); k > from; k-- {
+		st.keep = k
+		if st.cost() <= room {
+			return k
+		}
+	}
+	return from
+}
+
+// Fit composes preamble and sections into one block of at most budget
+// characters (as the client counts them). Each section first gets what it
+// needs up to its guaranteed share; the room left goes to the sections
+// still wanting, in priority order. A section over its room loses lines
+// from its end, and every cut leaves a visible "… N more lines in PATH"
+// line. Empty sections are left out. The result is a pure function of its
+// inputs, so unchanged files give identical bytes.
+func Fit(preamble string, sections []Section, budget int) Block {
+	states := make([]*fitState, 0, len(sections))
 	for _, s := range sections {
 		if len(s.Lines) == 0 && s.Total == 0 {
 			continue
 		}
 		s.Lines = escapeHeaders(s.Lines)
-		st := &state{sec: s, keep: len(s.Lines), fixed: str.Chars(sectionSep) + str.Chars(s.Title)}
-		for _, l := range s.Lines {
-			st.costs = append(st.costs, 1+str.Chars(l))
+		if s.Full != nil {
+			s.Full = escapeHeaders(s.Full)
+		}
+		st := &fitState{sec: s, keep: len(s.Lines), fixed: str.Chars(sectionSep) + str.Chars(s.Title)}
+		st.prefix = make([]int, len(s.Lines)+1)
+		for i, l := range s.Lines {
+			st.prefix[i+1] = st.prefix[i] + 1 + str.Chars(l)
+		}
+		for _, l := range s.Full {
+			st.fullCost += 1 + str.Chars(l)
 		}
 		states = append(states, st)
 	}
-	cost := func(st *state) int {
-		if st.keep == 0 && st.sec.Total > 0 {
-			// Fully cut: only its marker line remains, no title.
-			return str.Chars(sectionSep) + str.Chars(marker(st.sec.Total, st.sec.Path, st.sec.Approx))
+	ordered := slices.Clone(states)
+	rank := func(name string) int {
+		if i := slices.Index(priority, name); i >= 0 {
+			return i
 		}
-		c := st.fixed
-		for _, lc := range st.costs[:st.keep] {
-			c += lc
-		}
-		if hidden := st.sec.Total - st.keep; hidden > 0 {
-			c += 1 + str.Chars(marker(hidden, st.sec.Path, st.sec.Approx))
-		}
-		return c
+		return len(priority)
 	}
-	total := str.Chars(preamble)
-	for _, st := range states {
-		total += cost(st)
+	slices.SortStableFunc(ordered, func(a, b *fitState) int { return rank(a.sec.Name) - rank(b.sec.Name) })
+
+	// The guarantees: the nudge's whole line, then each share of what is
+	// left after the preamble and the nudge.
+	room := budget - str.Chars(preamble)
+	for _, st := range ordered {
+		if st.sec.Name == "nudge" {
+			room -= st.cost()
+		}
 	}
-	byName := func(name string) []*state {
-		var out []*state
-		for _, st := range states {
-			if st.sec.Name == name {
-				out = append(out, st)
+	room = max(0, room)
+	budgetCut := map[*fitState]bool{}
+	for _, st := range ordered {
+		if st.sec.Name == "nudge" {
+			st.guarantee = st.cost()
+			continue
+		}
+		st.guarantee = int(math.Floor(min(1, max(0, st.sec.Share)) * float64(room)))
+		// Within its guarantee: the longer rendering if it fits, else the
+		// lines that fit.
+		if st.sec.Full != nil {
+			st.full = true
+			if st.cost() > st.guarantee {
+				st.full = false
 			}
 		}
-		return out
-	}
-	budgetCut := map[*state]bool{}
-	// Phase 1: drop lines, lowest priority first. A section left with no
-	// lines shrinks to its marker line, so the cut stays visible.
-	for _, name := range cutOrder {
-		for _, st := range byName(name) {
-			for total > budget && st.keep > 0 {
-				before := cost(st)
-				st.keep--
-				total += cost(st) - before
-				budgetCut[st] = true
-			}
-		}
-	}
-	// Phase 2 (only with paths too long for the budget): drop whole
-	// sections, marker included, same order, then the rest (the nudge).
-	dropped := map[*state]bool{}
-	drop := func(st *state) {
-		if total > budget && !dropped[st] {
-			total -= cost(st)
-			dropped[st] = true
+		if st.cost() > st.guarantee {
+			// The most lines within the guarantee (a cut adds a marker
+			// line, so fewer lines can cost more: search them all).
+			st.keep = st.most(0, st.guarantee)
 			budgetCut[st] = true
 		}
 	}
-	for _, name := range cutOrder {
-		for _, st := range byName(name) {
-			drop(st)
+	total := str.Chars(preamble)
+	for _, st := range states {
+		total += st.cost()
+	}
+	// The room left, in priority order: each section takes back the most
+	// lines the budget allows, then its longer rendering.
+	for _, st := range ordered {
+		before := st.cost()
+		if k := st.most(st.keep, budget-total+before); k > st.keep {
+			st.keep = k
+			total += st.cost() - before
+		}
+		if st.sec.Full != nil && !st.full && st.keep == len(st.sec.Lines) {
+			before := st.cost()
+			st.full = true
+			if total+st.cost()-before > budget {
+				st.full = false
+			} else {
+				total += st.cost() - before
+			}
+		}
+		if st.keep == len(st.sec.Lines) && (st.sec.Full == nil || st.full) {
+			delete(budgetCut, st)
 		}
 	}
-	for _, st := range states {
-		drop(st)
+	// Only with paths too long for the budget: drop whole sections,
+	// marker included, lowest priority first.
+	dropped := map[*fitState]bool{}
+	for i := len(ordered) - 1; i >= 0 && total > budget; i-- {
+		st := ordered[i]
+		total -= st.cost()
+		dropped[st] = true
+		budgetCut[st] = true
 	}
 
 	var b strings.Builder
 	b.WriteString(preamble)
 	reports := make([]SectionReport, 0, len(states))
 	for _, st := range states {
-		r := SectionReport{Name: st.sec.Name, Path: st.sec.Path, Cap: st.sec.Cap, Total: st.sec.Total}
+		r := SectionReport{Name: st.sec.Name, Path: st.sec.Path, Cap: st.sec.Cap, Total: st.sec.Total, Guaranteed: st.guarantee}
 		if !dropped[st] {
 			start := b.Len()
-			writeSection(&b, st.sec, st.keep)
-			r.Shown = st.keep
+			writeSection(&b, st)
+			r.Shown, r.Full = st.keep, st.full
 			r.Chars = str.Chars(b.String()[start:])
 		}
 		switch {
@@ -161,8 +239,8 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		reports = append(reports, r)
 	}
 	text := Neutralize(b.String())
-	// Phase 3: only the preamble is left and it alone is too long (a
-	// pathological home path): cut whole lines from its end.
+	// Only the preamble is left and it alone is too long (a pathological
+	// home path): cut whole lines from its end.
 	for str.Chars(text) > budget {
 		i := strings.LastIndexByte(text, '\n')
 		if i < 0 {
@@ -194,14 +272,19 @@ func escapeHeaders(lines []string) []string {
 	return out
 }
 
-func writeSection(b *strings.Builder, s Section, keep int) {
+func writeSection(b *strings.Builder, st *fitState) {
+	s, keep := st.sec, st.keep
 	b.WriteString(sectionSep)
 	if keep == 0 && s.Total > 0 {
 		b.WriteString(marker(s.Total, s.Path, s.Approx))
 		return
 	}
 	b.WriteString(s.Title)
-	for _, l := range s.Lines[:keep] {
+	shown := s.Lines[:keep]
+	if st.full {
+		shown = s.Full
+	}
+	for _, l := range shown {
 		b.WriteByte('\n')
 		b.WriteString(l)
 	}

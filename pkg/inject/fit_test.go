@@ -129,6 +129,9 @@ func checkFit(t *testing.T, pre string, secs []Section, budget int, b Block) {
 		for _, l := range s.Lines {
 			allowed[l] = true
 		}
+		for _, l := range s.Full {
+			allowed[l] = true
+		}
 		for k := 0; k <= s.Total; k++ {
 			allowed[marker(k, s.Path, false)] = true
 		}
@@ -156,12 +159,33 @@ func TestFitInvariantsRandom(t *testing.T) {
 				}
 				ls = append(ls, "- "+strings.Join(w, " "))
 			}
-			secs = append(secs, Section{Name: name, Title: "# " + name, Path: "/p/" + name, Lines: ls, Total: n + rng.Intn(3)})
+			sc := Section{Name: name, Title: "# " + name, Path: "/p/" + name, Lines: ls, Total: n + rng.Intn(3), Share: rng.Float64() / 6}
+			if rng.Intn(3) == 0 {
+				for _, l := range ls {
+					sc.Full = append(sc.Full, l, "  body of "+l)
+				}
+			}
+			secs = append(secs, sc)
 		}
 		pre := "# Memory\nsome preamble " + strings.Repeat("p", rng.Intn(400))
 		budget := 50 + rng.Intn(3000)
 		b := Fit(pre, secs, budget)
 		checkFit(t, pre, secs, budget, b)
+		for _, sc := range secs {
+			r := report(b, sc.Name)
+			if r.Cut != "budget" || r.Chars == 0 {
+				continue
+			}
+			// A section cut for the budget still has its guarantee, up to
+			// the line that would cross it (and its title and marker).
+			slack := str.Chars(sectionSep+sc.Title) + 2 + str.Chars(marker(sc.Total, sc.Path, false))
+			for _, l := range sc.Lines {
+				slack = max(slack, str.Chars(sectionSep+sc.Title)+2*(1+str.Chars(l))+str.Chars(marker(sc.Total, sc.Path, false)))
+			}
+			if r.Chars+slack < r.Guaranteed {
+				t.Fatalf("%s got %d chars, guaranteed %d (slack %d)", sc.Name, r.Chars, r.Guaranteed, slack)
+			}
+		}
 		if again := Fit(pre, secs, budget); again.Text != b.Text {
 			t.Fatal("Fit is not deterministic")
 		}
@@ -189,4 +213,75 @@ func FuzzFit(f *testing.F) {
 		secs := []Section{mk("global", a), mk("episodes", b)}
 		checkFit(t, pre, secs, budget, Fit(pre, secs, budget))
 	})
+}
+
+// TestFitSharesKeepEveryScope: a long global memory cannot crowd out the
+// project's; each keeps at least its share, and what the project does not
+// use goes to the global memory.
+func TestFitSharesKeepEveryScope(t *testing.T) {
+	global := sec("global", lines("global", 200, 85), 200)
+	global.Share = 0.30
+	project := sec("project", lines("project", 12, 60), 12)
+	project.Share = 0.30
+	episodes := sec("episodes", lines("episodes", 10, 70), 10)
+	episodes.Share = 0.10
+	pre := strings.Repeat("p", 800)
+	b := Fit(pre, []Section{global, project, episodes}, 9500)
+	if b.Chars > 9500 {
+		t.Fatalf("over budget: %d", b.Chars)
+	}
+	if r := report(b, "project"); r.Shown != 12 || r.Cut != "" {
+		t.Fatalf("project %+v: want all 12 lines", r)
+	}
+	if r := report(b, "episodes"); r.Shown != 10 {
+		t.Fatalf("episodes %+v: want all 10 lines", r)
+	}
+	g := report(b, "global")
+	if g.Guaranteed != int(0.30*float64(9500-800)) || g.Chars < g.Guaranteed || g.Cut != "budget" {
+		t.Fatalf("global %+v: want at least its guarantee, cut", g)
+	}
+	// Unused shares flow: global gets what project and episodes leave.
+	if g.Chars < 9500-800-report(b, "project").Chars-report(b, "episodes").Chars-100 {
+		t.Fatalf("global got %d chars; the room others left was not given to it", g.Chars)
+	}
+	// Without shares (the old rule), the global memory took everything.
+	global.Share, project.Share, episodes.Share = 0, 0, 0
+	old := Fit(pre, []Section{global, project, episodes}, 9500)
+	if r := report(old, "project"); r.Shown != 0 {
+		t.Fatalf("without shares project kept %d lines; the test no longer shows the fix", r.Shown)
+	}
+}
+
+// TestFitSharesBothOver: both scopes over their shares: each gets about
+// its share, neither is starved.
+func TestFitSharesBothOver(t *testing.T) {
+	global := sec("global", lines("global", 200, 85), 200)
+	project := sec("project", lines("project", 200, 85), 200)
+	global.Share, project.Share = 0.30, 0.30
+	b := Fit("# pre", []Section{global, project}, 9500)
+	g, p := report(b, "global"), report(b, "project")
+	// A guarantee is kept up to the line that would cross it.
+	if g.Chars+86 < g.Guaranteed || p.Chars+86 < p.Guaranteed {
+		t.Fatalf("global %+v / project %+v: below guarantee by more than a line", g, p)
+	}
+	if p.Shown < 30 || g.Shown < 30 {
+		t.Fatalf("global %d / project %d lines: want ≥30 each", g.Shown, p.Shown)
+	}
+	checkFit(t, "# pre", []Section{global, project}, 9500, b)
+}
+
+// TestFitFullRendering: the longer rendering (entries with bodies) is used
+// when it fits, the pointer lines otherwise.
+func TestFitFullRendering(t *testing.T) {
+	s := sec("learned", []string{"- feedback/a — one", "- user/b — two"}, 2)
+	s.Full = []string{"- feedback/a — one", "  never mock the db", "- user/b — two", "  likes Go"}
+	s.Share = 0.5
+	b := Fit("# pre", []Section{s}, 1000)
+	if !strings.Contains(b.Text, "\n  never mock the db\n- user/b") || !report(b, "learned").Full {
+		t.Fatalf("bodies not shown though they fit:\n%s", b.Text)
+	}
+	tight := Fit("# pre", []Section{s}, str.Chars("# pre")+str.Chars(sectionSep+s.Title)+40)
+	if strings.Contains(tight.Text, "never mock") || report(tight, "learned").Shown != 2 || report(tight, "learned").Full {
+		t.Fatalf("want pointer lines only:\n%s", tight.Text)
+	}
 }

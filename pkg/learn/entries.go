@@ -215,3 +215,38 @@ func typeRank(t string) int {
 	}
 	return len(Types)
 }
+
+// BodyLines are the first non-blank lines of an entry's body (after its
+// frontmatter): at most maxLines lines adding up to at most maxChars
+// characters, a last "…" line when there is more. An entry that cannot be
+// read has none.
+func BodyLines(path string, maxLines, maxChars int) []string {
+	data, err := store.ReadSmallFile(path, 1<<20)
+	if err != nil {
+		return nil
+	}
+	_, body, err := frontmatter.Read(data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	chars := 0
+	for _, l := range strings.Split(str.ValidUTF8(body), "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if len(out) == maxLines {
+			return append(out, "…")
+		}
+		if room := maxChars - chars; str.Chars(l) > room {
+			if room >= 40 {
+				out = append(out, str.Shorten(l, room))
+			}
+			return append(out, "…")
+		}
+		out = append(out, l)
+		chars += str.Chars(l)
+	}
+	return out
+}

@@ -9,15 +9,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // ReviewItem is one feedback memory awaiting a person's decision.
 type ReviewItem struct {
-	File string `json:"file"` // name in review/feedback, without .md
-	Name string `json:"name"`
-	Path string `json:"path"`
+	File        string `json:"file"` // name in review/feedback, without .md
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Path        string `json:"path"`
 	// Current is the accepted entry of the same name, if there is one.
 	Current string `json:"current,omitempty"`
 }
@@ -40,8 +42,11 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 		it := ReviewItem{File: strings.TrimSuffix(n, ".md"), Path: filepath.Join(e.ReviewDir(), n)}
 		it.Name = it.File
 		if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
-			if m, _, err := frontmatter.Read(data); err == nil && m.Name != "" {
-				it.Name = m.Name
+			if m, _, err := frontmatter.Read(data); err == nil {
+				if m.Name != "" {
+					it.Name = str.OneLine(m.Name)
+				}
+				it.Description = str.OneLine(m.Description)
 			}
 		}
 		cur := filepath.Join(e.LearnedDir(), "feedback", n)

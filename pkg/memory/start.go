@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/learn"
@@ -73,7 +74,11 @@ func locate(e store.Env, cwd string) place {
 	if pl.project != nil {
 		root = pl.project.Root
 	}
-	pl.cfg, pl.files = config.Load(e, root)
+	key := ""
+	if pl.project != nil {
+		key = pl.project.Key
+	}
+	pl.cfg, pl.files = config.Load(e, root, key)
 	return pl
 }
 
@@ -182,9 +187,9 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 	}
 
-	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget))
+	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars))
 	if cfg.Caps.Learned > 0 {
-		s, err := learnedSection(ctx, e, root, cfg.Caps.Learned)
+		s, err := learnedSection(ctx, e, root, cfg.Caps.Learned, cfg.LineChars)
 		warn(err)
 		if len(s.Lines) > 0 {
 			sections = append(sections, s)
@@ -193,21 +198,21 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	if p := pl.project; p != nil {
 		pdir := e.ProjectDir(p.Key)
 		briefing := e.BriefingPath(p.Key)
-		add(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget))
+		add(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget, cfg.LineChars))
 		repo := store.RepoMemory(root)
 		// The repository's files are untrusted: read without following a
 		// symlink (and the records, the episode menu, likewise).
 		add(fileSection(root, "project", heading("Project memory (committed with the repository, shared with the team)", repo),
-			repo, cfg.Caps.Project, budget))
+			repo, cfg.Caps.Project, budget, cfg.LineChars))
 		if cfg.Caps.Records > 0 {
-			s, ok, err := recordsSection(root, cfg.Caps.Records, budget)
+			s, ok, err := recordsSection(root, cfg.Caps.Records, budget, cfg.LineChars)
 			warn(err)
 			if ok {
 				sections = append(sections, s)
 			}
 		}
 		add(fileSection(pdir, "episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
-			e.IndexPath(p.Key), cfg.Caps.Episodes, budget))
+			e.IndexPath(p.Key), cfg.Caps.Episodes, budget, cfg.LineChars))
 	}
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
 		var b learn.Backlog
@@ -231,6 +236,9 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	if root != "" {
 		repoMemory = store.RepoMemory(root)
 	}
+	for i := range sections {
+		sections[i].Share = cfg.Shares.Of(sections[i].Name)
+	}
 	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory), sections, budget)
 	return inj
 }
@@ -243,19 +251,21 @@ func NudgeLine(b learn.Backlog) string {
 func heading(title, path string) string { return "# " + title + " — " + path }
 
 // fileSection reads the head of a Markdown file as a section; with a root,
-// the file is under it and read without following a symlink.
-func fileSection(root, name, title, path string, capLines, budget int) (inject.Section, error) {
+// the file is under it and read without following a symlink. A line over
+// lineChars is shortened, pointing at where it goes on.
+func fileSection(root, name, title, path string, capLines, budget, lineChars int) (inject.Section, error) {
 	s := inject.Section{Name: name, Title: title, Path: path, Cap: capLines}
 	if capLines <= 0 {
 		return s, fs.ErrNotExist
 	}
-	read := store.ReadHead
+	lim := store.Limits{Lines: capLines, Chars: budget, LineChars: lineChars, Cut: goesOn(path)}
+	var h store.Head
+	var err error
 	if root != "" {
-		read = func(path string, maxLines, maxChars int) (store.Head, error) {
-			return store.ReadHeadIn(root, path, maxLines, maxChars)
-		}
+		h, err = store.ReadHeadIn(root, path, lim)
+	} else {
+		h, err = store.ReadHead(path, lim)
 	}
-	h, err := read(path, capLines, budget)
 	if err != nil {
 		return s, err
 	}
@@ -263,10 +273,15 @@ func fileSection(root, name, title, path string, capLines, budget int) (inject.S
 	return s, nil
 }
 
+// goesOn is the pointer after a shortened line of the file at path.
+func goesOn(path string) func(int) string {
+	return func(line int) string { return fmt.Sprintf(" (line %d goes on in %s)", line, path) }
+}
+
 // recordsSection lists the project's active records, rendered from the
 // records themselves (records/index.md, which a kill can leave stale, is
 // only their copy for people).
-func recordsSection(root string, capLines, budget int) (inject.Section, bool, error) {
+func recordsSection(root string, capLines, budget, lineChars int) (inject.Section, bool, error) {
 	index := records.IndexPath(root)
 	s := inject.Section{Name: "records", Path: index, Cap: capLines,
 		Title: "# Project records (structured; the full record is <category>/<id>.json beside " + index + ")"}
@@ -283,7 +298,8 @@ func recordsSection(root string, capLines, budget int) (inject.Section, bool, er
 		return s, false, refused
 	}
 	// The rendered index, without its own title line.
-	h, err := store.ReadHeadFrom(strings.NewReader(records.Index(files)), capLines+1, budget)
+	h, err := store.ReadHeadFrom(strings.NewReader(records.Index(files)), store.Limits{Lines: capLines + 1, Chars: budget,
+		LineChars: lineChars, Cut: func(int) string { return " (the rest is in the record)" }})
 	if err != nil || h.Total <= 1 {
 		return s, false, refused
 	}
@@ -291,26 +307,72 @@ func recordsSection(root string, capLines, budget int) (inject.Section, bool, er
 	return s, true, refused
 }
 
-// learnedSection lists the canonical entries that apply to the project.
-func learnedSection(ctx context.Context, e store.Env, root string, capLines int) (inject.Section, error) {
+// Bodies of learned user and feedback entries are shown under their line
+// when the section's share has room: at most this many lines and
+// characters each.
+const (
+	bodyLines = 8
+	bodyChars = 600
+)
+
+// learnedSection lists the canonical entries that apply to the project,
+// and the feedback still awaiting review (a correction keeps reaching
+// sessions until someone decides on it). Its longer rendering adds the
+// bodies of user and feedback entries, which are short.
+func learnedSection(ctx context.Context, e store.Env, root string, capLines, lineChars int) (inject.Section, error) {
 	s := inject.Section{
 		Name: "learned", Cap: capLines, Path: e.LearnedDir(),
 		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
 			filepath.Join(e.LearnedDir(), "<type>", "<name>.md") + ")",
 	}
 	entries, err := learn.List(ctx, e)
+	pending, perr := learn.Pending(e)
+	if perr != nil {
+		err = errors.Join(err, e.PathError(e.ReviewDir(), perr))
+	}
+	type item struct {
+		line, path string
+		body       bool
+	}
+	var items []item
+	add := func(line, desc, path string, body bool) {
+		s.Total++
+		if len(items) < capLines {
+			if desc != "" {
+				line += " — " + desc
+			}
+			items = append(items, item{str.Shorten(line, lineChars), path, body})
+		}
+	}
+	// User and feedback first, then the feedback pending review, then the
+	// project's entries (List sorts by type).
 	for _, le := range entries {
-		if !le.AppliesTo(root) {
+		if le.Global() {
+			add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true)
+		}
+	}
+	for _, p := range pending {
+		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true)
+	}
+	for _, le := range entries {
+		if !le.Global() && le.AppliesTo(root) {
+			add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false)
+		}
+	}
+	withBody := false
+	for _, it := range items {
+		s.Lines = append(s.Lines, it.line)
+		s.Full = append(s.Full, it.line)
+		if !it.body || ctx.Err() != nil {
 			continue
 		}
-		s.Total++
-		if len(s.Lines) < capLines {
-			line := "- " + le.Type + "/" + le.Name
-			if le.Description != "" {
-				line += " — " + le.Description
-			}
-			s.Lines = append(s.Lines, line)
+		for _, l := range learn.BodyLines(it.path, bodyLines, bodyChars) {
+			s.Full = append(s.Full, "  "+str.Shorten(l, lineChars))
+			withBody = true
 		}
+	}
+	if !withBody {
+		s.Full = nil
 	}
 	return s, err
 }

@@ -83,7 +83,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 	section("Decisions", decisions)
 	section("Constraints", constraints)
 	var episodes []string
-	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), 5, 1<<20); err == nil {
+	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), store.Limits{Lines: 5, Chars: 1 << 20}); err == nil {
 		episodes = h.Lines
 	}
 	section("Recent sessions", episodes)

@@ -71,7 +71,7 @@ func GC(ctx context.Context, e store.Env, dryRun bool) (GCReport, error) {
 			continue
 		}
 		rep.Projects++
-		cfg, _ := config.Load(e, e.ProjectRoot(k.Name()))
+		cfg, _ := config.Load(e, e.ProjectRoot(k.Name()), k.Name())
 		r, err := ApplyRetention(ctx, e, k.Name(), cfg, dryRun)
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", k.Name(), err)

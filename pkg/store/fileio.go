@@ -78,29 +78,44 @@ type Head struct {
 	// Approx is set when Total is an estimate: past the first megabyte
 	// after the taken lines, the rest of a big file is sized, not read.
 	Approx bool
+	// Shortened is how many lines were shortened to Limits.LineChars.
+	Shortened int
 }
 
 // exactCount is how much of a file past its taken lines is read to count
 // them exactly; beyond it the count is estimated from the file's size.
 const exactCount = 1 << 20
 
-// ReadHead reads at most maxLines lines of a text file, and stops taking
-// lines once they add up to more than maxChars characters (a line that would
-// cross that is not taken); it still counts every line of the file, so the
-// caller can say how many were left out. Blank lines at the start and end of
-// the file are dropped and not counted.
-func ReadHead(path string, maxLines, maxChars int) (Head, error) {
+// Limits bound what ReadHead takes of a file.
+type Limits struct {
+	// Lines and Chars: at most this many lines, adding up to at most this
+	// many characters (a line that would cross Chars is not taken, nor any
+	// after it).
+	Lines, Chars int
+	// LineChars, when positive, shortens a longer line in place to that
+	// many characters, ending with "…" and Cut's text, so that one pasted
+	// paragraph does not hide every line after it.
+	LineChars int
+	// Cut is the text after a shortened line's "…", given the line's
+	// number in the file (1-based).
+	Cut func(line int) string
+}
+
+// ReadHead reads the head of a text file within lim; it still counts every
+// line of the file, so the caller can say how many were left out. Blank
+// lines at the start and end of the file are dropped and not counted.
+func ReadHead(path string, lim Limits) (Head, error) {
 	f, fi, err := OpenRegular(path)
 	if err != nil {
 		return Head{}, err
 	}
 	defer f.Close()
-	return readHeadSized(f, maxLines, maxChars, fi.Size())
+	return readHeadSized(f, lim, fi.Size())
 }
 
 // ReadHeadFrom is ReadHead for text from a reader.
-func ReadHeadFrom(r io.Reader, maxLines, maxChars int) (Head, error) {
-	return readHeadSized(r, maxLines, maxChars, -1)
+func ReadHeadFrom(r io.Reader, lim Limits) (Head, error) {
+	return readHeadSized(r, lim, -1)
 }
 
 type countingReader struct {
@@ -116,7 +131,12 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // readHeadSized is readHead for a reader of size bytes (-1: unknown, read
 // it all).
-func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error) {
+func readHeadSized(r io.Reader, lim Limits, size int64) (Head, error) {
+	maxLines, maxChars := lim.Lines, lim.Chars
+	keep := maxChars * 4 // bytes of an overlong line kept: enough to cut it
+	if lim.LineChars > 0 {
+		keep = min(keep, (lim.LineChars+1)*4)
+	}
 	cr := &countingReader{r: r}
 	bufSize := 64 << 10
 	if size >= 0 && size < int64(bufSize) {
@@ -129,6 +149,7 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 	blankRun := 0 // blank lines seen since the last non-blank line
 	var long []byte
 	partial := false // the current line came in several pieces
+	lineNo := 0      // of the file, 1-based
 	for taking {
 		chunk, isPrefix, err := br.ReadLine()
 		if errors.Is(err, io.EOF) {
@@ -141,11 +162,12 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 			partial = true
 			// An overlong line: keep at most enough of it to know it
 			// cannot fit; count it once.
-			if len(long) <= maxChars*4 {
+			if len(long) <= keep {
 				long = append(long, chunk...)
 			}
 			continue
 		}
+		lineNo++
 		line := chunk
 		if long != nil {
 			line = append(long, chunk...)
@@ -173,6 +195,13 @@ func readHeadSized(r io.Reader, maxLines, maxChars int, size int64) (Head, error
 		h.Total++
 		if taking {
 			s := str.ValidUTF8(line)
+			if lim.LineChars > 0 && (wasPartial && len(line) > keep || str.Chars(s) > lim.LineChars) {
+				s = str.Prefix(s, lim.LineChars) + "…"
+				if lim.Cut != nil {
+					s += lim.Cut(lineNo)
+				}
+				h.Shortened++
+			}
 			n := str.Chars(s) + 1
 			if len(h.Lines) < maxLines && chars+n <= maxChars {
 				h.Lines = append(h.Lines, s)

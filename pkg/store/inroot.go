@@ -89,13 +89,13 @@ func ReadFileIn(root, path string, max int64) ([]byte, error) {
 }
 
 // ReadHeadIn is ReadHead for a file under root (see OpenIn).
-func ReadHeadIn(root, path string, maxLines, maxChars int) (Head, error) {
+func ReadHeadIn(root, path string, lim Limits) (Head, error) {
 	f, fi, err := OpenIn(root, path)
 	if err != nil {
 		return Head{}, err
 	}
 	defer f.Close()
-	return readHeadSized(f, maxLines, maxChars, fi.Size())
+	return readHeadSized(f, lim, fi.Size())
 }
 
 // ReadDirIn lists a folder under root (see CheckIn).

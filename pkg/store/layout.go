@@ -35,6 +35,10 @@ func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(
 // BriefingPath is a project's curated briefing.
 func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir(key), "briefing.md") }
 
+// PersonalConfig is the user's own config for one project, kept in the
+// store (never in the repository): it overrides the repository's.
+func (e Env) PersonalConfig(key string) string { return filepath.Join(e.ProjectDir(key), "config.yaml") }
+
 // IndexPath is a project's episode menu.
 func (e Env) IndexPath(key string) string { return filepath.Join(e.ProjectDir(key), "INDEX.md") }
 

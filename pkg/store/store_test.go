@@ -40,7 +40,7 @@ func TestReadHead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := store.ReadHeadFrom(strings.NewReader(tt.content), tt.maxLines, tt.maxChars)
+			h, err := store.ReadHeadFrom(strings.NewReader(tt.content), store.Limits{Lines: tt.maxLines, Chars: tt.maxChars})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,8 +53,35 @@ func TestReadHead(t *testing.T) {
 
 // A directory where a file was expected is refused on every system (FIFOs
 // and devices: store_unix_test.go).
+// TestReadHeadShortensLongLines: one overlong line (a pasted paragraph, a
+// 100,000-character line) is shortened in place with a pointer to where it
+// goes on, and the lines after it still come.
+func TestReadHeadShortensLongLines(t *testing.T) {
+	content := "## Notes\n- short one\n- " + strings.Repeat("é", 100000) + "\n- " + strings.Repeat("w ", 400) + "\n- after the long ones\n"
+	cut := func(n int) string { return fmt.Sprintf(" (line %d continues in M.md)", n) }
+	h, err := store.ReadHeadFrom(strings.NewReader(content), store.Limits{Lines: 100, Chars: 5000, LineChars: 500, Cut: cut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Lines) != 5 || h.Total != 5 || h.Shortened != 2 {
+		t.Fatalf("got %d lines of %d, %d shortened: want 5 of 5, 2 shortened", len(h.Lines), h.Total, h.Shortened)
+	}
+	if want := "- " + strings.Repeat("é", 498) + "… (line 3 continues in M.md)"; h.Lines[2] != want {
+		t.Fatalf("line 3 = %.80q…, want shortened to 500 chars with its pointer", h.Lines[2])
+	}
+	if !strings.HasSuffix(h.Lines[3], "… (line 4 continues in M.md)") || h.Lines[4] != "- after the long ones" {
+		t.Fatalf("lines after the long one: %q / %q", h.Lines[3][len(h.Lines[3])-40:], h.Lines[4])
+	}
+	// Without a line cap, the long line stops the section (the old rule,
+	// still right for a caller that wants whole lines only).
+	h, _ = store.ReadHeadFrom(strings.NewReader(content), store.Limits{Lines: 100, Chars: 5000})
+	if len(h.Lines) != 2 || h.Total != 5 {
+		t.Fatalf("without a line cap: %d lines of %d", len(h.Lines), h.Total)
+	}
+}
+
 func TestReadHeadRefusesDirectories(t *testing.T) {
-	if _, err := store.ReadHead(t.TempDir(), 10, 100); !errors.Is(err, store.ErrIsDir) {
+	if _, err := store.ReadHead(t.TempDir(), store.Limits{Lines: 10, Chars: 100}); !errors.Is(err, store.ErrIsDir) {
 		t.Fatalf("directory: err = %v", err)
 	}
 }
@@ -68,7 +95,7 @@ func TestReadHeadEstimatesBigFiles(t *testing.T) {
 	path := filepath.Join(dir, "MEMORY.md")
 	storetest.Mkfile(t, path, b.String())
 	exact := strings.Count(b.String(), "\n")
-	h, err := store.ReadHead(path, 10, 1000)
+	h, err := store.ReadHead(path, store.Limits{Lines: 10, Chars: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,23 +104,25 @@ func TestReadHeadEstimatesBigFiles(t *testing.T) {
 	}
 	small := filepath.Join(dir, "small.md")
 	storetest.Mkfile(t, small, strings.Repeat("- x\n", 1000))
-	if h, _ := store.ReadHead(small, 10, 1000); h.Approx || h.Total != 1000 {
+	if h, _ := store.ReadHead(small, store.Limits{Lines: 10, Chars: 1000}); h.Approx || h.Total != 1000 {
 		t.Fatalf("small file: %+v", h)
 	}
 }
 
 func FuzzReadHead(f *testing.F) {
 	for _, s := range []string{"## T\n- a\n", "\r\n\r\n", "a\x00b\nc", "\xff\xfe\n🚀🚀🚀\n", strings.Repeat("x", 70000) + "\ny\n", "\n\n\nz"} {
-		f.Add(s, 10, 100)
+		f.Add(s, 10, 100, 0)
+		f.Add(s, 10, 1000, 20)
 	}
 	if data, err := os.ReadFile("../../scripts/demo/sample.txtar"); err == nil {
-		f.Add(string(data), 200, 9500)
+		f.Add(string(data), 200, 9500, 80)
 	}
-	f.Fuzz(func(t *testing.T, content string, maxLines, maxChars int) {
-		if maxLines < 0 || maxLines > 1000 || maxChars < 0 || maxChars > 20000 {
+	f.Fuzz(func(t *testing.T, content string, maxLines, maxChars, lineChars int) {
+		if maxLines < 0 || maxLines > 1000 || maxChars < 0 || maxChars > 20000 || lineChars < 0 || lineChars > 2000 {
 			return
 		}
-		h, err := store.ReadHeadFrom(strings.NewReader(content), maxLines, maxChars)
+		cut := func(n int) string { return fmt.Sprintf(" (line %d continues)", n) }
+		h, err := store.ReadHeadFrom(strings.NewReader(content), store.Limits{Lines: maxLines, Chars: maxChars, LineChars: lineChars, Cut: cut})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,6 +130,9 @@ func FuzzReadHead(f *testing.F) {
 		for _, l := range h.Lines {
 			if !utf8.ValidString(l) || strings.ContainsAny(l, "\n") {
 				t.Fatalf("bad line %q", l)
+			}
+			if lineChars > 0 && str.Chars(l) > lineChars+1+len(cut(1<<30)) {
+				t.Fatalf("line of %d chars over the line cap %d: %q", str.Chars(l), lineChars, l)
 			}
 			chars += str.Chars(l) + 1
 		}

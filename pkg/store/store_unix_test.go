@@ -23,7 +23,7 @@ func TestReadHeadRefusesNonRegularFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := store.ReadHead(fifo, 10, 100); done <- err }()
+	go func() { _, err := store.ReadHead(fifo, store.Limits{Lines: 10, Chars: 100}); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, store.ErrNotRegular) {
@@ -32,7 +32,7 @@ func TestReadHeadRefusesNonRegularFiles(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("ReadHead blocked on a FIFO")
 	}
-	if _, err := store.ReadHead("/dev/zero", 10, 100); err == nil {
+	if _, err := store.ReadHead("/dev/zero", store.Limits{Lines: 10, Chars: 100}); err == nil {
 		t.Fatal("device: want an error")
 	}
 }

@@ -101,6 +101,13 @@ func run() error {
 		return fmt.Errorf("sessionstart printed something that is not hook JSON: %v", err)
 	}
 	block := hook.HookSpecificOutput.AdditionalContext
+	// The sample has every kind of memory: a block without one of them
+	// means the sample and the code disagree, and the demo says so.
+	for _, title := range []string{"# Global memory", "# Learned memories", "# Project briefing", "# Project memory", "# Project records", "# Recent sessions"} {
+		if !strings.Contains(block, "\n"+title) {
+			return fmt.Errorf("the block lacks its %q section; the sample store and the code disagree", title)
+		}
+	}
 
 	fmt.Printf("ccmem demo — sample store in %s\n", tmp)
 	fmt.Printf("$ echo '{\"cwd\":\"…/src/shop\",\"source\":\"startup\",…}' | lib/ccmem/sessionstart\n\n")
