@@ -233,6 +233,7 @@ func resolvePlan(e store.Env, plan *Plan) {
 	}
 	sort.Strings(keys)
 	taken := map[string]bool{} // target files given out, in lower case
+	names := storeNames{}
 	for _, k := range keys {
 		idx := groups[k]
 		sort.SliceStable(idx, func(a, b int) bool {
@@ -243,7 +244,7 @@ func resolvePlan(e store.Env, plan *Plan) {
 			return x.Path < y.Path
 		})
 		chosen := &plan.Items[idx[0]]
-		chosen.Target = targetFor(e, k, chosen.Type, chosen.Name, taken)
+		chosen.Target = targetFor(e, k, chosen.Type, chosen.Name, taken, names)
 		chosen.Action, chosen.Reason = compareWithStore(e, *chosen, groupSources(plan, idx))
 		for _, j := range idx[1:] {
 			it := &plan.Items[j]
@@ -281,10 +282,12 @@ func identity(typ, name, sourceCwd string) string {
 // targetFor gives a memory its file in the store: its safe name, unless
 // another memory holds that file (in the store, or earlier in this plan),
 // then its safe name and a hash of its identity.
-func targetFor(e store.Env, id, typ, name string, taken map[string]bool) string {
+func targetFor(e store.Env, id, typ, name string, taken map[string]bool, names storeNames) string {
 	base := store.SafeFileName(name)
 	for _, file := range []string{base, base + "-" + shortHash(id)} {
-		path := targetPath(e, typ, file)
+		// A stored file whose name differs only in case is the same file
+		// on macOS and Windows: on Linux too, it is that one.
+		path := names.find(targetPath(e, typ, file))
 		if taken[strings.ToLower(path)] {
 			continue
 		}
@@ -293,7 +296,7 @@ func targetFor(e store.Env, id, typ, name string, taken map[string]bool) string 
 		}
 		if typ == "feedback" {
 			// An accepted entry of another memory holds the name too.
-			accepted := filepath.Join(e.LearnedDir(), "feedback", file+".md")
+			accepted := names.find(filepath.Join(e.LearnedDir(), "feedback", file+".md"))
 			if owner, ok := storedIdentity(accepted, typ); ok && owner != id {
 				continue
 			}
@@ -304,6 +307,29 @@ func targetFor(e store.Env, id, typ, name string, taken map[string]bool) string 
 	// Two identities with one hash: vanishingly rare; keep them apart still.
 	path := targetPath(e, typ, base+"-"+shortHash(id+"\x00"+name))
 	taken[strings.ToLower(path)] = true
+	return path
+}
+
+// storeNames finds the stored file a path names, ignoring case; each
+// folder is listed once per plan.
+type storeNames map[string]map[string]string // folder → lower-case name → name
+
+func (sn storeNames) find(path string) string {
+	dir, file := filepath.Split(path)
+	m, ok := sn[dir]
+	if !ok {
+		m = map[string]string{}
+		ents, _ := os.ReadDir(dir)
+		for _, de := range ents {
+			if lower := strings.ToLower(de.Name()); m[lower] == "" || de.Name() == lower {
+				m[lower] = de.Name()
+			}
+		}
+		sn[dir] = m
+	}
+	if n, ok := m[strings.ToLower(file)]; ok {
+		return filepath.Join(dir, n)
+	}
 	return path
 }
 
@@ -550,13 +576,26 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 			}
 			continue
 		}
-		var sources []string
+		stored, _ := store.ReadSmallFile(target, 1<<20)
+		// A merged entry keeps every origin it ever had.
+		sources := storedSources(stored)
 		for _, m := range g.members {
 			sources = append(sources, m.Path)
 		}
-		sort.Strings(sources)
+		slices.Sort(sources)
+		sources = slices.Compact(sources)
+		final := stored
 		if g.chosen.Action == ActCreate || g.chosen.Action == ActUpdate || g.chosen.Action == ActReview {
-			if err := store.WriteFileAtomic(target, canonical(*g.chosen, sources, now, nil)); err != nil {
+			final = canonical(*g.chosen, sources, now, nil)
+		}
+		// Nothing is lost: a version the store replaces, and a copy whose
+		// text differs from what the store keeps (an older same-name copy,
+		// one older than the store's), go to the archive first.
+		if err := archiveHistory(e, g.chosen, g.members, stored, final, now); err != nil {
+			return plan, rep, err
+		}
+		if !bytes.Equal(final, stored) {
+			if err := store.WriteFileAtomic(target, final); err != nil {
 				return plan, rep, err
 			}
 			rep.Written = append(rep.Written, target)
@@ -600,6 +639,93 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 		}
 	}
 	return plan, rep, nil
+}
+
+// storedSources are the origins a stored entry names: its sources list and
+// its original_path.
+func storedSources(stored []byte) []string {
+	if stored == nil {
+		return nil
+	}
+	m, _, err := frontmatter.Read(stored)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := m.Fields["original_path"].(string); ok && p != "" {
+		out = append(out, p)
+	}
+	if list, ok := m.Fields["sources"].([]any); ok {
+		for _, x := range list {
+			if p, ok := x.(string); ok && p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// archiveHistory keeps in $CCMEM_HOME/archive/<type>/ the texts an apply
+// would otherwise lose: the stored version final replaces, and every silo
+// copy (the older same-name copies, a copy older than the store's) whose
+// text is not what the store ends up holding. Each is named by a hash of
+// its text, so a repeated apply writes it once.
+func archiveHistory(e store.Env, chosen *Item, members []*Item, stored, final []byte, now time.Time) error {
+	kept := func(it *Item) bool {
+		if final != nil && sameEntry(final, *it) {
+			return true
+		}
+		if it.Type == "feedback" {
+			// Feedback already accepted counts as kept.
+			if a, err := store.ReadSmallFile(filepath.Join(e.LearnedDir(), "feedback", filepath.Base(chosen.Target)), 1<<20); err == nil && sameEntry(a, *it) {
+				return true
+			}
+		}
+		return false
+	}
+	if stored != nil && !bytes.Equal(stored, final) {
+		if front, body, err := frontmatter.Split(stored); err == nil {
+			reason := "replaced by a newer version from " + chosen.Path
+			if err := archiveText(e, chosen.Type, chosen.Target, front, body, reason); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range members {
+		if kept(m) {
+			continue
+		}
+		reason := "older copy of the same memory; the store keeps " + filepath.Base(chosen.Target)
+		if m == chosen {
+			reason = "older than the version the store keeps"
+		}
+		c := canonical(*m, nil, now, nil)
+		front, body, err := frontmatter.Split(c)
+		if err != nil {
+			continue
+		}
+		if err := archiveText(e, m.Type, chosen.Target, front, body, reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// archiveText writes one archived version of the entry whose store file is
+// target: its frontmatter with an archived_reason, and its body.
+func archiveText(e store.Env, typ, target string, front, body []byte, reason string) error {
+	base := strings.TrimSuffix(filepath.Base(target), ".md")
+	dest := filepath.Join(e.ArchiveDir(), typ, base+"."+shortHash(string(stripProvenance(front))+"\x00"+string(body))+".md")
+	if _, err := os.Lstat(dest); err == nil {
+		return nil // this text is archived already
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(stripKey(front, "archived_reason"))
+	q, _ := json.Marshal(reason)
+	fmt.Fprintf(&b, "archived_reason: %s\n---\n", q)
+	b.Write(body)
+	return store.WriteFileAtomic(dest, b.Bytes())
 }
 
 // testOnlyApplyHook, when a test sets it, is called after each step of

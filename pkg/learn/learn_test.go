@@ -595,3 +595,92 @@ func TestApplyKeepsDistinctMemoriesApart(t *testing.T) {
 		t.Fatalf("the two projects' build memories: %+v, %+v", api, shop)
 	}
 }
+
+// archived reads every archived version of learned entries of type typ.
+func archived(t *testing.T, e store.Env, typ string) map[string]frontmatter.Meta {
+	t.Helper()
+	out := map[string]frontmatter.Meta{}
+	ents, _ := os.ReadDir(filepath.Join(e.ArchiveDir(), typ))
+	for _, de := range ents {
+		data, err := os.ReadFile(filepath.Join(e.ArchiveDir(), typ, de.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, body, err := frontmatter.Read(data)
+		if err != nil {
+			t.Fatalf("%s: %v", de.Name(), err)
+		}
+		out[strings.TrimSpace(string(body))] = m
+	}
+	return out
+}
+
+// TestApplyArchivesWhatItReplaces: names that differ only in case are one
+// memory; the older copy's text, and a stored version an update replaces,
+// are kept in the archive with their provenance, never discarded.
+func TestApplyArchivesWhatItReplaces(t *testing.T) {
+	e := storetest.Env(t)
+	mem := func(name, body string) string {
+		return "---\nname: " + name + "\ndescription: deploy\nmetadata:\n  type: user\n---\n" + body + "\n"
+	}
+	older := filepath.Join(e.SilosDir(), "-home-dev-src-api", "memory", "Deploy-Steps.md")
+	newer := filepath.Join(e.SilosDir(), "-home-dev-src-shop", "memory", "deploy-steps.md")
+	storetest.Mkfile(t, older, mem("Deploy-Steps", "deploy by hand with scp"))
+	storetest.Mkfile(t, newer, mem("deploy-steps", "deploy with make release"))
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	os.Chtimes(older, t0, t0)
+	os.Chtimes(newer, t0.Add(time.Hour), t0.Add(time.Hour))
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := List(context.Background(), e)
+	if len(entries) != 1 {
+		t.Fatalf("want one learned entry for the two spellings, got %+v", entries)
+	}
+	arch := archived(t, e, "user")
+	m, ok := arch["deploy by hand with scp"]
+	if !ok {
+		t.Fatalf("the older copy's text was discarded; archive holds %v", arch)
+	}
+	if m.Fields["original_path"] != older || !strings.HasPrefix(fmt.Sprint(m.Fields["archived_reason"]), "older copy of the same memory") {
+		t.Fatalf("archived copy lacks its provenance: %+v", m.Fields)
+	}
+	stored, _ := os.ReadFile(entries[0].Path)
+	if !strings.Contains(string(stored), older) || !strings.Contains(string(stored), newer) {
+		t.Fatalf("the merged entry should name both sources:\n%s", stored)
+	}
+
+	// A later update from one silo: the replaced version is archived and
+	// the entry still names both of its sources.
+	storetest.Mkfile(t, newer, mem("deploy-steps", "deploy with make release, then tag"))
+	os.Chtimes(newer, t0.Add(2*time.Hour), t0.Add(2*time.Hour))
+	for range 2 { // a repeated apply archives nothing twice
+		if _, _, err := Apply(context.Background(), e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	arch = archived(t, e, "user")
+	if m, ok := arch["deploy with make release"]; !ok || !strings.HasPrefix(fmt.Sprint(m.Fields["archived_reason"]), "replaced by a newer version from "+newer) {
+		t.Fatalf("the replaced version was not archived: %v", arch)
+	}
+	if len(arch) != 2 {
+		t.Fatalf("want 2 archived versions, got %d", len(arch))
+	}
+	stored, _ = os.ReadFile(entries[0].Path)
+	if !strings.Contains(string(stored), "then tag") || !strings.Contains(string(stored), older) {
+		t.Fatalf("the update dropped its sources:\n%s", stored)
+	}
+
+	// A silo copy older than the store's version is archived, not lost.
+	storetest.Mkfile(t, older, mem("Deploy-Steps", "an old note found later"))
+	os.Chtimes(older, t0, t0)
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := List(context.Background(), e); len(entries) != 1 {
+		t.Fatalf("a later copy spelled in another case made a second entry: %+v", entries)
+	}
+	if _, ok := archived(t, e, "user")["an old note found later"]; !ok {
+		t.Fatal("a silo copy older than the store's version was discarded")
+	}
+}

@@ -77,7 +77,9 @@ func tidyStore(e store.Env) {
 		store.Tidy(filepath.Join(e.LearnedDir(), t))
 	}
 	store.Tidy(e.ReviewDir())
-	store.Tidy(filepath.Join(e.ArchiveDir(), "feedback"))
+	for _, t := range Types {
+		store.Tidy(filepath.Join(e.ArchiveDir(), t))
+	}
 }
 
 // Decided finds a decision already made about the feedback named name:
@@ -122,7 +124,7 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 	}
 	defer unlock()
 	tidyStore(e)
-	dest := filepath.Join(e.LearnedDir(), "feedback", it.File+".md")
+	dest := storeNames{}.find(filepath.Join(e.LearnedDir(), "feedback", it.File+".md"))
 	if _, err := os.Stat(dest); err == nil {
 		if _, err := archiveEntry(e, dest, "replaced by a reviewed version"); err != nil {
 			return "", err

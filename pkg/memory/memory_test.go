@@ -276,3 +276,90 @@ func TestMenuHealsAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeSharesKeepProjectMemory: a 17 KB global memory no longer
+// evicts the repository's memory; both keep their share and the global
+// memory's first lines come first.
+func TestComposeSharesKeepProjectMemory(t *testing.T) {
+	var global strings.Builder
+	global.WriteString("## About me\n")
+	for i := 0; global.Len() < 17<<10; i++ {
+		fmt.Fprintf(&global, "- global fact number %d, long enough to make the file big: %s\n", i, strings.Repeat("g", 60))
+	}
+	var project strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&project, "- project line %d of 12\n", i)
+	}
+	_, _, inj := composeIn(t, map[string]string{
+		"$STORE/MEMORY.md":               global.String(),
+		"$REPO/.claude/memory/MEMORY.md": project.String(),
+	})
+	text := inj.Block.Text
+	for i := 1; i <= 12; i++ {
+		if !strings.Contains(text, fmt.Sprintf("\n- project line %d of 12\n", i)) && !strings.HasSuffix(text, fmt.Sprintf("\n- project line %d of 12", i)) {
+			t.Fatalf("project line %d missing:\n%s", i, text)
+		}
+	}
+	if !strings.Contains(text, "\n- global fact number 0,") || !strings.Contains(text, "\n- global fact number 20,") {
+		t.Fatal("the global memory's first lines are missing")
+	}
+	if inj.Block.Chars > 9500 {
+		t.Fatalf("block of %d chars over the budget", inj.Block.Chars)
+	}
+	for _, r := range inj.Block.Sections {
+		if r.Name == "global" && (r.Guaranteed == 0 || r.Chars < r.Guaranteed) {
+			t.Fatalf("global %+v: below its guarantee", r)
+		}
+	}
+}
+
+// TestComposeLongLineHidesNothing: a pasted 100,000-character line is
+// shortened with a pointer to where it goes on; the lines after it come.
+func TestComposeLongLineHidesNothing(t *testing.T) {
+	e, _, inj := composeIn(t, map[string]string{
+		"$STORE/MEMORY.md": "## Notes\n- first\n- " + strings.Repeat("pasted ", 100000/7) + "\n- after the paste\n- last line\n",
+	})
+	text := inj.Block.Text
+	if !strings.Contains(text, "\n- after the paste\n- last line") {
+		t.Fatalf("lines after the long one are missing:\n%.2000s", text)
+	}
+	want := "… (line 3 goes on in " + e.GlobalMemory() + ")"
+	if !strings.Contains(text, want) {
+		t.Fatalf("the shortened line lacks %q", want)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if str.Chars(l) > 500+len(want)+len(e.GlobalMemory()) {
+			t.Fatalf("a line of %d chars was not shortened", str.Chars(l))
+		}
+	}
+}
+
+// TestComposeLearnedBodiesAndPendingFeedback: learned user and feedback
+// entries come with their bodies when they fit, and feedback awaiting
+// review keeps reaching sessions, labelled as pending.
+func TestComposeLearnedBodiesAndPendingFeedback(t *testing.T) {
+	e, _, inj := composeIn(t, map[string]string{
+		"$STORE/learned/user/role.md":         "---\nname: role\ndescription: Go backend engineer\ntype: user\n---\nTen years of Go; new to React.\n",
+		"$STORE/learned/feedback/no-mocks.md": "---\nname: no-mocks\ndescription: real Postgres in tests\ntype: feedback\n---\nNever mock the database.\n\n**Why:** a mocked driver hid a broken migration.\n",
+		"$STORE/review/feedback/terse.md":     "---\nname: terse\ndescription: answers without preamble\ntype: feedback\n---\nSkip the summary at the end of answers.\n",
+	})
+	text := inj.Block.Text
+	for _, want := range []string{
+		"- user/role — Go backend engineer\n  Ten years of Go; new to React.",
+		"- feedback/no-mocks — real Postgres in tests\n  Never mock the database.\n  **Why:** a mocked driver hid a broken migration.",
+		"- feedback/terse (pending review: `ccmem learn review`) — answers without preamble\n  Skip the summary at the end of answers.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("block lacks\n%s\nin:\n%s", want, text)
+		}
+	}
+	// Many entries: bodies do not fit the share; the pointers stay.
+	for i := range 60 {
+		storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", fmt.Sprintf("rule-%02d.md", i)),
+			fmt.Sprintf("---\nname: rule-%02d\ndescription: rule %d\ntype: feedback\n---\n%s\n", i, i, strings.Repeat("a long body line. ", 30)))
+	}
+	inj = Compose(context.Background(), e, StartRequest{Cwd: inj.Project.Root, Source: "startup"})
+	if strings.Contains(inj.Block.Text, "a long body line") || !strings.Contains(inj.Block.Text, "\n- feedback/rule-00 — rule 0\n") {
+		t.Fatalf("want pointer lines without bodies:\n%s", inj.Block.Text)
+	}
+}

@@ -566,8 +566,8 @@ func (s *Store) Create(in *Record) (File, error) {
 // Update merges in into the record it names, if the file still has the
 // hash the caller read (optimistic concurrency). Merge rules: created_at,
 // category and schema_version never change, nor record_status (use
-// retire/archive/restore); tags only grow (oldest evicted past 12, and only
-// to make room for new ones); related_files only grow, except paths that no
+// retire/archive/restore); tags only grow, by at most 4 an update (oldest
+// evicted past 12, and only to make room for new ones); related_files only grow, except paths that no
 // longer exist may go; changes are append-only, at least one new entry per
 // update, capped at 50 (oldest dropped).
 func (s *Store) Update(category, id, hash string, in *Record) (File, error) {
@@ -680,10 +680,25 @@ func dedupe(list []string) []string {
 	return out
 }
 
-// mergeTags keeps every old tag and adds the new ones; past the cap the
-// oldest tags make room for new ones.
+// maxNewTags is the most tags one update adds: a record's tags are its
+// history of what it is about, and one update cannot replace them all.
+const maxNewTags = 4
+
+// mergeTags keeps every old tag and adds the first maxNewTags new ones;
+// past the cap the oldest tags make room for them.
 func mergeTags(old, in []string) []string {
-	out := dedupe(append(append([]string(nil), old...), in...))
+	old = dedupe(old)
+	had := map[string]bool{}
+	for _, t := range old {
+		had[t] = true
+	}
+	var add []string
+	for _, t := range dedupe(in) {
+		if !had[t] && len(add) < maxNewTags {
+			add = append(add, t)
+		}
+	}
+	out := append(old, add...)
 	if len(out) > maxTags {
 		out = out[len(out)-maxTags:]
 	}

@@ -176,12 +176,25 @@ func TestRecordMergeRules(t *testing.T) {
 	if _, err := update(&Record{Title: "Queue v2"}); code(err) != "INVALID" {
 		t.Fatalf("update without a change entry: %v", err)
 	}
-	// Tags grow; past 12 the oldest make room; omitted tags stay.
-	got, err := update(&Record{Tags: []string{"n1", "n2", "n3", "n4", "n5"}, Changes: change})
+	// Tags grow, by at most 4 an update; past 12 the oldest make room;
+	// omitted tags stay.
+	got, err := update(&Record{Tags: []string{"n1", "n2", "t0", "n3", "n4", "n5"}, Changes: change})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tags := strings.Join(got.Record.Tags, ","); tags != "t3,t4,t5,t6,t7,t8,t9,n1,n2,n3,n4,n5" {
+	if tags := strings.Join(got.Record.Tags, ","); tags != "t2,t3,t4,t5,t6,t7,t8,t9,n1,n2,n3,n4" {
+		t.Fatalf("tags %s", tags)
+	}
+	// Twenty new tags in one update cannot evict every old one.
+	var twenty []string
+	for i := range 20 {
+		twenty = append(twenty, fmt.Sprintf("x%d", i))
+	}
+	got, err = update(&Record{Tags: twenty, Changes: []RecordChange{{Summary: "many tags"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tags := strings.Join(got.Record.Tags, ","); tags != "t6,t7,t8,t9,n1,n2,n3,n4,x0,x1,x2,x3" {
 		t.Fatalf("tags %s", tags)
 	}
 	// related_files grow; a dangling path may go, an existing one stays.
@@ -199,7 +212,7 @@ func TestRecordMergeRules(t *testing.T) {
 		}
 	}
 	r := Read(w.s.Root, rf.Path).Record
-	if len(r.Changes) != 50 || r.Changes[49].Summary != "change 54" || r.Changes[0].Summary != "change 5" || r.TimesUpdated != 57 {
+	if len(r.Changes) != 50 || r.Changes[49].Summary != "change 54" || r.Changes[0].Summary != "change 5" || r.TimesUpdated != 58 {
 		t.Fatalf("%d changes, first %q, last %q, times %d", len(r.Changes), r.Changes[0].Summary, r.Changes[49].Summary, r.TimesUpdated)
 	}
 	if r.CreatedAt != "2026-11-21T12:00:00Z" || r.Category != "decision" {
