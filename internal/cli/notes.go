@@ -15,11 +15,15 @@ import (
 )
 
 var cmdConsolidate = &command{
-	name: "consolidate", args: "[--cwd DIR] [--dry-run] [--json]",
-	summary: "write the project's memory into CLAUDE.md between MEMORY:START/END",
+	name: "consolidate", args: "[--cwd DIR] [--episodes] [--learned] [--dry-run] [--json]",
+	summary: "write the project's team memory into CLAUDE.md between MEMORY:START/END",
 	help: `Writes the section between <!-- MEMORY:START --> and <!-- MEMORY:END --> in
-the repository's CLAUDE.md from the store: project facts, high-confidence
-preferences, active decisions and constraints, and the last 5 sessions.
+the repository's CLAUDE.md, which is committed and read by the team. By
+default it holds only team content: the repository's memory bullets, the
+project briefing, high-confidence preferences, and active decisions and
+constraints. Your own sessions (--episodes: the last 5, without links into
+your store) and the entries learned from your Claude Code memory
+(--learned) go in only when you ask.
 When the markers are absent only that section is added (and CLAUDE.md is
 created when missing). Nothing outside the markers ever changes, and a
 second run with the same memory changes nothing.`,
@@ -27,21 +31,24 @@ second run with the same memory changes nothing.`,
 		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
 		dryRun := fs.Bool("dry-run", false, "say whether CLAUDE.md would change, and print the section")
 		asJSON := fs.Bool("json", false, "print the result as JSON")
+		var opts notes.ConsolidateOptions
+		fs.BoolVar(&opts.Episodes, "episodes", false, "also the last 5 sessions (your own: their goals become the team's to read)")
+		fs.BoolVar(&opts.Learned, "learned", false, "also the project entries learned from your Claude Code memory")
 		return func(c *ctx, args []string) error {
 			if err := noArgs(fs, args); err != nil {
 				return err
 			}
-			return runConsolidate(c, *cwd, *dryRun, *asJSON)
+			return runConsolidate(c, *cwd, opts, *dryRun, *asJSON)
 		}
 	},
 }
 
-func runConsolidate(c *ctx, cwd string, dryRun, asJSON bool) error {
+func runConsolidate(c *ctx, cwd string, opts notes.ConsolidateOptions, dryRun, asJSON bool) error {
 	p, err := projectHere(c, cwd)
 	if err != nil {
 		return err
 	}
-	res, err := notes.Consolidate(c, c.env, p, dryRun)
+	res, err := notes.Consolidate(c, c.env, p, opts, dryRun)
 	if err != nil {
 		return err
 	}
@@ -49,7 +56,7 @@ func runConsolidate(c *ctx, cwd string, dryRun, asJSON bool) error {
 		return c.printJSON(res)
 	}
 	if dryRun {
-		fmt.Fprintln(c.out, notes.ConsolidateSection(c, c.env, p))
+		fmt.Fprintln(c.out, notes.ConsolidateSection(c, c.env, p, opts))
 	}
 	switch {
 	case !res.Changed:

@@ -22,12 +22,24 @@ const (
 	MarkerEnd   = "<!-- MEMORY:END -->"
 )
 
-// ConsolidateSection renders the CLAUDE.md section for a project from the
-// store: project facts (the repository's MEMORY.md bullets and learned
-// project entries), high-confidence preferences, active decisions and
-// constraints, and the last 5 episodes. It is deterministic: the same
-// files give the same bytes.
-func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) string {
+// ConsolidateOptions choose what private memory goes into the committed
+// CLAUDE.md besides the team's.
+type ConsolidateOptions struct {
+	// Episodes adds the last 5 sessions (their goals are the user's own).
+	Episodes bool
+	// Learned adds the learned project entries (curated from the user's
+	// own Claude Code memory).
+	Learned bool
+}
+
+// ConsolidateSection renders the CLAUDE.md section for a project. By
+// default it holds only what the team shares or was meant to: the
+// repository's MEMORY.md bullets, the project briefing, high-confidence
+// preferences, active decisions and constraints; the user's own sessions
+// and learned entries only when opts ask for them, and never a link into
+// the private store. It is deterministic: the same files give the same
+// bytes.
+func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts ConsolidateOptions) string {
 	var b strings.Builder
 	b.WriteString(MarkerStart + "\n")
 	b.WriteString("<!-- Written by `ccmem consolidate` from the project's memory; change the memory (ccmem remember, ccmem record), not this section. -->\n")
@@ -46,7 +58,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 			}
 		}
 	}
-	if learned, _ := learn.List(ctx, e); len(learned) > 0 {
+	if learned, _ := learn.List(ctx, e); opts.Learned && len(learned) > 0 {
 		for _, le := range learned {
 			if le.Type == "project" && le.AppliesTo(p.Root) {
 				facts = append(facts, "- "+le.Name+": "+le.Description)
@@ -54,6 +66,11 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 		}
 	}
 	section("Facts", facts)
+	var briefing []string
+	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.BriefingPath(p.Key), store.Limits{Lines: 80, Chars: 16 << 10, LineChars: 500}); err == nil {
+		briefing = h.Lines
+	}
+	section("Briefing", briefing)
 	var prefs, decisions, constraints []string
 	for _, rf := range records.List(p.Root) {
 		r := rf.Record
@@ -83,8 +100,16 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project) strin
 	section("Decisions", decisions)
 	section("Constraints", constraints)
 	var episodes []string
-	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), store.Limits{Lines: 5, Chars: 1 << 20}); err == nil {
-		episodes = h.Lines
+	if !opts.Episodes {
+		// Private: only on request.
+	} else if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), store.Limits{Lines: 5, Chars: 1 << 20}); err == nil {
+		for _, l := range h.Lines {
+			// The link is into the user's own store: no use to the team.
+			if i := strings.LastIndex(l, " — episodes/"); i > 0 {
+				l = l[:i]
+			}
+			episodes = append(episodes, l)
+		}
 	}
 	section("Recent sessions", episodes)
 	b.WriteString(MarkerEnd)
@@ -104,10 +129,10 @@ type ConsolidateResult struct {
 // markers of the repository's CLAUDE.md, adding only that section when the
 // markers are absent (and the file, when it is). Bytes outside the markers
 // are never changed; a second run with the same memory changes nothing.
-func Consolidate(ctx context.Context, e store.Env, p store.Project, dryRun bool) (ConsolidateResult, error) {
+func Consolidate(ctx context.Context, e store.Env, p store.Project, opts ConsolidateOptions, dryRun bool) (ConsolidateResult, error) {
 	path := filepath.Join(p.Root, "CLAUDE.md")
 	res := ConsolidateResult{Path: path}
-	section := ConsolidateSection(ctx, e, p)
+	section := ConsolidateSection(ctx, e, p, opts)
 	if !dryRun {
 		store.Tidy(p.Root, "CLAUDE.md") // the repository's root: only ccmem's own
 	}

@@ -22,7 +22,7 @@ func TestBriefingAndConsolidateRedact(t *testing.T) {
 	if _, err := SetBriefing(e, p, "Deploy key: dckr_pat_2b3e36beeb386dfdaacb9b46004\n"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Consolidate(context.Background(), e, p, false); err != nil {
+	if _, err := Consolidate(context.Background(), e, p, ConsolidateOptions{Episodes: true, Learned: true}, false); err != nil {
 		t.Fatal(err)
 	}
 	briefing, _ := os.ReadFile(e.BriefingPath(p.Key))
