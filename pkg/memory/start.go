@@ -44,6 +44,9 @@ type Injection struct {
 	Config  config.Config
 	// Disabled is true when config turned ccmem off for this project.
 	Disabled bool
+	// AutoMemory is true when Claude Code's own auto memory is on for the
+	// session: the preamble then leaves saving to it.
+	AutoMemory bool
 	// Warnings are problems met on the way, one line each; the block is
 	// still complete apart from what they name.
 	Warnings []string
@@ -239,7 +242,8 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	for i := range sections {
 		sections[i].Share = cfg.Shares.Of(sections[i].Name)
 	}
-	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory), sections, budget)
+	inj.AutoMemory = learn.AutoMemoryOn(e, root)
+	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory, inj.AutoMemory), sections, budget)
 	return inj
 }
 

@@ -29,6 +29,11 @@ type Env struct {
 	Disabled bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// AutoMemorySwitch is CLAUDE_CODE_DISABLE_AUTO_MEMORY as the client
+	// sees it (its hooks inherit its environment); Simple is
+	// CLAUDE_CODE_SIMPLE set, which turns auto memory off too.
+	AutoMemorySwitch string
+	Simple           bool
 }
 
 // ErrNoHome is returned when neither HOME nor explicit locations are set.
@@ -49,6 +54,8 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		}
 	}
 	e.Disabled = Truthy(getenv("CCMEM_DISABLE"))
+	e.AutoMemorySwitch = getenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+	e.Simple = Truthy(getenv("CLAUDE_CODE_SIMPLE"))
 	if e.Home != "" {
 		e.Home = absClean(e.Home)
 	}
