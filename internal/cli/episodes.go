@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
@@ -14,8 +15,9 @@ var cmdEpisodes = &command{
 	name: "episodes", args: "[--project DIR] [--json]",
 	summary: "list a project's recorded sessions, newest first",
 	help: `Lists the episodes (finished sessions) of the project that DIR belongs to
-(default: the current directory), newest first, then any session still live
-or not yet archived. --json prints the full records.`,
+(default: the current directory), newest first, then the sessions not yet
+archived: "ended" (over; the next session start in the project archives
+it) or "live" (still running). --json prints the full records.`,
 	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
 		project := fs.String("project", "", "a `directory` of the project (default: the current one)")
 		asJSON := fs.Bool("json", false, "print the records as JSON")
@@ -29,7 +31,7 @@ or not yet archived. --json prints the full records.`,
 }
 
 type episodeRow struct {
-	State  string              `json:"state"` // "archived" or "live"
+	State  string              `json:"state"` // "archived", "ended" or "live"
 	Path   string              `json:"path"`
 	Record *session.Checkpoint `json:"record"`
 }
@@ -39,7 +41,8 @@ func runEpisodes(c *ctx, dir string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	eps, live, problems := session.ListSessions(c.env, p.Key)
+	cfg, _ := config.Load(c.env, p.Root, p.Key)
+	eps, live, problems := session.ListSessions(c.env, p.Key, cfg)
 	for _, pr := range problems {
 		fmt.Fprintf(c.err, "ccmem: warning: %s\n", pr)
 	}
@@ -48,7 +51,11 @@ func runEpisodes(c *ctx, dir string, asJSON bool) error {
 		rows = append(rows, episodeRow{"archived", r.Path, r.Record})
 	}
 	for _, r := range live {
-		rows = append(rows, episodeRow{"live", r.Path, r.Record})
+		state := "live"
+		if r.Ended {
+			state = "ended"
+		}
+		rows = append(rows, episodeRow{state, r.Path, r.Record})
 	}
 	if asJSON {
 		return c.printJSON(rows)
@@ -66,8 +73,8 @@ func runEpisodes(c *ctx, dir string, asJSON bool) error {
 			started = t.UTC().Format("2006-01-02 15:04")
 		}
 		class := rec.Friction.Class
-		if r.State == "live" {
-			class = "live"
+		if r.State != "archived" {
+			class = r.State
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.env.Tilde(r.Path))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -361,5 +362,65 @@ func TestComposeLearnedBodiesAndPendingFeedback(t *testing.T) {
 	inj = Compose(context.Background(), e, StartRequest{Cwd: inj.Project.Root, Source: "startup"})
 	if strings.Contains(inj.Block.Text, "a long body line") || !strings.Contains(inj.Block.Text, "\n- feedback/rule-00 — rule 0\n") {
 		t.Fatalf("want pointer lines without bodies:\n%s", inj.Block.Text)
+	}
+}
+
+// endedCheckpoint writes the checkpoint of a session with one turn whose
+// claude process was pr, and its transcript.
+func endedCheckpoint(t *testing.T, e store.Env, p store.Project, sid, goal string, pr proc.Info) {
+	t.Helper()
+	tr := filepath.Join(e.ClaudeDir, "projects", p.Key, sid+".jsonl")
+	storetest.Mkfile(t, tr, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":%q},"timestamp":"2026-11-20T10:00:00Z"}`+"\n", goal))
+	storetest.Mkfile(t, e.CheckpointPath(p.Key, sid), fmt.Sprintf(`{"session_id":%q,"project_root":%q,"tools":{},"files_changed":[],"transcript":{"path":%q},"process":{"pid":%d,"start":%d}}`,
+		sid, p.Root, tr, pr.PID, pr.Start))
+}
+
+// TestShowComposesAsNextStart: right after a session ends, show's block
+// is exactly the one the next session start injects, the ended session in
+// its menu (archival as a dry run: show writes nothing).
+func TestShowComposesAsNextStart(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	storetest.Mkfile(t, filepath.Join(repo, ".claude", "memory", "MEMORY.md"), "- repo fact\n")
+	endedCheckpoint(t, e, p, "ended", "fix the flaky checkout test", proc.Info{PID: 4194305})
+	shown := Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"})
+	if !strings.Contains(shown.Block.Text, `"fix the flaky checkout test"`) {
+		t.Fatalf("show omits the ended session:\n%s", shown.Block.Text)
+	}
+	if _, err := os.Stat(e.CheckpointPath(p.Key, "ended")); err != nil {
+		t.Fatal("show archived the session; it must only preview")
+	}
+	if eps, _ := filepath.Glob(filepath.Join(e.EpisodesDir(p.Key), "*")); len(eps) != 0 {
+		t.Fatalf("show wrote episodes: %v", eps)
+	}
+	started := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "next"})
+	if started.Block.Text != shown.Block.Text {
+		t.Fatalf("show:\n%s\n\nstart injected:\n%s", shown.Block.Text, started.Block.Text)
+	}
+}
+
+// TestClearEndsTheConversation: /clear starts a new session in the same
+// claude process; the conversation it cleared is over, and its episode is
+// in the new conversation's block. A live session of another process is
+// not touched.
+func TestClearEndsTheConversation(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	self := proc.Of(os.Getpid()) // alive: only the same-process rule ends it
+	endedCheckpoint(t, e, p, "cleared", "the conversation before /clear", self)
+	endedCheckpoint(t, e, p, "other", "another window's session", proc.Of(os.Getppid()))
+	inj := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "clear", SessionID: "after-clear", Process: self})
+	if !strings.Contains(inj.Block.Text, `"the conversation before /clear"`) {
+		t.Fatalf("the cleared conversation is not in the new block:\n%s", inj.Block.Text)
+	}
+	if strings.Contains(inj.Block.Text, "another window") {
+		t.Fatal("a live session of another process was archived")
+	}
+	if _, err := os.Stat(e.CheckpointPath(p.Key, "other")); err != nil {
+		t.Fatal("the other process's checkpoint is gone")
+	}
+	// Its own checkpoint is never archived by its own start.
+	if _, err := os.Stat(e.CheckpointPath(p.Key, "after-clear")); err != nil {
+		t.Fatalf("the new conversation's checkpoint: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -93,7 +94,7 @@ func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
 	pl := locate(e, req.Cwd)
 	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
 	defer cancel()
-	return compose(ctx, e, req, pl, nil)
+	return compose(ctx, e, req, pl, nil, true)
 }
 
 // Start is the SessionStart hook's work: archive the project's sessions that
@@ -129,7 +130,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			opt, cancel = context.WithDeadline(ctx, d.Add(-reserve))
 			defer cancel()
 		}
-		_, err := session.ArchiveOrphans(opt, e, *p, req.SessionID, pl.cfg)
+		_, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
 		note("archiving ended sessions", err)
 		_, err = session.ApplyRetention(opt, e, p.Key, pl.cfg, false)
 		note("retention", err)
@@ -151,14 +152,16 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			note("status", err)
 		}
 	}
-	inj := compose(ctx, e, req, pl, backlog)
+	inj := compose(ctx, e, req, pl, backlog, false)
 	inj.Warnings = append(warnings, inj.Warnings...)
 	return inj
 }
 
 // compose builds the block; backlog, when set, is the silo backlog already
-// counted.
-func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backlog *learn.Backlog) Injection {
+// counted. With preview (ccmem show), nothing has been archived: the
+// episode menu is the one the next start will leave, computed without
+// writing, so the block is the one that start injects.
+func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backlog *learn.Backlog, preview bool) Injection {
 	inj := Injection{Project: pl.project, Config: pl.cfg}
 	warn := func(err error) {
 		if err != nil {
@@ -214,8 +217,23 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 				sections = append(sections, s)
 			}
 		}
-		add(fileSection(pdir, "episodes", "# Recent sessions, newest first (episode paths are relative to "+pdir+"; read one when it is relevant)",
-			e.IndexPath(p.Key), cfg.Caps.Episodes, budget, cfg.LineChars))
+		episodes := "# Recent sessions, newest first (episode paths are relative to " + pdir + "; read one when it is relevant)"
+		var next []byte
+		changed := false
+		if preview && cfg.Caps.Episodes > 0 {
+			var err error
+			next, changed, err = session.NextIndex(ctx, e, *p, cfg)
+			warn(err)
+		}
+		if changed {
+			s := inject.Section{Name: "episodes", Title: episodes, Path: e.IndexPath(p.Key), Cap: cfg.Caps.Episodes}
+			h, err := store.ReadHeadFrom(bytes.NewReader(next), store.Limits{Lines: cfg.Caps.Episodes, Chars: budget,
+				LineChars: cfg.LineChars, Cut: goesOn(s.Path)})
+			s.Lines, s.Total = h.Lines, h.Total
+			add(s, err)
+		} else {
+			add(fileSection(pdir, "episodes", episodes, e.IndexPath(p.Key), cfg.Caps.Episodes, budget, cfg.LineChars))
+		}
 	}
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
 		var b learn.Backlog

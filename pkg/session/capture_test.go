@@ -316,7 +316,7 @@ func TestArchiveOrphans(t *testing.T) {
 		}
 	}
 
-	rep, err := ArchiveOrphans(context.Background(), w.e, w.p, "current", cfg)
+	rep, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "current"}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestArchiveOrphans(t *testing.T) {
 	if err != nil || c.Turns != 2 || c.Goal != "dead session goal" {
 		t.Fatalf("resumed: %+v %v", c, err)
 	}
-	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "current", cfg); err != nil {
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "current"}, cfg); err != nil {
 		t.Fatal(err)
 	}
 	index, _ = os.ReadFile(filepath.Join(w.e.ProjectDir(w.p.Key), "INDEX.md"))
@@ -566,7 +566,7 @@ func TestIndexHealsAfterAFailedWrite(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(w.e.IndexPath(w.p.Key), "in-the-way"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "now", config.Default()); err == nil {
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "now"}, config.Default()); err == nil {
 		t.Fatal("writing INDEX.md over a folder should fail")
 	}
 	if got := w.episodeNames(t); len(got) != 3 {
@@ -593,7 +593,7 @@ func TestIndexHealsAfterAFailedWrite(t *testing.T) {
 func TestIndexHealsAfterAnInterruptedGC(t *testing.T) {
 	w := newCaptureWorld(t)
 	w.ended(t, 3)
-	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, "now", config.Default()); err != nil {
+	if _, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "now"}, config.Default()); err != nil {
 		t.Fatal(err)
 	}
 	eps := w.episodeNames(t)

@@ -5,14 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -107,20 +110,22 @@ type ArchiveReport struct {
 	Cleaned  []string `json:"cleaned"`  // leftovers of interrupted writes
 }
 
-// ArchiveOrphans turns the checkpoints of the project's sessions that are
-// over into episodes and INDEX.md lines: every checkpoint but the current
-// session's whose claude process is gone, or, when that cannot be told,
-// whose transcript has not changed for orphan_after. It reads what the
-// transcript gained since the last capture first. It stops when ctx is done.
-func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current string, cfg config.Config) (ArchiveReport, error) {
-	var rep ArchiveReport
+// Current is the session that is starting: its id and its claude process.
+type Current struct {
+	ID      string
+	Process proc.Info
+}
+
+// overSessions reads the checkpoints of the project's sessions that are
+// over (see sessionOver), leaving out the current one.
+func overSessions(ctx context.Context, e store.Env, p store.Project, cur Current, cfg config.Config) ([]*Checkpoint, []string, error) {
 	dir := e.CheckpointsDir(p.Key)
 	ents, err := store.ReadDirIn(e.ProjectDir(p.Key), dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return rep, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return rep, err
+		return nil, nil, err
 	}
 	now := e.Time()
 	var over []*Checkpoint
@@ -130,7 +135,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 			break
 		}
 		name := de.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.TrimSuffix(name, ".json") == current {
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || (cur.ID != "" && strings.TrimSuffix(name, ".json") == cur.ID) {
 			continue
 		}
 		path := filepath.Join(dir, name)
@@ -138,15 +143,41 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 		if err != nil {
 			continue // damaged: left for a person (ccmem gc reports it)
 		}
-		if !sessionOver(c, path, now, cfg.OrphanAfter) {
+		if !sessionOver(c, path, now, cfg.OrphanAfter, cur) {
 			continue
 		}
 		over = append(over, c)
 		paths = append(paths, path)
 	}
-	if len(over) == 0 {
-		return rep, nil
+	return over, paths, nil
+}
+
+// toEpisode brings a checkpoint of a session that is over up to date with
+// its transcript and finishes it, returning its episode's file name; a
+// session without a turn has none (ok false).
+func (c *Checkpoint) toEpisode(ctx context.Context, now time.Time) (name string, ok bool) {
+	_ = c.catchUp(ctx, c.Transcript.Path)
+	if c.Turns == 0 {
+		return "", false
 	}
+	c.finish(true)
+	c.ArchivedAt = now.UTC().Format(time.RFC3339)
+	return EpisodeName(c, now), true
+}
+
+// ArchiveOrphans turns the checkpoints of the project's sessions that are
+// over into episodes and INDEX.md lines: every checkpoint but the current
+// session's whose claude process is gone or has moved on to the current
+// session (after /clear), or, when that cannot be told, whose transcript
+// has not changed for orphan_after. It reads what the transcript gained
+// since the last capture first. It stops when ctx is done.
+func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Current, cfg config.Config) (ArchiveReport, error) {
+	var rep ArchiveReport
+	over, paths, err := overSessions(ctx, e, p, cur, cfg)
+	if err != nil || len(over) == 0 {
+		return rep, err
+	}
+	now := e.Time()
 	unlock, err := store.Lock(e.ProjectDir(p.Key))
 	if err != nil {
 		return rep, err
@@ -160,16 +191,13 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 		if TestOnlyArchiveDelay > 0 {
 			time.Sleep(TestOnlyArchiveDelay)
 		}
-		_ = c.catchUp(ctx, c.Transcript.Path)
-		if c.Turns == 0 {
+		name, ok := c.toEpisode(ctx, now)
+		if !ok {
 			if os.Remove(paths[i]) == nil {
 				rep.Dropped = append(rep.Dropped, paths[i])
 			}
 			continue
 		}
-		c.finish(true)
-		c.ArchivedAt = now.UTC().Format(time.RFC3339)
-		name := EpisodeName(c, now)
 		epPath := filepath.Join(e.EpisodesDir(p.Key), name)
 		if err := store.WriteJSONIn(e.ProjectDir(p.Key), epPath, c); err != nil {
 			return rep, err
@@ -188,8 +216,54 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, current s
 	return rep, editIndex(e, p.Key, lines, nil)
 }
 
-// sessionOver tells whether a checkpoint's session has ended.
-func sessionOver(c *Checkpoint, path string, now time.Time, orphanAfter time.Duration) bool {
+// NextIndex is the project's INDEX.md as the next session start will leave
+// it, the sessions that are over archived and retention applied, computed
+// without writing anything; changed is false when that start would leave
+// it as it is (data is then nil: read the file).
+func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Config) (data []byte, changed bool, err error) {
+	over, _, err := overSessions(ctx, e, p, Current{}, cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	now := e.Time()
+	var add []indexEdit
+	names := map[string]bool{}
+	for _, c := range over {
+		if name, ok := c.toEpisode(ctx, now); ok {
+			add = append(add, indexEdit{sid: c.SessionID, line: IndexLine(c, name)})
+			names[name] = true
+		}
+	}
+	if ents, err := store.ReadDirIn(e.ProjectDir(p.Key), e.EpisodesDir(p.Key)); err == nil {
+		for _, de := range ents {
+			if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+				names[n] = true
+			}
+		}
+	}
+	remove := map[string]bool{}
+	for _, n := range retire(slices.Collect(maps.Keys(names)), now, cfg) {
+		remove[n] = true
+	}
+	if len(add) == 0 && len(remove) == 0 {
+		return nil, false, nil
+	}
+	old, err := store.ReadFileIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), 64<<20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, err
+	}
+	return indexWith(old, add, remove), true, nil
+}
+
+// sessionOver tells whether a checkpoint's session has ended: its claude
+// process is gone, or it is the starting session's own process, which
+// holds one conversation at a time (so it has moved on, as after /clear);
+// where neither can be told, its transcript has not changed for
+// orphanAfter.
+func sessionOver(c *Checkpoint, path string, now time.Time, orphanAfter time.Duration, cur Current) bool {
+	if cur.Process.PID > 0 && c.Process == cur.Process && c.SessionID != cur.ID {
+		return true
+	}
 	if alive, known := c.Process.Alive(); known {
 		return !alive
 	}
@@ -234,6 +308,13 @@ func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	return store.WriteFileAtomicIn(e.ProjectDir(key), path, indexWith(data, add, remove))
+}
+
+// indexWith is INDEX.md's content data with the lines of the sessions in
+// add replaced, the lines of the episodes in remove dropped, sorted newest
+// first.
+func indexWith(data []byte, add []indexEdit, remove map[string]bool) []byte {
 	replaced := map[string]bool{}
 	for _, a := range add {
 		replaced[a.sid] = true
@@ -250,14 +331,16 @@ func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool)
 		lines = append(lines, l)
 	}
 	for _, a := range add {
-		lines = append(lines, a.line)
+		if !remove[lineEpisode(a.line)] {
+			lines = append(lines, a.line)
+		}
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return lineEpisode(lines[i]) > lineEpisode(lines[j]) })
 	out := strings.Join(lines, "\n")
 	if out != "" {
 		out += "\n"
 	}
-	return store.WriteFileAtomicIn(e.ProjectDir(key), path, []byte(out))
+	return []byte(out)
 }
 
 // lineEpisode is the episode file name an INDEX.md line points at.
@@ -297,15 +380,7 @@ func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 			names = append(names, n)
 		}
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first
-	cutoff := now.Add(-time.Duration(cfg.RetentionDays) * 24 * time.Hour)
-	var move []string
-	for i, n := range names {
-		t, err := time.Parse(stampLayout, strings.SplitN(n, "-", 2)[0])
-		if i >= cfg.MaxEpisodes || (err == nil && t.Before(cutoff)) {
-			move = append(move, n)
-		}
-	}
+	move := retire(names, now, cfg)
 	if len(move) == 0 {
 		return rep, nil
 	}
@@ -342,15 +417,35 @@ func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 	return rep, editIndex(e, key, nil, removed)
 }
 
+// retire picks the episodes retention moves to the archive: older than
+// retention_days, or beyond the newest max_episodes.
+func retire(names []string, now time.Time, cfg config.Config) []string {
+	names = slices.Clone(names)
+	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first
+	cutoff := now.Add(-time.Duration(cfg.RetentionDays) * 24 * time.Hour)
+	var move []string
+	for i, n := range names {
+		t, err := time.Parse(stampLayout, strings.SplitN(n, "-", 2)[0])
+		if i >= cfg.MaxEpisodes || (err == nil && t.Before(cutoff)) {
+			move = append(move, n)
+		}
+	}
+	return move
+}
+
 // SessionFile is a session record and where it is kept.
 type SessionFile struct {
 	Path   string
 	Record *Checkpoint
+	// Ended is set on a checkpoint whose session is over: the next session
+	// start in the project archives it.
+	Ended bool
 }
 
-// ListSessions reads a project's episodes (newest first) and its live
-// checkpoints; unreadable files are reported, not fatal.
-func ListSessions(e store.Env, key string) (episodes, live []SessionFile, problems []string) {
+// ListSessions reads a project's episodes (newest first) and its
+// checkpoints, telling the ended ones from the live; unreadable files are
+// reported, not fatal.
+func ListSessions(e store.Env, key string, cfg config.Config) (episodes, live []SessionFile, problems []string) {
 	read := func(dir string) []SessionFile {
 		ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
 		if err != nil {
@@ -368,9 +463,13 @@ func ListSessions(e store.Env, key string) (episodes, live []SessionFile, proble
 				problems = append(problems, e.PathError(path, err).Error())
 				continue
 			}
-			out = append(out, SessionFile{path, c})
+			out = append(out, SessionFile{Path: path, Record: c})
 		}
 		return out
 	}
-	return read(e.EpisodesDir(key)), read(e.CheckpointsDir(key)), problems
+	live = read(e.CheckpointsDir(key))
+	for i := range live {
+		live[i].Ended = sessionOver(live[i].Record, live[i].Path, e.Time(), cfg.OrphanAfter, Current{})
+	}
+	return read(e.EpisodesDir(key)), live, problems
 }
