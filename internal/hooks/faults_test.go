@@ -319,9 +319,9 @@ func TestFaultClockSkew(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
-	// Another session starts: s1's process cannot be told (its pid is this
-	// test's, which lives), so it stays a live checkpoint.
-	r = w.run("sessionstart", w.startPayload("s2"), false, "CCMEM_NOW=2026-11-21T12:00:00Z")
+	// Another session starts, in another claude process: s1's process (this
+	// test's, which lives) still runs, so it stays a live checkpoint.
+	r = w.run("sessionstart", w.startPayload("s2"), false, "CCMEM_NOW=2026-11-21T12:00:00Z", fmt.Sprintf("CLAUDE_PID=%d", os.Getppid()))
 	checkContract(t, "sessionstart", r)
 	block(t, r)
 	p, _ := store.ResolveProject(w.env, w.repo)
