@@ -300,3 +300,61 @@ func TestZombieSessionIsArchived(t *testing.T) {
 	cmd.Wait()
 	reaped = true
 }
+
+// TestSubagentWorkInEpisode: the scripted model delegates to a subagent
+// (the Agent tool) that writes and edits a file and runs a failing
+// command; the session's episode has that file, the subagent's tool uses
+// and its error.
+func TestSubagentWorkInEpisode(t *testing.T) {
+	w := newWorld(t, nil)
+	file := filepath.Join(w.project, "notes", "sub.md")
+	const task = "SUBAGENT-TASK: write notes/sub.md, edit it, then run the check"
+	offered := false
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if r.OpensWith(task) { // the subagent's own requests
+			switch toolResults(r) {
+			case 0:
+				return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Write", Input: map[string]any{"file_path": file, "content": "# Sub\n- one\n"}}}}
+			case 1:
+				return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Edit", Input: map[string]any{"file_path": file, "old_string": "one", "new_string": "one done"}}}}
+			case 2:
+				return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": "false", "description": "a failing check"}}}}
+			}
+			return scriptapi.Reply{Text: "Done: wrote and edited notes/sub.md; the check failed."}
+		}
+		if toolResults(r) == 0 && r.HasTool("Agent") && !offered {
+			offered = true
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Agent", Input: map[string]any{
+				"description": "do the notes work", "prompt": task, "subagent_type": "general-purpose"}}}}
+		}
+		return scriptapi.Reply{Text: "The subagent did the work."}
+	})
+	first := w.runJSON("-p", "delegate the notes work to a subagent")
+	if !offered {
+		t.Fatal("the client offered no Agent tool: 2.1.328 names the subagent tool Agent")
+	}
+	if data, err := os.ReadFile(file); err != nil || string(data) != "# Sub\n- one done\n" {
+		t.Fatalf("the subagent did not run the scripted tools: %q %v", data, err)
+	}
+	w.api.SetScript(func(scriptapi.MessagesRequest) scriptapi.Reply { return scriptapi.Reply{Text: "ok"} })
+	w.claude("-p", "and now?")
+	eps := w.episodesOf(first)
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the delegating session: %v", eps)
+	}
+	data, _ := os.ReadFile(eps[0])
+	var ep struct {
+		record
+		SubagentTools map[string]int `json:"subagent_tools"`
+	}
+	if err := json.Unmarshal(data, &ep); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ep.FilesChanged, []string{"notes/sub.md"}) || ep.ToolErrors != 1 ||
+		ep.SubagentTools["Write"] != 1 || ep.SubagentTools["Edit"] != 1 || ep.SubagentTools["Bash"] != 1 || ep.Tools["Agent"] != 1 {
+		t.Fatalf("episode misses the subagent's work:\n%s", data)
+	}
+	if ep.Turns != 1 {
+		t.Fatalf("turns = %d: the client's task notification is not a turn", ep.Turns)
+	}
+}

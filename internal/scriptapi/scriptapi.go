@@ -51,6 +51,36 @@ type MessagesRequest struct {
 	Stream   bool      `json:"stream"`
 	System   any       `json:"system"`
 	Messages []Message `json:"messages"`
+	Tools    []Tool    `json:"tools"`
+}
+
+// Tool is one tool a request offers the model.
+type Tool struct {
+	Name string `json:"name"`
+}
+
+// HasTool tells whether the request offers the tool named name.
+func (m MessagesRequest) HasTool(name string) bool {
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// OpensWith tells whether the first message of the request holds text
+// containing s: a subagent's requests open with the prompt it was given.
+func (m MessagesRequest) OpensWith(s string) bool {
+	if len(m.Messages) == 0 {
+		return false
+	}
+	for _, b := range m.Messages[0].Blocks() {
+		if b.Type == "text" && strings.Contains(b.Text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Message is one message of a request.

@@ -31,11 +31,15 @@ import (
 // session runs, then archived unchanged (plus archived_at) as its episode.
 // Every string in it passed the redactor.
 type Checkpoint struct {
-	SessionID     string          `json:"session_id"`
-	ProjectRoot   string          `json:"project_root"`
-	Goal          string          `json:"goal"`
-	Turns         int             `json:"turns"`
-	Tools         map[string]int  `json:"tools"`
+	SessionID   string         `json:"session_id"`
+	ProjectRoot string         `json:"project_root"`
+	Goal        string         `json:"goal"`
+	Turns       int            `json:"turns"`
+	Tools       map[string]int `json:"tools"`
+	// SubagentTools counts the tool uses of the session's subagents (the
+	// Agent tool's), apart from its own; their errors and file changes
+	// are in ToolErrors and FilesChanged.
+	SubagentTools map[string]int  `json:"subagent_tools,omitempty"`
 	ToolErrors    int             `json:"tool_errors"`
 	FilesChanged  []string        `json:"files_changed"`
 	Compactions   int             `json:"compactions"`
@@ -76,9 +80,9 @@ type TranscriptPos struct {
 	// longer than transcript.MaxLine that has no end yet (a multi-GB tail)
 	// is skipped, and the next run goes on from Offset+Skip instead of
 	// reading it all again.
-	Skip int64 `json:"skip,omitempty"`
-	Size   int64  `json:"size"`
-	Inode  uint64 `json:"inode"`
+	Skip  int64  `json:"skip,omitempty"`
+	Size  int64  `json:"size"`
+	Inode uint64 `json:"inode"`
 }
 
 // CaptureState is internal bookkeeping kept with the checkpoint.
@@ -101,6 +105,9 @@ type CaptureState struct {
 	// TriageFired lists the categories triage already asked about in this
 	// session: each fires at most once.
 	TriageFired []string `json:"triage_fired,omitempty"`
+	// Subagents is how far each subagent transcript (by file name) was
+	// read.
+	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
 }
 
 // Text limits for what a checkpoint keeps of the conversation.
@@ -185,23 +192,29 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			c.lastText = e.Text // the outcome, redacted once the run read its last reply
 		}
 	case transcript.ToolResults:
-		for _, r := range e.Results {
-			if r.IsError {
-				c.ToolErrors++
-			}
-			p, ok := c.State.PendingFiles[r.ID]
-			if !ok {
-				continue
-			}
-			delete(c.State.PendingFiles, r.ID)
-			if !r.IsError {
-				c.addFile(p)
-			}
-		}
+		c.applyResults(e.Results)
 	case transcript.Compaction:
 		c.State.Boundaries++
 		if e.Trigger != "" {
 			c.State.CompactTrigger = e.Trigger
+		}
+	}
+}
+
+// applyResults counts tool errors and records the files whose edits
+// succeeded.
+func (c *Checkpoint) applyResults(results []transcript.ToolResult) {
+	for _, r := range results {
+		if r.IsError {
+			c.ToolErrors++
+		}
+		p, ok := c.State.PendingFiles[r.ID]
+		if !ok {
+			continue
+		}
+		delete(c.State.PendingFiles, r.ID)
+		if !r.IsError {
+			c.addFile(p)
 		}
 	}
 }
@@ -391,7 +404,8 @@ func readCheckpoint(pdir, path string) (*Checkpoint, error) {
 }
 
 // catchUp reads the transcript from the saved offset to its last complete
-// line. A transcript that shrank or was replaced is read again from 0.
+// line, then the new lines of the session's subagent transcripts. A
+// transcript that shrank or was replaced is read again from 0.
 func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if path == "" {
 		path = c.Transcript.Path
@@ -399,7 +413,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if path == "" {
 		return nil
 	}
-	f, fi, err := store.OpenRegular(path)
+	pos, err := readNew(ctx, path, c.Transcript, c.reset, c.apply)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			// The client has not written it yet (a session just starting):
@@ -411,21 +425,107 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 		}
 		return fmt.Errorf("transcript: %w", err)
 	}
-	defer f.Close()
-	ino := store.FileID(f, fi)
-	pos := c.Transcript
-	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset+pos.Skip {
-		c.reset()
-		pos = TranscriptPos{}
-	}
-	if _, err := f.Seek(pos.Offset+pos.Skip, io.SeekStart); err != nil {
-		return err
-	}
-	stop := func() bool { return ctx.Err() != nil }
-	n, skip, err := transcript.ScanFrom(f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, c.apply, stop)
-	c.Transcript = TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino}
-	if err != nil {
-		return fmt.Errorf("transcript: %w", err)
+	c.Transcript = pos
+	if err := c.catchUpSubagents(ctx, path); err != nil {
+		return fmt.Errorf("subagent transcript: %w", err)
 	}
 	return nil
+}
+
+// readNew reads a transcript's lines after pos into apply, and returns the
+// new position; reset is called first when the file shrank or was replaced
+// (it is then read from 0).
+func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), apply func(transcript.Entry)) (TranscriptPos, error) {
+	f, fi, err := store.OpenRegular(path)
+	if err != nil {
+		return pos, err
+	}
+	defer f.Close()
+	ino := store.FileID(f, fi)
+	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset+pos.Skip {
+		if pos.Path != "" || pos.Offset != 0 {
+			reset()
+		}
+		pos = TranscriptPos{}
+	}
+	if fi.Size() == pos.Offset+pos.Skip && pos.Path == path {
+		pos.Size, pos.Inode = fi.Size(), ino
+		return pos, nil // nothing new
+	}
+	if _, err := f.Seek(pos.Offset+pos.Skip, io.SeekStart); err != nil {
+		return pos, err
+	}
+	stop := func() bool { return ctx.Err() != nil }
+	n, skip, err := transcript.ScanFrom(f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, apply, stop)
+	return TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino}, err
+}
+
+// maxSubagents is the most subagent transcripts one session follows.
+const maxSubagents = 500
+
+// SubagentsDir is where the client writes a session's subagent
+// transcripts: <session-id>/subagents/ beside the session's transcript.
+func SubagentsDir(transcriptPath string) string {
+	return filepath.Join(filepath.Dir(transcriptPath), strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl"), "subagents")
+}
+
+// catchUpSubagents reads what the session's subagents (the Agent tool)
+// wrote since the last run: their file changes, tool errors and tool
+// counts belong to the session, their turns do not. Like the session's
+// own transcript, each is read only from where the last run stopped.
+func (c *Checkpoint) catchUpSubagents(ctx context.Context, path string) error {
+	dir := SubagentsDir(path)
+	ents, err := store.ReadDirIn(filepath.Dir(path), dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, de := range ents {
+		name := de.Name()
+		if ctx.Err() != nil {
+			break
+		}
+		if !de.Type().IsRegular() || !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		old, known := c.State.Subagents[name]
+		if !known && len(c.State.Subagents) >= maxSubagents {
+			continue
+		}
+		pos, err := readNew(ctx, filepath.Join(dir, name), old, func() {}, c.applySubagent)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if c.State.Subagents == nil {
+			c.State.Subagents = map[string]TranscriptPos{}
+		}
+		c.State.Subagents[name] = pos
+	}
+	return errors.Join(errs...)
+}
+
+// applySubagent folds one entry of a subagent's transcript into the
+// checkpoint: tool uses (counted apart, in SubagentTools), tool errors and
+// the files its edits changed.
+func (c *Checkpoint) applySubagent(e transcript.Entry) {
+	switch e.Kind {
+	case transcript.Assistant:
+		for _, u := range e.Tools {
+			if c.SubagentTools == nil {
+				c.SubagentTools = map[string]int{}
+			}
+			c.SubagentTools[u.Name]++
+			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
+				if c.State.PendingFiles == nil {
+					c.State.PendingFiles = map[string]string{}
+				}
+				c.State.PendingFiles[u.ID] = p
+			}
+		}
+	case transcript.ToolResults:
+		c.applyResults(e.Results)
+	}
 }

@@ -660,3 +660,58 @@ func TestCaptureResumesInsideAHugeLine(t *testing.T) {
 		t.Fatalf("after the long line ended: %+v turns %d (file %d)", after.Transcript, after.Turns, end.Size())
 	}
 }
+
+// subagentFixture copies the real 2.1.328 session whose subagent wrote,
+// edited and ran a failing command into w, its project path moved to
+// w.repo; it returns the session's transcript and the subagent's.
+func subagentFixture(t *testing.T, w *captureWorld) (main, sub string) {
+	t.Helper()
+	const sid = "57e914f0-5cee-4b95-bbe4-c53c752c9b3b"
+	src := "../../testdata/claude-code-2.1.328/subagent"
+	read := func(rel string) string {
+		data, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(data), "/home/dev/x/001/src/shop", w.repo)
+	}
+	main = filepath.Join(filepath.Dir(w.tr), sid+".jsonl")
+	sub = filepath.Join(SubagentsDir(main), "agent-a7a8b262eea339944.jsonl")
+	storetest.Mkfile(t, main, read(sid+".jsonl"))
+	storetest.Mkfile(t, sub, read(sid+"/subagents/agent-a7a8b262eea339944.jsonl"))
+	return main, sub
+}
+
+// TestCaptureSubagentWork: what a subagent did belongs to the session: the
+// file it wrote and edited, its failing command, its tool uses (kept
+// apart); reading it again adds nothing, and only its new lines are read.
+func TestCaptureSubagentWork(t *testing.T) {
+	w := newCaptureWorld(t)
+	main, sub := subagentFixture(t, w)
+	w.tr = main
+	c := w.capture(t, "57e914f0-5cee-4b95-bbe4-c53c752c9b3b")
+	if !reflect.DeepEqual(c.FilesChanged, []string{"notes/sub.md"}) || c.ToolErrors != 1 {
+		t.Fatalf("files %v, errors %d: the subagent's work is missing", c.FilesChanged, c.ToolErrors)
+	}
+	if !reflect.DeepEqual(c.SubagentTools, map[string]int{"Write": 1, "Edit": 1, "Bash": 1}) || c.Tools["Agent"] != 1 || c.Tools["Write"] != 0 {
+		t.Fatalf("tools %v, subagent tools %v", c.Tools, c.SubagentTools)
+	}
+	if c.Turns != 1 || c.Goal != "delegate the work" {
+		t.Fatalf("turns %d goal %q: a subagent's prompts are not the session's turns", c.Turns, c.Goal)
+	}
+	again := w.capture(t, c.SessionID)
+	if again.ToolErrors != 1 || again.SubagentTools["Write"] != 1 {
+		t.Fatalf("a second run counted again: %+v", again.SubagentTools)
+	}
+	// New lines of the subagent only: the read starts where the last ended.
+	fi, _ := os.Stat(sub)
+	if pos := again.State.Subagents[filepath.Base(sub)]; pos.Offset != fi.Size() {
+		t.Fatalf("subagent position %+v, file %d bytes", pos, fi.Size())
+	}
+	storetest.Append(t, sub, []byte(`{"isSidechain":true,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_x","name":"Write","input":{"file_path":"`+filepath.Join(w.repo, "b.go")+`","content":"x"}}]}}`+"\n"+
+		`{"isSidechain":true,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_x","content":"ok"}]}}`+"\n"))
+	third := w.capture(t, c.SessionID)
+	if !reflect.DeepEqual(third.FilesChanged, []string{"b.go", "notes/sub.md"}) || third.SubagentTools["Write"] != 2 {
+		t.Fatalf("files %v tools %v after the subagent went on", third.FilesChanged, third.SubagentTools)
+	}
+}

@@ -109,7 +109,10 @@ type rawLine struct {
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
 	IsSidechain      bool   `json:"isSidechain"`
-	Message          *struct {
+	// PromptSource is "system" on a user line the client wrote itself
+	// (a background task's notification), not the user.
+	PromptSource string `json:"promptSource"`
+	Message      *struct {
 		ID      string          `json:"id"`
 		Model   string          `json:"model"`
 		Content json.RawMessage `json:"content"`
@@ -220,7 +223,8 @@ func userEntry(e Entry, r rawLine) Entry {
 		e.Kind = Prompt
 		e.Command = between(trimmed, "<command-name>", "</command-name>")
 		e.Text = strings.TrimSpace(e.Command + " " + between(trimmed, "<command-args>", "</command-args>"))
-	case r.IsMeta, trimmed == "",
+	case r.IsMeta, trimmed == "", r.PromptSource == "system",
+		strings.HasPrefix(trimmed, "<task-notification>"),
 		strings.HasPrefix(trimmed, "<local-command-"),
 		strings.HasPrefix(trimmed, "<system-reminder>"),
 		strings.HasPrefix(trimmed, "<command-message>"),

@@ -54,3 +54,21 @@ func normal(e Entry) Entry {
 	}
 	return e
 }
+
+// TestClientWrittenPromptsAreNotTurns: a background task's notification
+// (2.1.328 writes it as a user line with promptSource "system") is not
+// something the user said.
+func TestClientWrittenPromptsAreNotTurns(t *testing.T) {
+	for _, line := range []string{
+		`{"type":"user","promptSource":"system","message":{"role":"user","content":"<task-notification>\n<task-id>a6e3</task-id>\n<status>completed</status>\n</task-notification>"}}`,
+		`{"type":"user","message":{"role":"user","content":"<task-notification><status>completed</status></task-notification>"}}`,
+	} {
+		e, ok := Parse([]byte(line))
+		if !ok || e.Kind != Meta {
+			t.Fatalf("%s: kind %v, want Meta", line, e.Kind)
+		}
+	}
+	if e, _ := Parse([]byte(`{"type":"user","promptSource":"typed","message":{"role":"user","content":"fix the bug"}}`)); e.Kind != Prompt {
+		t.Fatalf("a typed prompt is a turn: %v", e.Kind)
+	}
+}
