@@ -122,7 +122,7 @@ func TestReleaseArchives(t *testing.T) {
 		}
 		slices.Sort(names)
 		var wantNames []string
-		for _, n := range []string{"LICENSE", "README.md", "ccmem" + exe, "precompact" + exe, "sessionstart" + exe, "stop" + exe} {
+		for _, n := range []string{"LICENSE", "README.md", "ccmem" + exe, "precompact" + exe, "sessionstart" + exe, "stop" + exe, "userpromptsubmit" + exe} {
 			wantNames = append(wantNames, top+"/"+n)
 		}
 		slices.Sort(wantNames)

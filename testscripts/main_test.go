@@ -26,10 +26,11 @@ var update = flag.Bool("update", false, "rewrite the golden sections of the scri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ccmem":        func() { os.Exit(cli.Main(hookio.OS())) },
-		"sessionstart": func() { os.Exit(hooks.SessionStart(hookio.OS())) },
-		"stop":         func() { os.Exit(hooks.Stop(hookio.OS())) },
-		"precompact":   func() { os.Exit(hooks.PreCompact(hookio.OS())) },
+		"ccmem":            func() { os.Exit(cli.Main(hookio.OS())) },
+		"sessionstart":     func() { os.Exit(hooks.SessionStart(hookio.OS())) },
+		"stop":             func() { os.Exit(hooks.Stop(hookio.OS())) },
+		"userpromptsubmit": func() { os.Exit(hooks.UserPromptSubmit(hookio.OS())) },
+		"precompact":       func() { os.Exit(hooks.PreCompact(hookio.OS())) },
 	})
 }
 

@@ -33,6 +33,7 @@ var targets = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm
 var binaries = []struct{ name, pkg string }{
 	{"ccmem", "./cmd/ccmem"},
 	{"sessionstart", "./hooks/sessionstart"},
+	{"userpromptsubmit", "./hooks/userpromptsubmit"},
 	{"stop", "./hooks/stop"},
 	{"precompact", "./hooks/precompact"},
 }

@@ -289,6 +289,13 @@ func (d *doctor) dryRuns() {
 				}
 				return "checkpoint written"
 			}},
+		{"userpromptsubmit", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":"doctor"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed context for a session with nothing to carry"
+				}
+				return "nothing to add"
+			}},
 		{"precompact", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"manual"}`, transcript, repo),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				return fmt.Sprintf("%d bytes of compaction instructions", len(bytes.TrimSpace(out)))

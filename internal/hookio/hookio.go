@@ -34,6 +34,8 @@ type Input struct {
 	Trigger string
 	// CustomInstructions is the argument of /compact, if any.
 	CustomInstructions string
+	// Prompt is UserPromptSubmit's prompt, as the user typed it.
+	Prompt string
 }
 
 // ErrTimedOut is returned when the hook input did not arrive by the deadline.
@@ -68,6 +70,7 @@ func Decode(data []byte) (Input, error) {
 		LastAssistantMessage: jsonString(raw["last_assistant_message"]),
 		Trigger:              jsonString(raw["trigger"]),
 		CustomInstructions:   jsonString(raw["custom_instructions"]),
+		Prompt:               jsonString(raw["prompt"]),
 	}
 	return in, nil
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +15,9 @@ const stopUsage = `usage: stop < hook-input.json
 
 stop is ccmem's Stop hook for Claude Code. After every assistant turn it
 reads what the session's transcript gained since the last turn and updates
-the session's checkpoint in the store. It prints nothing.
+the session's checkpoint in the store. It prints nothing: what triage
+finds (when it is on) is carried to the model by the next prompt
+(userpromptsubmit), never in place of the answer.
 `
 
 const preCompactUsage = `usage: precompact < hook-input.json
@@ -55,17 +56,9 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, Started: r.started,
 			Process: proc.Claude(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
 			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
-			CCMem: ccmemCommand,
 		})
 		if res.Disabled {
 			return 0
-		}
-		if res.Block != "" {
-			// Ask the model to save what triage found: the client makes it
-			// go on with reason as its instruction.
-			enc := json.NewEncoder(p.Stdout)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(map[string]string{"decision": "block", "reason": res.Block})
 		}
 		if res.Instructions != "" {
 			fmt.Fprintln(p.Stdout, res.Instructions)

@@ -40,6 +40,7 @@ const HookTimeout = 5
 // Hooks maps each hook binary to the client event it is registered on.
 var Hooks = []struct{ Binary, Event string }{
 	{"sessionstart", "SessionStart"},
+	{"userpromptsubmit", "UserPromptSubmit"},
 	{"stop", "Stop"},
 	{"precompact", "PreCompact"},
 }

@@ -100,7 +100,7 @@ func newTorture(seed int64) (*torture, error) {
 		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), r: rand.New(rand.NewSource(seed)),
 		memories: map[string]string{}}
 	for _, b := range []struct{ out, pkg string }{
-		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"},
+		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"}, {t.hooks, "./hooks/userpromptsubmit"},
 	} {
 		if out, err := exec.Command("go", "build", "-o", b.out+"/", b.pkg).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building %s: %v\n%s", b.pkg, err, out)
@@ -181,7 +181,7 @@ func (t *torture) jobs(round, n int, tag string) []job {
 			sid := "s-" + id
 			tr := filepath.Join(t.dir, "transcripts", sid+".jsonl")
 			writeTranscript(tr, "goal "+id+" with "+secret)
-			hook := []string{"stop", "precompact"}[i%2]
+			hook := []string{"stop", "precompact", "userpromptsubmit"}[i%3]
 			out = append(out, job{name: hook, stdin: payload(sid, tr, t.repo, hook)})
 		case 4:
 			sid := "n-" + id
@@ -199,7 +199,7 @@ func (t *torture) jobs(round, n int, tag string) []job {
 }
 
 func payload(sid, transcript, cwd, hook string) string {
-	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart"}[hook]
+	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart", "userpromptsubmit": "UserPromptSubmit"}[hook]
 	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto"}`, sid, transcript, cwd, event)
 }
 

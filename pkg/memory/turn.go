@@ -26,14 +26,11 @@ type TurnRequest struct {
 	PreCompact bool
 	Trigger    string
 	// StopHookActive is set when the model already continues because of a
-	// Stop hook: triage never blocks then.
+	// Stop hook (another's): triage does not score that turn.
 	StopHookActive bool
 	// LastAssistantMessage is the reply the Stop hook was given (the
 	// transcript can lag behind it).
 	LastAssistantMessage string
-	// CCMem says how the model can run ccmem, for triage's instructions;
-	// it is asked only when triage fires.
-	CCMem func() string
 }
 
 // TurnResult is what the hook tells the client.
@@ -43,17 +40,16 @@ type TurnResult struct {
 	// Checkpoint is the session's record after this run (nil when it could
 	// not be written at all).
 	Checkpoint *session.Checkpoint
-	// Block, when not empty, asks the model to go on and save what triage
-	// found (Stop only).
-	Block string
 	// Instructions are added to the compaction prompt (PreCompact only).
 	Instructions string
 }
 
 // Capture brings the session's checkpoint up to date with its transcript
-// and, after a turn, runs triage when it is on. The error says why the
-// checkpoint could not be brought up to date; the result still holds the
-// instructions for the client.
+// and, after a turn, runs triage when it is on: what it finds waits in the
+// checkpoint for the next prompt (Prompt), so the answer the user is
+// waiting for is never replaced. The error says why the checkpoint could
+// not be brought up to date; the result still holds the instructions for
+// the client.
 func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, error) {
 	pl := locate(e, req.Cwd)
 	if !pl.cfg.Enabled {
@@ -77,12 +73,49 @@ func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, err
 	}
 	cp, err := session.Capture(ctx, e, creq)
 	res.Checkpoint = cp
-	if err == nil && cp != nil && len(cp.Triage) > 0 {
-		ccmem := "ccmem"
-		if req.CCMem != nil {
-			ccmem = req.CCMem()
-		}
-		res.Block = inject.Neutralize(records.TriageReason(cp.Triage, ccmem))
-	}
 	return res, err
+}
+
+// PromptRequest is what the UserPromptSubmit hook hands over before the
+// model sees a prompt.
+type PromptRequest struct {
+	SessionID string
+	Cwd       string
+	Prompt    string
+	// Started is when the hook started; the configured deadline counts
+	// from it.
+	Started time.Time
+	// CCMem says how the model can run ccmem, for triage's note; it is
+	// asked only when there is one.
+	CCMem func() string
+}
+
+// PromptResult is what the hook adds to the prompt's context.
+type PromptResult struct {
+	// Disabled is set when ccmem is off for this project: nothing was done.
+	Disabled bool
+	// Context is text for the model beside the prompt ("" for none).
+	Context string
+}
+
+// Prompt runs before the model sees a prompt: it carries what triage found
+// after the earlier turns of the session (once: each finding is given to
+// one prompt).
+func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, error) {
+	pl := locate(e, req.Cwd)
+	if !pl.cfg.Enabled {
+		return PromptResult{Disabled: true}, nil
+	}
+	if pl.project == nil {
+		return PromptResult{}, nil // no project, no session record
+	}
+	hits, err := session.TakeTriage(e, *pl.project, req.SessionID)
+	if err != nil || len(hits) == 0 {
+		return PromptResult{}, err
+	}
+	ccmem := "ccmem"
+	if req.CCMem != nil {
+		ccmem = req.CCMem()
+	}
+	return PromptResult{Context: inject.Neutralize(records.TriageNote(hits, ccmem))}, nil
 }

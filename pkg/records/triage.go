@@ -26,20 +26,21 @@ var triageWhat = map[string]string{
 	"session_summary": "a substantial stretch of work",
 }
 
-// TriageReason is the instruction a Stop block gives the model: what to
-// save and the exact command, per fired category. ccmem is the path of the
+// TriageNote is what the next prompt carries to the model after triage
+// fired: what to save and the exact command, per fired category. It never
+// replaces the answer the user is waiting for. ccmem is the path of the
 // ccmem command to run.
-func TriageReason(hits []triage.Hit, ccmem string) string {
+func TriageNote(hits []triage.Hit, ccmem string) string {
 	var b strings.Builder
-	b.WriteString("ccmem memory triage: before you stop, save what this conversation should not forget as a project record (it is committed with the repository, so write it for the team; no secrets).\n")
+	b.WriteString("ccmem memory triage, about the conversation before this prompt: it holds something the project should not forget. Answer the user's prompt first; then, in the same turn, save it as a project record (it is committed with the repository, so write it for the team; no secrets).\n")
 	for _, h := range hits {
-		fmt.Fprintf(&b, "\n%s — this turn holds %s", h.Category, triageWhat[h.Category])
+		fmt.Fprintf(&b, "\n%s — the conversation holds %s", h.Category, triageWhat[h.Category])
 		if h.Excerpt != "" {
 			fmt.Fprintf(&b, ` ("%s")`, h.Excerpt)
 		}
 		fmt.Fprintf(&b, ". Run:\n%s record create --category %s <<'JSON'\n{\"title\": \"<one line>\", \"tags\": [\"<tag>\"], \"content\": %s}\nJSON\n",
 			ccmem, h.Category, triageExamples[h.Category])
 	}
-	fmt.Fprintf(&b, "\nIf such a record exists already (`%s record list`), update it instead (`%s record show CATEGORY/ID` gives the hash for `%s record update`). If nothing here is worth keeping, say so in one line. Then finish your reply.", ccmem, ccmem, ccmem)
+	fmt.Fprintf(&b, "\nIf such a record exists already (`%s record list`), update it instead (`%s record show CATEGORY/ID` gives the hash for `%s record update`). If nothing here is worth keeping, skip it without a word.", ccmem, ccmem, ccmem)
 	return b.String()
 }

@@ -105,6 +105,9 @@ type CaptureState struct {
 	// TriageFired lists the categories triage already asked about in this
 	// session: each fires at most once.
 	TriageFired []string `json:"triage_fired,omitempty"`
+	// TriagePending holds what triage found after a turn until the next
+	// prompt carries it to the model (TakeTriage).
+	TriagePending []triage.Hit `json:"triage_pending,omitempty"`
 	// Subagents is how far each subagent transcript (by file name) was
 	// read.
 	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
@@ -130,6 +133,7 @@ func (c *Checkpoint) reset() {
 	fresh.State.PreCompacts = c.State.PreCompacts
 	fresh.State.CompactTrigger = c.State.CompactTrigger
 	fresh.State.TriageFired = c.State.TriageFired
+	fresh.State.TriagePending = c.State.TriagePending
 	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
 	*c = *fresh
 }
@@ -349,6 +353,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 			if !slices.Contains(c.State.TriageFired, h.Category) {
 				c.Triage = append(c.Triage, h)
 				c.State.TriageFired = append(c.State.TriageFired, h.Category)
+				c.State.TriagePending = append(c.State.TriagePending, h)
 			}
 		}
 	}
@@ -358,6 +363,41 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 		return c, err
 	}
 	return c, readErr
+}
+
+// TakeTriage returns what triage found in the session that no prompt has
+// carried to the model yet, and marks it carried: each finding is given
+// once. A session with nothing pending costs one read and no lock.
+func TakeTriage(e store.Env, p store.Project, sessionID string) ([]triage.Hit, error) {
+	sid, err := sessionFile(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	path := e.CheckpointPath(p.Key, sid)
+	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil || len(c.State.TriagePending) == 0 {
+		return nil, err
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if c, err = readCheckpoint(e.ProjectDir(p.Key), path); err != nil {
+		return nil, err
+	}
+	hits := c.State.TriagePending
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	c.State.TriagePending = nil
+	if err := store.WriteJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
+		return nil, err
+	}
+	return hits, nil
 }
 
 // loadSession returns the session's checkpoint; a session archived earlier

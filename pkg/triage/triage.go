@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/lazyregexp"
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/redact"
 )
 
 // Message is one prompt or assistant text of the new turns.
@@ -28,10 +28,11 @@ type Activity struct {
 
 // Hit is a category whose score crossed its threshold.
 type Hit struct {
-	Category string
-	Score    float64
-	// Excerpt is the sentence that matched best (for text categories).
-	Excerpt string
+	Category string  `json:"category"`
+	Score    float64 `json:"score"`
+	// Excerpt is the sentence that matched best (for text categories),
+	// redacted, then shortened.
+	Excerpt string `json:"excerpt,omitempty"`
 }
 
 type rule struct {
@@ -109,7 +110,7 @@ func Score(msgs []Message, act Activity, thresholds map[string]float64) []Hit {
 			score = 1
 		}
 		if th := threshold(thresholds, cat); score >= th {
-			hits = append(hits, Hit{Category: cat, Score: round(score), Excerpt: str.Shorten(best, 200)})
+			hits = append(hits, Hit{Category: cat, Score: round(score), Excerpt: excerpt(best)})
 		}
 	}
 	s := float64(act.ToolUses)/40 + float64(act.DistinctTools)/16 + float64(act.Exchanges)/8
@@ -136,3 +137,11 @@ func threshold(m map[string]float64, cat string) float64 {
 }
 
 func round(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
+
+// excerpt is what a hit quotes of the conversation: redacted before it is
+// shortened (a secret cut in half no longer matches its rule), since it is
+// kept in the session's record until the next prompt.
+func excerpt(s string) string {
+	out, _ := redact.Shorten(s, 200)
+	return out
+}
