@@ -358,3 +358,50 @@ func TestSubagentWorkInEpisode(t *testing.T) {
 		t.Fatalf("turns = %d: the client's task notification is not a turn", ep.Turns)
 	}
 }
+
+// TestClearKeepsTheClearedConversation runs the interactive client under
+// tmux: a conversation, /clear, a new prompt. /clear starts a new session
+// in the same claude process; the new conversation's request holds the
+// cleared conversation in its memory block.
+func TestClearKeepsTheClearedConversation(t *testing.T) {
+	w := newWorld(t, func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if occurrences(r, "second conversation") > 0 {
+			return scriptapi.Reply{Text: "reply two"}
+		}
+		return scriptapi.Reply{Text: "reply one"}
+	})
+	tm := w.tmux()
+	tm.waitFor("the prompt", func(s string) bool { return strings.Contains(s, "? for shortcuts") || strings.Contains(s, "❯") })
+	const goal = "first conversation: fix the login redirect"
+	tm.send(goal)
+	tm.waitFor("the first reply", func(s string) bool { return strings.Contains(s, "reply one") })
+	// The client may write its transcript a moment after the reply shows.
+	w.waitForTranscript(goal, 20*time.Second)
+	tm.send("/clear")
+	tm.waitFor("the cleared screen", func(s string) bool { return !strings.Contains(s, "reply one") })
+	n := len(w.api.MessageRequests())
+	tm.send("second conversation: anything new?")
+	tm.waitFor("the second reply", func(s string) bool { return strings.Contains(s, "reply two") })
+
+	var block string
+	for _, r := range w.api.MessageRequests()[n:] {
+		if occurrences(r, "second conversation") == 0 {
+			continue
+		}
+		for _, text := range r.Texts() {
+			if i := strings.Index(text, injectedPrefix); i >= 0 {
+				block = text[i:]
+			}
+		}
+	}
+	if block == "" {
+		t.Fatalf("the new conversation's request carried no memory block")
+	}
+	if !strings.Contains(block, `"`+goal+`"`) {
+		t.Fatalf("the new conversation's block lacks the cleared conversation:\n%s", block)
+	}
+	eps, _ := filepath.Glob(filepath.Join(w.projectDir(), "episodes", "*.json"))
+	if len(eps) != 1 || readRecord(t, eps[0]).Goal != goal {
+		t.Fatalf("episodes after /clear: %v", eps)
+	}
+}

@@ -59,42 +59,15 @@ func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 // status line ccmem install registered shows the backlog of un-ingested
 // memories, and after `ccmem learn apply` it disappears.
 func TestStatusLineShowsBacklog(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Fatalf("tmux is needed to drive the interactive client and is not installed (apt-get install tmux): %v", err)
-	}
 	w := newWorld(t, nil)
 	w.seedSilo("-home-dev-src-api", map[string]string{
 		"a.md": memoryFile("a", "user", "A"), "b.md": memoryFile("b", "reference", "B"), "c.md": memoryFile("c", "project", "C"),
 	})
 	w.seedSilo("-home-dev-src-web", map[string]string{"d.md": memoryFile("d", "user", "D")})
 
-	socket := fmt.Sprintf("ccmem-e2e-%d", os.Getpid())
-	run := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	cmd := "env -i " + strings.Join(quoteAll(append(w.env(), "TERM=xterm-256color")), " ") + " " + claudeBin
-	run("new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.project, cmd)
-	defer exec.Command(tmux, "-L", socket, "kill-server").Run()
-	screen := func() string { return run("capture-pane", "-p", "-t", "cc") }
-	waitFor := func(what string, ok func(string) bool) string {
-		t.Helper()
-		deadline := time.Now().Add(45 * time.Second)
-		for {
-			s := screen()
-			if ok(s) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
-	}
+	tm := w.tmux()
+	waitFor := tm.waitFor
+	run := tm.run
 	waitFor("the status line", func(s string) bool { return strings.Contains(s, "4 un-ingested memories across 2 silos") })
 
 	if out, err := w.ccmem("learn", "apply"); err != nil {
@@ -104,6 +77,63 @@ func TestStatusLineShowsBacklog(t *testing.T) {
 	run("send-keys", "-t", "cc", "hello", "Enter")
 	waitFor("the reply", func(s string) bool { return strings.Contains(s, "● ok") })
 	waitFor("the status line to clear", func(s string) bool { return !strings.Contains(s, "un-ingested") })
+}
+
+// tmuxClient is the interactive client running in a tmux session.
+type tmuxClient struct {
+	w   *world
+	bin string
+	// socket is the tmux server's own socket: nothing of the user's tmux.
+	socket string
+}
+
+// tmux starts the interactive client in the project under a fresh tmux
+// server, stopped when the test ends.
+func (w *world) tmux() *tmuxClient {
+	w.t.Helper()
+	bin, err := exec.LookPath("tmux")
+	if err != nil {
+		w.t.Fatalf("tmux is needed to drive the interactive client and is not installed (apt-get install tmux): %v", err)
+	}
+	tm := &tmuxClient{w: w, bin: bin, socket: fmt.Sprintf("ccmem-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	cmd := "env -i " + strings.Join(quoteAll(append(w.env(), "TERM=xterm-256color")), " ") + " " + claudeBin
+	tm.run("new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.project, cmd)
+	w.t.Cleanup(func() { exec.Command(bin, "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *tmuxClient) run(args ...string) string {
+	tm.w.t.Helper()
+	out, err := exec.Command(tm.bin, append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.w.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmuxClient) screen() string { return tm.run("capture-pane", "-p", "-t", "cc") }
+
+// send types text and presses Enter.
+func (tm *tmuxClient) send(text string) {
+	tm.run("send-keys", "-t", "cc", "-l", text)
+	time.Sleep(200 * time.Millisecond)
+	tm.run("send-keys", "-t", "cc", "Enter")
+}
+
+// waitFor waits until the screen satisfies ok, failing after 45 s.
+func (tm *tmuxClient) waitFor(what string, ok func(string) bool) string {
+	tm.w.t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.w.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 func quoteAll(env []string) []string {

@@ -99,12 +99,13 @@ func TestHugeMemoryStaysInline(t *testing.T) {
 	w.write(global, b.String())
 	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"), "## Build\n- make test\n")
 
+	want := w.showBlock() // what the next session start will inject
 	w.claude("-p", "hello")
 	got := w.onlyInjection(0)
 	if strings.Contains(got, "persisted-output") {
 		t.Fatalf("block was spilled to a file instead of arriving inline")
 	}
-	if want := w.showBlock(); got != want {
+	if got != want {
 		t.Fatalf("the client received a block that differs from `ccmem show`:\nclient: %q\nshow:   %q", got, want)
 	}
 	if n := len(utf16.Encode([]rune(got))); n > 9500 {
@@ -117,7 +118,44 @@ func TestHugeMemoryStaysInline(t *testing.T) {
 	if !strings.Contains(got, "- 000 日本語のメモ, naïve café — emoji 🚀🧪 keep going") {
 		t.Fatalf("multibyte text did not arrive intact:\n%s", got)
 	}
-	if strings.Contains(got, "xxxxxxxxxx") {
-		t.Fatalf("part of the 100,000-character line was injected: cuts must fall on line boundaries")
+	if strings.Contains(got, strings.Repeat("x", 501)) {
+		t.Fatalf("more than line_chars of the 100,000-character line was injected")
+	}
+}
+
+// TestEveryScopeKeepsItsShare: a 17 KB global memory and a 12-line project
+// memory; every project line and the global memory's first lines reach the
+// model's request, inline, in at most 10,000 characters.
+func TestEveryScopeKeepsItsShare(t *testing.T) {
+	w := newWorld(t, nil)
+	var g strings.Builder
+	g.WriteString("## About me\n")
+	for i := 0; g.Len() < 17<<10; i++ {
+		fmt.Fprintf(&g, "- global fact %03d: a preference stated long ago, with enough words to take room\n", i)
+	}
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), g.String())
+	var p strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&p, "- project line %02d of 12: how this repository builds, tests and ships\n", i)
+	}
+	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"), p.String())
+
+	w.claude("-p", "hello")
+	got := w.onlyInjection(0)
+	if strings.Contains(got, "persisted-output") {
+		t.Fatal("the block was spilled to a file instead of arriving inline")
+	}
+	if n := len(utf16.Encode([]rune(got))); n > 10000 {
+		t.Fatalf("the block is %d characters, over the inline limit", n)
+	}
+	for i := 1; i <= 12; i++ {
+		if line := fmt.Sprintf("- project line %02d of 12:", i); !strings.Contains(got, line) {
+			t.Fatalf("project line %d did not reach the model:\n%s", i, got)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		if line := fmt.Sprintf("- global fact %03d:", i); !strings.Contains(got, line) {
+			t.Fatalf("global line %d did not reach the model", i)
+		}
 	}
 }
