@@ -5,36 +5,37 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/doctor"
 )
 
-var cmdDoctor = &command{
-	name: "doctor", args: "[--settings FILE] [--prefix DIR] [--fix] [--json]",
-	summary: "check the install: binaries, registrations, store permissions, config, hooks",
-	help: `Checks that ccmem's binaries are present and executable, that settings.json
+var cmdDoctor = &command.Command{
+	Name: "doctor", Args: "[--settings FILE] [--prefix DIR] [--fix] [--json]",
+	Summary: "check the install: binaries, registrations, store permissions, config, hooks",
+	Help: `Checks that ccmem's binaries are present and executable, that settings.json
 registers each hook exactly once and at the installed binary, that the store
 is private (folders 0700, files 0600), that the config files parse, and runs
 each hook once on a harmless sample, timed. It exits 1 with the list of
 problems when something is wrong. --fix makes store files and folders
 private; anything else it names a command for.`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		var o doctor.Options
 		fs.StringVar(&o.Settings, "settings", "", "the settings.json `file` to check (default: ~/.claude/settings.json)")
 		fs.StringVar(&o.Prefix, "prefix", "", "where ccmem was installed: `DIR`/bin, DIR/lib/ccmem (default: where this ccmem runs from, else ~/.local)")
 		fs.BoolVar(&o.Fix, "fix", false, "make the store's files 0600 and folders 0700")
 		asJSON := fs.Bool("json", false, "print the checks as JSON")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			o.Env = c.env
+			o.Env = c.Env
 			o.Cwd, _ = os.Getwd()
 			return runDoctor(c, o, *asJSON)
 		}
 	},
 }
 
-func runDoctor(c *ctx, o doctor.Options, asJSON bool) error {
+func runDoctor(c *command.Ctx, o doctor.Options, asJSON bool) error {
 	checks := doctor.Run(o)
 	failed := 0
 	for _, ch := range checks {
@@ -43,7 +44,7 @@ func runDoctor(c *ctx, o doctor.Options, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		if err := c.printJSON(struct {
+		if err := c.PrintJSON(struct {
 			OK     bool           `json:"ok"`
 			Checks []doctor.Check `json:"checks"`
 		}{failed == 0, checks}); err != nil {
@@ -55,14 +56,14 @@ func runDoctor(c *ctx, o doctor.Options, asJSON bool) error {
 			if !ch.OK {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(c.out, "%s  %-21s %s\n", mark, ch.What, ch.Detail)
+			fmt.Fprintf(c.Stdout, "%s  %-21s %s\n", mark, ch.What, ch.Detail)
 		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("doctor found %s", plural(failed, "problem", "problems"))
 	}
 	if !asJSON {
-		fmt.Fprintln(c.out, "no problems found")
+		fmt.Fprintln(c.Stdout, "no problems found")
 	}
 	return nil
 }

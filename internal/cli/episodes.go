@@ -6,23 +6,24 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
-var cmdEpisodes = &command{
-	name: "episodes", args: "[--project DIR] [--json]",
-	summary: "list a project's recorded sessions, newest first",
-	help: `Lists the episodes (finished sessions) of the project that DIR belongs to
+var cmdEpisodes = &command.Command{
+	Name: "episodes", Args: "[--project DIR] [--json]",
+	Summary: "list a project's recorded sessions, newest first",
+	Help: `Lists the episodes (finished sessions) of the project that DIR belongs to
 (default: the current directory), newest first, then the sessions not yet
 archived: "ended" (over; the next session start in the project archives
 it) or "live" (still running). --json prints the full records.`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		project := fs.String("project", "", "a `directory` of the project (default: the current one)")
 		asJSON := fs.Bool("json", false, "print the records as JSON")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			return runEpisodes(c, *project, *asJSON)
@@ -36,15 +37,15 @@ type episodeRow struct {
 	Record *session.Checkpoint `json:"record"`
 }
 
-func runEpisodes(c *ctx, dir string, asJSON bool) error {
+func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
 	p, err := projectHere(c, dir)
 	if err != nil {
 		return err
 	}
-	cfg, _ := config.Load(c.env, p.Root, p.Key)
-	eps, live, problems := session.ListSessions(c.env, p.Key, cfg)
+	cfg, _ := config.Load(c.Env, p.Root, p.Key)
+	eps, live, problems := session.ListSessions(c.Env, p.Key, cfg)
 	for _, pr := range problems {
-		fmt.Fprintf(c.err, "ccmem: warning: %s\n", pr)
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 	}
 	rows := []episodeRow{}
 	for _, r := range eps {
@@ -58,13 +59,13 @@ func runEpisodes(c *ctx, dir string, asJSON bool) error {
 		rows = append(rows, episodeRow{state, r.Path, r.Record})
 	}
 	if asJSON {
-		return c.printJSON(rows)
+		return c.PrintJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(c.out, "no sessions recorded yet for %s\n", c.env.Tilde(p.Root))
+		fmt.Fprintf(c.Stdout, "no sessions recorded yet for %s\n", c.Env.Tilde(p.Root))
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "started (UTC)\tturns\tclass\tgoal\tfiles\trecord")
 	for _, r := range rows {
 		rec := r.Record
@@ -76,23 +77,23 @@ func runEpisodes(c *ctx, dir string, asJSON bool) error {
 		if r.State != "archived" {
 			class = r.State
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.env.Tilde(r.Path))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
 	}
 	return tw.Flush()
 }
 
-var cmdGC = &command{
-	name: "gc", args: "[--dry-run] [--json]",
-	summary: "apply episode retention now and clean leftovers of interrupted writes",
-	help: `For every project in the store, moves episodes older than retention_days or
+var cmdGC = &command.Command{
+	Name: "gc", Args: "[--dry-run] [--json]",
+	Summary: "apply episode retention now and clean leftovers of interrupted writes",
+	Help: `For every project in the store, moves episodes older than retention_days or
 beyond the newest max_episodes to the project's archive/ folder (nothing is
 deleted), drops their INDEX.md lines, and removes temporary files left by
 interrupted writes. Session start does the same, as time allows.`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		dryRun := fs.Bool("dry-run", false, "report what would move, move nothing")
 		asJSON := fs.Bool("json", false, "print the report as JSON")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			return runGC(c, *dryRun, *asJSON)
@@ -100,13 +101,13 @@ interrupted writes. Session start does the same, as time allows.`,
 	},
 }
 
-func runGC(c *ctx, dryRun, asJSON bool) error {
-	rep, err := session.GC(c, c.env, dryRun)
+func runGC(c *command.Ctx, dryRun, asJSON bool) error {
+	rep, err := session.GC(c, c.Env, dryRun)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return c.printJSON(struct {
+		return c.PrintJSON(struct {
 			DryRun  bool     `json:"dry_run"`
 			Moved   []string `json:"moved"`
 			Cleaned []string `json:"cleaned"`
@@ -117,11 +118,11 @@ func runGC(c *ctx, dryRun, asJSON bool) error {
 		verb = "would move to archive/"
 	}
 	for _, m := range rep.Moved {
-		fmt.Fprintf(c.out, "%s  %s\n", verb, c.env.Tilde(m))
+		fmt.Fprintf(c.Stdout, "%s  %s\n", verb, c.Env.Tilde(m))
 	}
 	for _, m := range rep.Cleaned {
-		fmt.Fprintf(c.out, "removed leftover  %s\n", c.env.Tilde(m))
+		fmt.Fprintf(c.Stdout, "removed leftover  %s\n", c.Env.Tilde(m))
 	}
-	fmt.Fprintf(c.out, "%d episodes %s, %d leftovers removed, across %d projects\n", len(rep.Moved), verb, len(rep.Cleaned), rep.Projects)
+	fmt.Fprintf(c.Stdout, "%d episodes %s, %d leftovers removed, across %d projects\n", len(rep.Moved), verb, len(rep.Cleaned), rep.Projects)
 	return nil
 }

@@ -7,13 +7,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/install"
 )
 
-var cmdInstall = &command{
-	name: "install", args: "[--settings FILE] [--prefix DIR] [--status-line] [--dry-run] [--json]",
-	summary: "install the binaries and register ccmem's hooks in Claude Code",
-	help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
+var cmdInstall = &command.Command{
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--dry-run] [--json]",
+	Summary: "install the binaries and register ccmem's hooks in Claude Code",
+	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
 timeout 5 s) into Claude Code's settings.json. Every other key and every
 other hook is kept; the old file is saved as settings.json.ccmem.bak first.
@@ -21,16 +22,16 @@ Running it again changes nothing. An unparseable settings.json is refused
 and left untouched. When the ccmem plugin is enabled it changes nothing:
 the plugin registers the same hooks. --status-line only registers this
 ccmem's status line, which a plugin cannot.`,
-	setup: installSetup(false),
+	Setup: installSetup(false),
 }
 
-var cmdUninstall = &command{
-	name: "uninstall", args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
-	summary: "remove ccmem's hooks from settings.json and its installed binaries",
-	help: `Removes exactly what install added: ccmem's hook entries in settings.json
+var cmdUninstall = &command.Command{
+	Name: "uninstall", Args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	Summary: "remove ccmem's hooks from settings.json and its installed binaries",
+	Help: `Removes exactly what install added: ccmem's hook entries in settings.json
 (after a backup) and the binaries in DIR/bin and DIR/lib/ccmem. Memory in
 the store is never touched.`,
-	setup: installSetup(true),
+	Setup: installSetup(true),
 }
 
 // installFlags are install's and uninstall's flags.
@@ -40,8 +41,8 @@ type installFlags struct {
 	statusLine       *bool
 }
 
-func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string) error {
-	return func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+	return func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		f := installFlags{
 			settings: fs.String("settings", "", "the settings.json `file` to edit (default: ~/.claude/settings.json, or under CLAUDE_CONFIG_DIR)"),
 			prefix:   fs.String("prefix", "", "install into `DIR`: ccmem in DIR/bin, hooks in DIR/lib/ccmem (default: ~/.local)"),
@@ -53,8 +54,8 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string
 		} else {
 			f.statusLine = new(bool)
 		}
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			return runInstall(c, f, remove)
@@ -62,17 +63,17 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *ctx, args []string
 	}
 }
 
-func runInstall(c *ctx, f installFlags, remove bool) error {
-	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.env.ClaudeDir, "commands"),
+func runInstall(c *command.Ctx, f installFlags, remove bool) error {
+	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.Env.ClaudeDir, "commands"),
 		StatusLineOnly: *f.statusLine}
 	if o.Settings == "" {
-		o.Settings = c.env.Settings()
+		o.Settings = c.Env.Settings()
 	}
 	if o.Prefix == "" {
-		if c.env.Home == "" {
-			return withHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")
+		if c.Env.Home == "" {
+			return command.WithHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")
 		}
-		o.Prefix = filepath.Join(c.env.Home, ".local")
+		o.Prefix = filepath.Join(c.Env.Home, ".local")
 	}
 	for _, p := range []*string{&o.Settings, &o.Prefix} {
 		if a, err := filepath.Abs(*p); err == nil {
@@ -90,54 +91,54 @@ func runInstall(c *ctx, f installFlags, remove bool) error {
 		rep, err = install.Install(o)
 	}
 	if errors.Is(err, install.ErrNoHookBinary) {
-		return withHint(err, "run `make build`, then `bin/ccmem install`")
+		return command.WithHint(err, "run `make build`, then `bin/ccmem install`")
 	}
 	if errors.Is(err, install.ErrPluginEnabled) {
-		return withHint(err, "keep the plugin (add its status line with `ccmem install --status-line`), or run `claude plugin uninstall "+install.PluginID+"` and then ccmem install")
+		return command.WithHint(err, "keep the plugin (add its status line with `ccmem install --status-line`), or run `claude plugin uninstall "+install.PluginID+"` and then ccmem install")
 	}
 	if err != nil {
 		return err
 	}
 	if *f.asJSON {
 		rep.Actions = orEmpty(rep.Actions)
-		return c.printJSON(rep)
+		return c.PrintJSON(rep)
 	}
 	verb := "changed"
 	if rep.DryRun {
 		verb = "would change"
-		fmt.Fprintln(c.out, "dry run: nothing was written")
+		fmt.Fprintln(c.Stdout, "dry run: nothing was written")
 	}
 	if !rep.Changed() {
 		for _, n := range rep.Notes {
-			fmt.Fprintf(c.out, "note      %s\n", n)
+			fmt.Fprintf(c.Stdout, "note      %s\n", n)
 		}
 		switch {
 		case remove:
-			fmt.Fprintf(c.out, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.env.Tilde(rep.Settings), c.env.Tilde(o.Prefix), verb)
+			fmt.Fprintf(c.Stdout, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.Env.Tilde(rep.Settings), c.Env.Tilde(o.Prefix), verb)
 		case o.StatusLineOnly:
-			fmt.Fprintf(c.out, "ccmem's status line is already registered in %s; nothing %s\n", c.env.Tilde(rep.Settings), verb)
+			fmt.Fprintf(c.Stdout, "ccmem's status line is already registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
 		default:
-			fmt.Fprintf(c.out, "ccmem is already installed and registered in %s; nothing %s\n", c.env.Tilde(rep.Settings), verb)
+			fmt.Fprintf(c.Stdout, "ccmem is already installed and registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
 		}
 		return nil
 	}
 	for _, a := range rep.Actions {
-		fmt.Fprintf(c.out, "%-9s %s\n", a.Kind, a.What)
+		fmt.Fprintf(c.Stdout, "%-9s %s\n", a.Kind, a.What)
 	}
 	if rep.Backup != "" {
-		fmt.Fprintf(c.out, "backup    %s (the settings before this change)\n", rep.Backup)
+		fmt.Fprintf(c.Stdout, "backup    %s (the settings before this change)\n", rep.Backup)
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(c.out, "note      %s\n", n)
+		fmt.Fprintf(c.Stdout, "note      %s\n", n)
 	}
 	if !rep.DryRun {
 		switch {
 		case remove:
-			fmt.Fprintf(c.out, "ccmem is uninstalled; your memory in %s was left in place\n", c.env.Tilde(c.env.Store))
+			fmt.Fprintf(c.Stdout, "ccmem is uninstalled; your memory in %s was left in place\n", c.Env.Tilde(c.Env.Store))
 		case o.StatusLineOnly:
-			fmt.Fprintf(c.out, "ccmem's status line is registered: Claude Code shows the memory backlog below the prompt\n")
+			fmt.Fprintf(c.Stdout, "ccmem's status line is registered: Claude Code shows the memory backlog below the prompt\n")
 		default:
-			fmt.Fprintf(c.out, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
+			fmt.Fprintf(c.Stdout, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
 		}
 	}
 	return nil

@@ -11,14 +11,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/records"
 )
 
-var cmdRecord = &command{
-	name: "record", args: "create|update|retire|archive|restore|gc|list|show [flags] [CATEGORY/ID]",
-	summary: "structured project records: decisions, constraints, preferences, runbooks, tech debt, sessions",
-	help: `Records live in <repo>/.claude/memory/records/<category>/<id>.json (committed,
+var cmdRecord = &command.Command{
+	Name: "record", Args: "create|update|retire|archive|restore|gc|list|show [flags] [CATEGORY/ID]",
+	Summary: "structured project records: decisions, constraints, preferences, runbooks, tech debt, sessions",
+	Help: `Records live in <repo>/.claude/memory/records/<category>/<id>.json (committed,
 shared) and change only through this command, which validates every write.
 
 Input for create: {"title": "...", "tags": ["..."], "content": {...}} (id
@@ -29,7 +30,7 @@ id cannot be re-created for 24 hours. Only 5 session summaries stay active.
 
 Categories and their content fields (* required):
 ` + categoryHelp(),
-	subs: []*command{
+	Subs: []*command.Command{
 		cmdRecordCreate, cmdRecordUpdate,
 		recordStatusCommand("retire", records.StatusRetired, "retired", "retire a record (purged by gc after 30 days)"),
 		recordStatusCommand("archive", records.StatusArchived, "archived", "archive a record (kept for good, not injected)"),
@@ -59,51 +60,51 @@ func addRecordFlags(fs *flag.FlagSet) recordFlags {
 	}
 }
 
-func (f recordFlags) open(c *ctx) (*records.Store, error) {
+func (f recordFlags) open(c *command.Ctx) (*records.Store, error) {
 	dir, err := startDir(*f.cwd)
 	if err != nil {
 		return nil, err
 	}
-	return records.Open(c.env, dir)
+	return records.Open(c.Env, dir)
 }
 
 // report prints the outcome of a write.
-func (f recordFlags) report(c *ctx, verb string, rf records.File, err error) error {
+func (f recordFlags) report(c *command.Ctx, verb string, rf records.File, err error) error {
 	if err != nil {
 		return recordError(err)
 	}
 	if *f.asJSON {
-		return c.printJSON(rf)
+		return c.PrintJSON(rf)
 	}
-	fmt.Fprintf(c.out, "%s %s/%s (hash %s) in %s\n", verb, rf.Record.Category, rf.Record.ID, rf.Hash, c.env.Tilde(rf.Path))
+	fmt.Fprintf(c.Stdout, "%s %s/%s (hash %s) in %s\n", verb, rf.Record.Category, rf.Record.ID, rf.Hash, c.Env.Tilde(rf.Path))
 	return nil
 }
 
 // recordRef reads the one CATEGORY/ID argument of a sub-command.
 func recordRef(fs *flag.FlagSet, args []string) (category, id string, err error) {
 	if len(args) == 0 {
-		return "", "", usagef("name the record as CATEGORY/ID, such as decision/use-postgres", "%s needs a record", fs.Name())
+		return "", "", command.Usagef("name the record as CATEGORY/ID, such as decision/use-postgres", "%s needs a record", fs.Name())
 	}
-	if err := noArgs(fs, args[1:]); err != nil {
+	if err := command.NoArgs(fs, args[1:]); err != nil {
 		return "", "", err
 	}
 	category, id, ok := strings.Cut(args[0], "/")
 	if !ok || category == "" || id == "" {
-		return "", "", usagef("name a record as CATEGORY/ID, such as decision/use-postgres", "bad record name %q", args[0])
+		return "", "", command.Usagef("name a record as CATEGORY/ID, such as decision/use-postgres", "bad record name %q", args[0])
 	}
 	return category, strings.TrimSuffix(id, ".json"), nil
 }
 
-var cmdRecordCreate = &command{
-	name: "create", args: "--category C [--id ID] [--input FILE|-] [--cwd DIR] [--json]",
-	summary: "create a record from JSON",
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+var cmdRecordCreate = &command.Command{
+	Name: "create", Args: "--category C [--id ID] [--input FILE|-] [--cwd DIR] [--json]",
+	Summary: "create a record from JSON",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		category := fs.String("category", "", "the record's `category`")
 		id := fs.String("id", "", "the record's `id` (default: the title's slug)")
 		input := fs.String("input", "-", "the record JSON: a `file`, or - for standard input")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			s, err := rf.open(c)
@@ -116,7 +117,7 @@ var cmdRecordCreate = &command{
 			}
 			if *category != "" {
 				if r.Category != "" && r.Category != *category {
-					return usagef("", "--category %s but the input says %q", *category, r.Category)
+					return command.Usagef("", "--category %s but the input says %q", *category, r.Category)
 				}
 				r.Category = *category
 			}
@@ -124,7 +125,7 @@ var cmdRecordCreate = &command{
 				r.ID = *id
 			}
 			if r.Category == "" {
-				return usagef("categories: "+strings.Join(records.Categories, ", "), "record create needs --category")
+				return command.Usagef("categories: "+strings.Join(records.Categories, ", "), "record create needs --category")
 			}
 			f, err := s.Create(r)
 			return rf.report(c, "created", f, err)
@@ -132,20 +133,20 @@ var cmdRecordCreate = &command{
 	},
 }
 
-var cmdRecordUpdate = &command{
-	name: "update", args: "CATEGORY/ID --hash H [--input FILE|-] [--cwd DIR] [--json]",
-	summary: "merge changes into a record read at hash H",
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+var cmdRecordUpdate = &command.Command{
+	Name: "update", Args: "CATEGORY/ID --hash H [--input FILE|-] [--cwd DIR] [--json]",
+	Summary: "merge changes into a record read at hash H",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		hash := fs.String("hash", "", "the `hash` of the record as you read it (from show)")
 		input := fs.String("input", "-", "the changes as record JSON: a `file`, or - for standard input")
-		return func(c *ctx, args []string) error {
+		return func(c *command.Ctx, args []string) error {
 			category, id, err := recordRef(fs, args)
 			if err != nil {
 				return err
 			}
 			if *hash == "" {
-				return usagef("read it first: `ccmem record show "+category+"/"+id+"` prints its hash", "record update needs --hash")
+				return command.Usagef("read it first: `ccmem record show "+category+"/"+id+"` prints its hash", "record update needs --hash")
 			}
 			s, err := rf.open(c)
 			if err != nil {
@@ -162,13 +163,13 @@ var cmdRecordUpdate = &command{
 }
 
 // recordStatusCommand is retire, archive or restore.
-func recordStatusCommand(name, status, done, summary string) *command {
-	return &command{
-		name: name, args: "CATEGORY/ID [--reason R] [--cwd DIR] [--json]", summary: summary,
-		setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+func recordStatusCommand(name, status, done, summary string) *command.Command {
+	return &command.Command{
+		Name: name, Args: "CATEGORY/ID [--reason R] [--cwd DIR] [--json]", Summary: summary,
+		Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 			rf := addRecordFlags(fs)
 			reason := fs.String("reason", "", "`why`, kept in the record's history")
-			return func(c *ctx, args []string) error {
+			return func(c *command.Ctx, args []string) error {
 				category, id, err := recordRef(fs, args)
 				if err != nil {
 					return err
@@ -184,14 +185,14 @@ func recordStatusCommand(name, status, done, summary string) *command {
 	}
 }
 
-var cmdRecordGC = &command{
-	name: "gc", args: "[--dry-run] [--cwd DIR] [--json]",
-	summary: "purge retired records past their 30-day grace (archived ones never)",
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+var cmdRecordGC = &command.Command{
+	Name: "gc", Args: "[--dry-run] [--cwd DIR] [--json]",
+	Summary: "purge retired records past their 30-day grace (archived ones never)",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		dryRun := fs.Bool("dry-run", false, "report only")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			s, err := rf.open(c)
@@ -203,30 +204,30 @@ var cmdRecordGC = &command{
 				return err
 			}
 			if *rf.asJSON {
-				return c.printJSON(map[string]any{"dry_run": *dryRun, "purged": orEmpty(paths)})
+				return c.PrintJSON(map[string]any{"dry_run": *dryRun, "purged": orEmpty(paths)})
 			}
 			verb := "purged"
 			if *dryRun {
 				verb = "would purge"
 			}
 			for _, p := range paths {
-				fmt.Fprintf(c.out, "%s %s\n", verb, c.env.Tilde(p))
+				fmt.Fprintf(c.Stdout, "%s %s\n", verb, c.Env.Tilde(p))
 			}
-			fmt.Fprintf(c.out, "%d retired records past their 30-day grace %s\n", len(paths), verb)
+			fmt.Fprintf(c.Stdout, "%d retired records past their 30-day grace %s\n", len(paths), verb)
 			return nil
 		}
 	},
 }
 
-var cmdRecordList = &command{
-	name: "list", args: "[--category C] [--all] [--cwd DIR] [--json]",
-	summary: "list active records (--all: every one)",
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+var cmdRecordList = &command.Command{
+	Name: "list", Args: "[--category C] [--all] [--cwd DIR] [--json]",
+	Summary: "list active records (--all: every one)",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		category := fs.String("category", "", "only this `category`")
 		all := fs.Bool("all", false, "retired and archived records too")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			s, err := rf.open(c)
@@ -238,12 +239,12 @@ var cmdRecordList = &command{
 	},
 }
 
-var cmdRecordShow = &command{
-	name: "show", args: "CATEGORY/ID [--cwd DIR] [--json]",
-	summary: "print a record and its hash",
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+var cmdRecordShow = &command.Command{
+	Name: "show", Args: "CATEGORY/ID [--cwd DIR] [--json]",
+	Summary: "print a record and its hash",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
-		return func(c *ctx, args []string) error {
+		return func(c *command.Ctx, args []string) error {
 			category, id, err := recordRef(fs, args)
 			if err != nil {
 				return err
@@ -260,17 +261,17 @@ var cmdRecordShow = &command{
 				return recordError(fmt.Errorf("no record %s/%s: %w", category, id, records.ErrNotFound))
 			}
 			if *rf.asJSON {
-				return c.printJSON(f)
+				return c.PrintJSON(f)
 			}
 			data, err := os.ReadFile(f.Path)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.out, "# %s/%s hash %s\n", category, id, f.Hash)
+			fmt.Fprintf(c.Stdout, "# %s/%s hash %s\n", category, id, f.Hash)
 			if f.Err != nil {
-				fmt.Fprintf(c.out, "# INVALID: %v\n", f.Err)
+				fmt.Fprintf(c.Stdout, "# INVALID: %v\n", f.Err)
 			}
-			_, err = c.out.Write(data)
+			_, err = c.Stdout.Write(data)
 			return err
 		}
 	},
@@ -289,17 +290,17 @@ func recordError(err error) error {
 	}
 	for _, h := range hints {
 		if errors.Is(err, h.rule) {
-			return withHint(fmt.Errorf("%v: %w", h.rule, err), h.hint)
+			return command.WithHint(fmt.Errorf("%v: %w", h.rule, err), h.hint)
 		}
 	}
 	return err
 }
 
-func readRecordInput(c *ctx, input string) (*records.Record, error) {
+func readRecordInput(c *command.Ctx, input string) (*records.Record, error) {
 	var data []byte
 	var err error
 	if input == "-" {
-		data, err = io.ReadAll(io.LimitReader(c.p.Stdin, 4<<20))
+		data, err = io.ReadAll(io.LimitReader(c.P.Stdin, 4<<20))
 	} else {
 		data, err = os.ReadFile(input)
 	}
@@ -310,12 +311,12 @@ func readRecordInput(c *ctx, input string) (*records.Record, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, withHint(fmt.Errorf("record input is not a record: %w", err), "`ccmem help record` shows the shape")
+		return nil, command.WithHint(fmt.Errorf("record input is not a record: %w", err), "`ccmem help record` shows the shape")
 	}
 	return &r, nil
 }
 
-func listRecords(c *ctx, s *records.Store, category string, all, asJSON bool) error {
+func listRecords(c *command.Ctx, s *records.Store, category string, all, asJSON bool) error {
 	var rows []records.File
 	invalid := 0
 	for _, rf := range records.List(s.Root) {
@@ -333,21 +334,21 @@ func listRecords(c *ctx, s *records.Store, category string, all, asJSON bool) er
 		rows = append(rows, rf)
 	}
 	if invalid > 0 {
-		fmt.Fprintf(c.err, "ccmem: warning: %s invalid (listed as INVALID); fix or remove them\n",
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s invalid (listed as INVALID); fix or remove them\n",
 			map[bool]string{true: "1 record file is", false: fmt.Sprintf("%d record files are", invalid)}[invalid == 1])
 	}
 	if asJSON {
-		return c.printJSON(orEmpty(rows))
+		return c.PrintJSON(orEmpty(rows))
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(c.out, "no records in %s\n", c.env.Tilde(records.Dir(s.Root)))
+		fmt.Fprintf(c.Stdout, "no records in %s\n", c.Env.Tilde(records.Dir(s.Root)))
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "category\tid\tstatus\ttitle\thash")
 	for _, rf := range rows {
 		if rf.Err != nil {
-			fmt.Fprintf(tw, "?\t%s\tINVALID\t%s\t%s\n", c.env.Tilde(rf.Path), str.Shorten(rf.Err.Error(), 90), rf.Hash)
+			fmt.Fprintf(tw, "?\t%s\tINVALID\t%s\t%s\n", c.Env.Tilde(rf.Path), str.Shorten(rf.Err.Error(), 90), rf.Hash)
 			continue
 		}
 		r := rf.Record

@@ -6,39 +6,40 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
-var cmdRemember = &command{
-	name: "remember", args: "[--global | --project] [--topic T] [--cwd DIR] TEXT…",
-	summary: "add a fact as a bullet to the right MEMORY.md",
-	help: `Adds TEXT as one bullet under the "## T" header (default: Notes) of a
+var cmdRemember = &command.Command{
+	Name: "remember", Args: "[--global | --project] [--topic T] [--cwd DIR] TEXT…",
+	Summary: "add a fact as a bullet to the right MEMORY.md",
+	Help: `Adds TEXT as one bullet under the "## T" header (default: Notes) of a
 MEMORY.md, creating the file and the header when needed. A fact already
 there is not added twice. --global (the default) writes your private
 ~/.claude/ccmem/MEMORY.md, for every project; --project writes the
 repository's .claude/memory/MEMORY.md, which is committed and shared with
 the team. Secrets in TEXT are redacted.`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		global := fs.Bool("global", false, "about you, for every project (the default)")
 		project := fs.Bool("project", false, "about this project: committed and shared with the team")
 		topic := fs.String("topic", notes.DefaultTopic, "the `header` to file the fact under")
 		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
 		asJSON := fs.Bool("json", false, "print the result as JSON")
-		return func(c *ctx, args []string) error {
+		return func(c *command.Ctx, args []string) error {
 			if *global && *project {
-				return usagef("choose one scope", "--global and --project exclude each other")
+				return command.Usagef("choose one scope", "--global and --project exclude each other")
 			}
 			text := strings.Join(args, " ")
 			if strings.TrimSpace(text) == "" {
-				return usagef(`for example: ccmem remember --project --topic Build "make db-up before make test"`, "remember needs the fact to remember")
+				return command.Usagef(`for example: ccmem remember --project --topic Build "make db-up before make test"`, "remember needs the fact to remember")
 			}
 			return runRemember(c, *project, *topic, *cwd, text, *asJSON)
 		}
 	},
 }
 
-func runRemember(c *ctx, project bool, topic, cwd, text string, asJSON bool) error {
+func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON bool) error {
 	scope, p := notes.Global, store.Project{}
 	if project {
 		scope = notes.Project
@@ -48,25 +49,25 @@ func runRemember(c *ctx, project bool, topic, cwd, text string, asJSON bool) err
 		}
 	}
 	root := p.Root
-	res, err := notes.Remember(c.env, scope, p, topic, text)
+	res, err := notes.Remember(c.Env, scope, p, topic, text)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return c.printJSON(res)
+		return c.PrintJSON(res)
 	}
-	where := c.env.Tilde(res.Path)
+	where := c.Env.Tilde(res.Path)
 	if rel, err := filepath.Rel(root, res.Path); scope == notes.Project && err == nil {
 		where = rel + " (committed with the repository)"
 	}
 	switch {
 	case !res.Added:
-		fmt.Fprintf(c.out, "already remembered in %s\n", where)
+		fmt.Fprintf(c.Stdout, "already remembered in %s\n", where)
 	default:
-		fmt.Fprintf(c.out, "remembered under \"## %s\" in %s\n", res.Topic, where)
+		fmt.Fprintf(c.Stdout, "remembered under \"## %s\" in %s\n", res.Topic, where)
 	}
 	if res.Redactions > 0 {
-		fmt.Fprintf(c.err, "ccmem: warning: %s redacted from the fact\n",
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s redacted from the fact\n",
 			map[bool]string{true: "1 secret was", false: fmt.Sprintf("%d secrets were", res.Redactions)}[res.Redactions == 1])
 	}
 	return nil

@@ -6,15 +6,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
-var cmdShow = &command{
-	name: "show", args: "[--cwd DIR] [--source SOURCE] [--json]",
-	summary: "print the block sessionstart would inject, then its sizes and cuts",
-	help: `Prints exactly the memory block that the sessionstart hook would inject for a
+var cmdShow = &command.Command{
+	Name: "show", Args: "[--cwd DIR] [--source SOURCE] [--json]",
+	Summary: "print the block sessionstart would inject, then its sizes and cuts",
+	Help: `Prints exactly the memory block that the sessionstart hook would inject for a
 session starting in DIR (default: the current directory), then, per section,
 the lines shown of the lines available, the section's cap, its size in
 characters, the characters its share guarantees it (shares in config: a
@@ -24,12 +25,12 @@ and the total against budget_chars.
 It composes as the next session start will: sessions that have ended but
 are not yet archived are shown as the episodes that start will archive
 (nothing is written).`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := fs.String("cwd", "", "the session's working `directory` (default: the current one)")
 		source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
 		asJSON := fs.Bool("json", false, "print the block and its report as JSON")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			return runShow(c, *cwd, *source, *asJSON)
@@ -37,14 +38,14 @@ are not yet archived are shown as the episodes that start will archive
 	},
 }
 
-func runShow(c *ctx, cwd, source string, asJSON bool) error {
+func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 	dir, err := startDir(cwd)
 	if err != nil {
 		return err
 	}
-	inj := memory.Compose(c, c.env, memory.StartRequest{Cwd: dir, Source: source})
+	inj := memory.Compose(c, c.Env, memory.StartRequest{Cwd: dir, Source: source})
 	if asJSON {
-		return c.printJSON(struct {
+		return c.PrintJSON(struct {
 			Disabled bool           `json:"disabled"`
 			Project  *store.Project `json:"project"`
 			Block    any            `json:"block"`
@@ -52,25 +53,25 @@ func runShow(c *ctx, cwd, source string, asJSON bool) error {
 		}{inj.Disabled, inj.Project, inj.Block, orEmpty(inj.Warnings)})
 	}
 	for _, w := range inj.Warnings {
-		fmt.Fprintf(c.err, "ccmem: warning: %s\n", w)
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", w)
 	}
 	if inj.Disabled {
 		by := "config"
 		if inj.Project != nil {
-			by = c.env.Tilde(config.EnabledSource(c.env, inj.Project.Root, inj.Project.Key))
+			by = c.Env.Tilde(config.EnabledSource(c.Env, inj.Project.Root, inj.Project.Key))
 		}
-		fmt.Fprintf(c.out, "ccmem is disabled for this project by %s (enabled: false); nothing would be injected.\n", by)
+		fmt.Fprintf(c.Stdout, "ccmem is disabled for this project by %s (enabled: false); nothing would be injected.\n", by)
 		return nil
 	}
 	b := inj.Block
-	fmt.Fprintln(c.out, b.Text)
-	fmt.Fprintln(c.out)
+	fmt.Fprintln(c.Stdout, b.Text)
+	fmt.Fprintln(c.Stdout)
 	where := "no project (global memory only)"
 	if inj.Project != nil {
-		where = fmt.Sprintf("%s (key %s)", c.env.Tilde(inj.Project.Root), inj.Project.Key)
+		where = fmt.Sprintf("%s (key %s)", c.Env.Tilde(inj.Project.Root), inj.Project.Key)
 	}
-	fmt.Fprintf(c.out, "── injected for %s ──\n", where)
-	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(c.Stdout, "── injected for %s ──\n", where)
+	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tguaranteed\tcut")
 	rest := b.Chars
 	for _, s := range b.Sections {
@@ -93,19 +94,19 @@ func runShow(c *ctx, cwd, source string, asJSON bool) error {
 	return tw.Flush()
 }
 
-var cmdPaths = &command{
-	name: "paths", args: "[--cwd DIR] [--json] [NAME]",
-	summary: "print where ccmem keeps memory for a directory",
-	help: `Prints the store, the global MEMORY.md, the project's identity and key, and
+var cmdPaths = &command.Command{
+	Name: "paths", Args: "[--cwd DIR] [--json] [NAME]",
+	Summary: "print where ccmem keeps memory for a directory",
+	Help: `Prints the store, the global MEMORY.md, the project's identity and key, and
 the project's files (briefing, episode index, repository memory, config).
 With NAME (such as project_dir or briefing), prints only that path, for
 scripts. Nothing is created.`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := fs.String("cwd", "", "the `directory` to resolve (default: the current one)")
 		asJSON := fs.Bool("json", false, "print as JSON")
-		return func(c *ctx, args []string) error {
+		return func(c *command.Ctx, args []string) error {
 			if len(args) > 1 {
-				return noArgs(fs, args[1:])
+				return command.NoArgs(fs, args[1:])
 			}
 			return runPaths(c, *cwd, *asJSON, args)
 		}
@@ -137,16 +138,16 @@ func layout(e store.Env, p store.Project) []namedPath {
 	}
 }
 
-func runPaths(c *ctx, cwd string, asJSON bool, names []string) error {
+func runPaths(c *command.Ctx, cwd string, asJSON bool, names []string) error {
 	p, err := projectHere(c, cwd)
 	if err != nil {
 		return err
 	}
-	rows := layout(c.env, p)
+	rows := layout(c.Env, p)
 	if len(names) == 1 {
 		for _, r := range rows {
 			if r.Name == names[0] {
-				fmt.Fprintln(c.out, r.Path)
+				fmt.Fprintln(c.Stdout, r.Path)
 				return nil
 			}
 		}
@@ -154,7 +155,7 @@ func runPaths(c *ctx, cwd string, asJSON bool, names []string) error {
 		for i, r := range rows {
 			all[i] = r.Name
 		}
-		return usagef("names: "+strings.Join(all, ", "), "unknown path name %q", names[0])
+		return command.Usagef("names: "+strings.Join(all, ", "), "unknown path name %q", names[0])
 	}
 	if asJSON {
 		m := map[string]any{}
@@ -163,9 +164,9 @@ func runPaths(c *ctx, cwd string, asJSON bool, names []string) error {
 		}
 		m["git"] = p.Git
 		m["remote"] = p.Remote
-		return c.printJSON(m)
+		return c.PrintJSON(m)
 	}
-	tw := tabwriter.NewWriter(c.out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r.Name, r.Path)
 	}

@@ -6,24 +6,25 @@ import (
 	"io"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
-var cmdStatus = &command{
-	name: "status", args: "[--line | --json]",
-	summary: "counts: silo backlog, pending review, episodes, last capture",
-	help: `--line prints only "N un-ingested memories across M silos" (nothing when
+var cmdStatus = &command.Command{
+	Name: "status", Args: "[--line | --json]",
+	Summary: "counts: silo backlog, pending review, episodes, last capture",
+	Help: `--line prints only "N un-ingested memories across M silos" (nothing when
 N is 0), for a status line: it answers from status.json when no silo
 folder changed since it was counted (a stat per silo), else lists each
 silo folder; it never opens a memory file. ccmem install registers it as
 Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
-	setup: func(fs *flag.FlagSet) func(c *ctx, args []string) error {
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		line := fs.Bool("line", false, "print only the backlog line, or nothing")
 		asJSON := fs.Bool("json", false, "print the counts as JSON")
-		return func(c *ctx, args []string) error {
-			if err := noArgs(fs, args); err != nil {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
 			if *line {
@@ -36,42 +37,42 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 
 // statusLine prints the backlog line for Claude Code's status line. It
 // never shows an error: it would sit there for good.
-func statusLine(c *ctx) error {
-	drain(c.p.Stdin)
-	b, _, err := learn.CachedBacklog(c, c.env)
+func statusLine(c *command.Ctx) error {
+	drain(c.P.Stdin)
+	b, _, err := learn.CachedBacklog(c, c.Env)
 	if err == nil && b.Files > 0 {
-		fmt.Fprintln(c.out, learn.BacklogLine(b))
+		fmt.Fprintln(c.Stdout, learn.BacklogLine(b))
 	}
 	return nil
 }
 
-func runStatus(c *ctx, asJSON bool) error {
-	b, err := learn.CountBacklog(c, c.env)
+func runStatus(c *command.Ctx, asJSON bool) error {
+	b, err := learn.CountBacklog(c, c.Env)
 	if err != nil {
 		return err
 	}
-	review, _ := learn.Pending(c.env)
-	counts := session.Count(c.env)
+	review, _ := learn.Pending(c.Env)
+	counts := session.Count(c.Env)
 	last := ""
 	if !counts.LastCapture.IsZero() {
 		last = counts.LastCapture.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	if asJSON {
-		return c.printJSON(map[string]any{
+		return c.PrintJSON(map[string]any{
 			"backlog": b, "review": len(review), "episodes": counts.Episodes, "projects": counts.Projects,
-			"last_capture": last, "store": c.env.Store,
+			"last_capture": last, "store": c.Env.Store,
 		})
 	}
-	fmt.Fprintf(c.out, "silo backlog     %d memories across %d silos", b.Files, b.Silos)
+	fmt.Fprintf(c.Stdout, "silo backlog     %d memories across %d silos", b.Files, b.Silos)
 	if b.Files > 0 {
-		fmt.Fprint(c.out, " (run `ccmem learn check`)")
+		fmt.Fprint(c.Stdout, " (run `ccmem learn check`)")
 	}
-	fmt.Fprintf(c.out, "\npending review   %d\n", len(review))
-	fmt.Fprintf(c.out, "episodes         %d across %d projects\n", counts.Episodes, counts.Projects)
+	fmt.Fprintf(c.Stdout, "\npending review   %d\n", len(review))
+	fmt.Fprintf(c.Stdout, "episodes         %d across %d projects\n", counts.Episodes, counts.Projects)
 	if last == "" {
 		last = "never"
 	}
-	fmt.Fprintf(c.out, "last capture     %s\n", last)
+	fmt.Fprintf(c.Stdout, "last capture     %s\n", last)
 	return nil
 }
 

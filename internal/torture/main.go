@@ -50,7 +50,7 @@ type torture struct {
 	checks     int
 	failures   []string
 	mu         sync.Mutex
-	remembered []fact // facts whose remember reported success
+	remembered []fact            // facts whose remember reported success
 	memories   map[string]string // silo file → newest content written
 	sessions   int
 }

@@ -2,11 +2,14 @@ package config
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
 	"gopkg.in/yaml.v3"
 )
@@ -124,7 +127,9 @@ func TestConfigMerging(t *testing.T) {
 		{
 			name:    "shares can be moved between sections",
 			project: "shares:\n  global: 0.1\n  project: 0.5\n",
-			check:   func(c Config) bool { return c.Shares.Global == 0.1 && c.Shares.Project == 0.5 && c.Shares.Episodes == 0.1 },
+			check: func(c Config) bool {
+				return c.Shares.Global == 0.1 && c.Shares.Project == 0.5 && c.Shares.Episodes == 0.1
+			},
 		},
 		{
 			name:   "line_chars has a floor",
@@ -159,5 +164,38 @@ func TestConfigMerging(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSwitch: off is written where asked; on removes the key, and writes
+// enabled: true only in the personal file, only when a layer below would
+// still leave ccmem off.
+func TestSwitch(t *testing.T) {
+	e := storetest.Env(t)
+	root := filepath.Join(storetest.RealDir(t), "repo")
+	storetest.Mkfile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	read := func(p string) string { data, _ := os.ReadFile(p); return string(data) }
+
+	res, err := Switch(e, root, "k", Personal, false)
+	if err != nil || !res.Changed || res.Enabled || res.Path != e.PersonalConfig("k") {
+		t.Fatalf("personal off: %+v %v", res, err)
+	}
+	if _, err := os.Stat(store.RepoConfig(root)); err == nil {
+		t.Fatal("a personal switch wrote into the repository")
+	}
+	if res, _ = Switch(e, root, "k", Personal, true); !res.Enabled || read(e.PersonalConfig("k")) != "" {
+		t.Fatalf("personal on should remove the key and the file: %+v, %q", res, read(e.PersonalConfig("k")))
+	}
+	// The team turns it off: a personal on writes enabled: true.
+	if res, _ = Switch(e, root, "k", Team, false); res.Enabled || read(store.RepoConfig(root)) != "enabled: false\n" {
+		t.Fatalf("team off: %+v", res)
+	}
+	if res, _ = Switch(e, root, "k", Personal, true); !res.Enabled || read(e.PersonalConfig("k")) != "enabled: true\n" {
+		t.Fatalf("personal on over a team off: %+v, %q", res, read(e.PersonalConfig("k")))
+	}
+	// A global on cannot override the personal off: it says so.
+	Switch(e, root, "k", Personal, false)
+	if res, _ = Switch(e, root, "k", Global, true); res.Enabled || res.OffBy != e.PersonalConfig("k") {
+		t.Fatalf("global on under a personal off: %+v", res)
 	}
 }

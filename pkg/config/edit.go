@@ -91,3 +91,66 @@ func EnabledSource(e store.Env, root, key string) string {
 	}
 	return ""
 }
+
+// Scope is where an on/off switch is written.
+type Scope string
+
+// The scopes of Switch.
+const (
+	// Personal is the user's own config for one project, in the store:
+	// it overrides the repository's and writes nothing into it.
+	Personal Scope = "personal"
+	// Team is the repository's committed config: every teammate's.
+	Team Scope = "team"
+	// Global is the user's config for every project.
+	Global Scope = "global"
+)
+
+// SwitchResult says what Switch did and where ccmem stands after it.
+type SwitchResult struct {
+	Scope   Scope  `json:"scope"`
+	Path    string `json:"path"`
+	Changed bool   `json:"changed"`
+	// Enabled is the project's effective setting after the switch.
+	Enabled bool `json:"enabled"`
+	// OffBy names the config file that still decides otherwise, if any.
+	OffBy string `json:"off_by,omitempty"`
+}
+
+// Switch turns ccmem on or off at scope for the project rooted at root
+// with store key key (both "" outside a project, for Global). Off is
+// written as enabled: false. On removes the key, so the layers below
+// decide again; only in the personal file, which is the user's alone, is
+// enabled: true written, when a layer below would still leave ccmem off.
+func Switch(e store.Env, root, key string, scope Scope, on bool) (SwitchResult, error) {
+	res := SwitchResult{Scope: scope, Path: e.GlobalConfig()}
+	fileRoot := ""
+	switch scope {
+	case Team:
+		res.Path, fileRoot = store.RepoConfig(root), root
+	case Personal:
+		res.Path = e.PersonalConfig(key)
+	}
+	var want *bool
+	if !on {
+		want = &on
+	}
+	changed, err := SetEnabled(res.Path, want, fileRoot)
+	if err != nil {
+		return res, err
+	}
+	cfg, _ := Load(e, root, key)
+	if on && !cfg.Enabled && scope == Personal {
+		ch, err := SetEnabled(res.Path, &on, fileRoot)
+		if err != nil {
+			return res, err
+		}
+		changed = changed || ch
+		cfg, _ = Load(e, root, key)
+	}
+	res.Changed, res.Enabled = changed, cfg.Enabled
+	if cfg.Enabled != on {
+		res.OffBy = EnabledSource(e, root, key)
+	}
+	return res, nil
+}
