@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-go fuzz
+.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-go fuzz recall
 
 all: build
 
@@ -39,9 +39,14 @@ e2e:
 claude-code:
 	@bash scripts/install-claude-code.sh
 
-## bench: whole-process timings of every hook on generated stores, with baselines and targets
+## bench: whole-process timings of every hook on generated stores, with baselines and targets,
+## then the recall precision report
 bench: build
 	$(GO) run ./internal/bench
+
+## recall: the precision of search and per-prompt recall on generated corpora, against the targets
+recall:
+	$(GO) run ./internal/bench -recall
 
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:

@@ -3,10 +3,20 @@ module github.com/ccmem/ccmem
 go 1.26
 
 require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
-	golang.org/x/sys v0.26.0
+	golang.org/x/sys v0.41.0
 	golang.org/x/term v0.25.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require golang.org/x/tools v0.26.0 // indirect
+require (
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+	golang.org/x/tools v0.42.0 // indirect
+)

@@ -28,7 +28,7 @@ type storeSpec struct {
 var (
 	typical = storeSpec{name: "typical", globalLines: 150, episodes: 50, learned: 20, silos: 5, siloFiles: 4,
 		transcriptBytes: 160 << 10, firstPassTranscriptBytes: 160 << 10}
-	large = storeSpec{name: "large", indexBytes: 5 << 20, episodes: 200, archived: 2000, learned: 2000, silos: 500, siloFiles: 20,
+	large = storeSpec{name: "large", indexBytes: 5 << 20, episodes: 200, archived: 10000, learned: 2000, silos: 500, siloFiles: 20,
 		transcriptBytes: 100 << 20, firstPassTranscriptBytes: 100 << 20}
 )
 

@@ -21,7 +21,7 @@ var commands command.Table
 
 func init() {
 	commands = command.Table{
-		cmdShow, cmdPaths, cmdStatus, cmdEpisodes, cmdGC,
+		cmdShow, cmdSearch, cmdMCP, cmdPaths, cmdStatus, cmdEpisodes, cmdGC,
 		cmdLearn, cmdRemember, cmdRecord, cmdConsolidate, cmdBriefing,
 		cmdEnable, cmdDisable, cmdInstall, cmdUninstall, cmdDoctor,
 		cmdHelp, cmdVersion,

@@ -50,6 +50,19 @@ type Config struct {
 	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
 	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
 	Triage                 Triage `yaml:"triage" json:"triage"`
+	Recall                 Recall `yaml:"recall" json:"recall"`
+}
+
+// Recall configures per-prompt recall (the userpromptsubmit hook).
+type Recall struct {
+	Enabled bool `yaml:"enabled" json:"enabled"`
+	// MaxItems and MaxChars bound what one prompt gets.
+	MaxItems int `yaml:"max_items" json:"max_items"`
+	MaxChars int `yaml:"max_chars" json:"max_chars"`
+	// MinScore and MinMatched are the relevance a memory needs: its score,
+	// and the share of the prompt's weight it matches.
+	MinScore   float64 `yaml:"min_score" json:"min_score"`
+	MinMatched float64 `yaml:"min_matched" json:"min_matched"`
 }
 
 // Triage configures keyword triage at Stop.
@@ -118,6 +131,7 @@ func Default() Config {
 			"yet resolved, with the exact messages; and the files being worked on, " +
 			"with what is left to do in each.",
 		Triage: Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
+		Recall: Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1},
 	}
 }
 
@@ -165,6 +179,15 @@ func (c Config) Validate() error {
 	}
 	if c.RetentionDays < 1 || c.MaxEpisodes < 1 {
 		return fmt.Errorf("retention_days and max_episodes must be at least 1")
+	}
+	if c.Recall.MaxItems < 0 || c.Recall.MaxItems > 20 {
+		return fmt.Errorf("recall.max_items must be between 0 and 20, not %d", c.Recall.MaxItems)
+	}
+	if c.Recall.MaxChars < 200 || c.Recall.MaxChars > inject.MaxInline {
+		return fmt.Errorf("recall.max_chars must be between 200 and %d, not %d", inject.MaxInline, c.Recall.MaxChars)
+	}
+	if c.Recall.MinScore < 0 || c.Recall.MinMatched < 0 || c.Recall.MinMatched > 1 {
+		return fmt.Errorf("recall.min_score must not be negative and recall.min_matched must be between 0 and 1")
 	}
 	for k, v := range c.Triage.Thresholds {
 		if _, ok := triage.DefaultThresholds[k]; !ok {

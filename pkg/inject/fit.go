@@ -37,6 +37,9 @@ type Section struct {
 	// nudge) the section is guaranteed when it needs it; what a section
 	// leaves unused goes to the others, in priority order.
 	Share float64
+	// Refs, when set, name the memory on each of Lines ("" for none), so
+	// that what the block shows is known later (see Block.Refs).
+	Refs []string
 }
 
 // SectionReport says what became of one section in the fitted block.
@@ -63,6 +66,8 @@ type Block struct {
 	Chars    int             `json:"chars"`
 	Budget   int             `json:"budget"`
 	Sections []SectionReport `json:"sections"`
+	// Refs name the memories the block shows (the Refs of the lines kept).
+	Refs []string `json:"-"`
 }
 
 // priority lists sections from the first served to the last: the nudge (a
@@ -222,6 +227,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	var b strings.Builder
 	b.WriteString(preamble)
 	reports := make([]SectionReport, 0, len(states))
+	var refs []string
 	for _, st := range states {
 		r := SectionReport{Name: st.sec.Name, Path: st.sec.Path, Cap: st.sec.Cap, Total: st.sec.Total, Guaranteed: st.guarantee}
 		if !dropped[st] {
@@ -229,6 +235,11 @@ func Fit(preamble string, sections []Section, budget int) Block {
 			writeSection(&b, st)
 			r.Shown, r.Full = st.keep, st.full
 			r.Chars = str.Chars(b.String()[start:])
+			for _, ref := range st.sec.Refs[:min(st.keep, len(st.sec.Refs))] {
+				if ref != "" {
+					refs = append(refs, ref)
+				}
+			}
 		}
 		switch {
 		case budgetCut[st]:
@@ -249,7 +260,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		}
 		text = text[:i]
 	}
-	return Block{Text: text, Chars: str.Chars(text), Budget: budget, Sections: reports}
+	return Block{Text: text, Chars: str.Chars(text), Budget: budget, Sections: reports, Refs: refs}
 }
 
 const sectionSep = "\n\n"

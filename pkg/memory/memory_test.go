@@ -424,3 +424,56 @@ func TestClearEndsTheConversation(t *testing.T) {
 		t.Fatalf("the new conversation's checkpoint: %v", err)
 	}
 }
+
+// TestPromptRecall: a prompt gets the memories relevant to it that the
+// session has not been shown: not what its start-up block shows, not what
+// an earlier prompt recalled; small talk gets nothing.
+func TestPromptRecall(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	storetest.Mkfile(t, e.GlobalMemory(), "## Tools\n- The user runs the fish shell on the work laptop\n")
+	goals := []string{"rotate the leaked Stripe webhook secret"}
+	for i := 1; i <= 14; i++ {
+		goals = append(goals, fmt.Sprintf("routine chore number %d on the build", i))
+	}
+	for i, g := range goals { // the first is the oldest: out of the menu
+		at := time.Date(2026, 11, 1+i, 10, 0, 0, 0, time.UTC)
+		name := fmt.Sprintf("%s-s%02d.json", at.Format("20060102T150405Z"), i)
+		storetest.Mkfile(t, filepath.Join(e.EpisodesDir(p.Key), name), fmt.Sprintf(`{"session_id":"s%02d","goal":%q,"turns":2,"started_at":%q,"friction":{"class":"OK"}}`, i, g, at.Format(time.RFC3339)))
+	}
+	inj := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
+	if strings.Contains(inj.Block.Text, "webhook") || !strings.Contains(inj.Block.Text, "fish shell") {
+		t.Fatalf("the test wants the old episode out of the block and the global fact in:\n%s", inj.Block.Text)
+	}
+	prompt := func(text string) string {
+		res, err := Prompt(context.Background(), e, PromptRequest{SessionID: "now", Cwd: repo, Prompt: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Context
+	}
+	got := prompt("the webhook signing secret leaked again, how did we rotate it last time?")
+	if !strings.Contains(got, "rotate the leaked Stripe webhook secret") || !strings.Contains(got, filepath.Join(e.EpisodesDir(p.Key), "20261101T100000Z-s00.json")) {
+		t.Fatalf("the old episode was not recalled:\n%s", got)
+	}
+	if str.Chars(got) > 1500 {
+		t.Fatalf("recall of %d characters", str.Chars(got))
+	}
+	if again := prompt("and the webhook secret rotation, once more?"); strings.Contains(again, "Stripe webhook") {
+		t.Fatalf("a memory recalled earlier in the session came again:\n%s", again)
+	}
+	if shown := prompt("which shell does the user run on the laptop?"); strings.Contains(shown, "fish shell") {
+		t.Fatalf("a memory the start-up block shows was recalled:\n%s", shown)
+	}
+	for _, talk := range []string{"thanks!", "ok, go on", "looks good, continue"} {
+		if got := prompt(talk); got != "" {
+			t.Fatalf("small talk %q got context:\n%s", talk, got)
+		}
+	}
+	// Recall can be turned off.
+	storetest.Mkfile(t, e.GlobalConfig(), "recall:\n  enabled: false\n")
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "later"})
+	if res, _ := Prompt(context.Background(), e, PromptRequest{SessionID: "later", Cwd: repo, Prompt: "how did we rotate the webhook secret?"}); res.Context != "" {
+		t.Fatalf("recall off, still:\n%s", res.Context)
+	}
+}

@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/lazyregexp"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -98,11 +100,11 @@ func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
 }
 
 // Start is the SessionStart hook's work: archive the project's sessions that
-// are over (so the episode menu is current), apply retention, open the
-// starting session's checkpoint (so even a session that crashes before its
-// first Stop leaves a record), refresh the status cache, then compose the
-// block. The optional steps stop short of the deadline, leaving time to
-// compose.
+// are over (so the episode menu is current), apply retention, refresh the
+// status cache, compose the block, then open the starting session's
+// checkpoint (so even a session that crashes before its first Stop leaves a
+// record) with what the block shows. The optional steps before composing
+// stop short of the deadline, leaving time to compose.
 func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	pl := locate(e, req.Cwd)
 	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
@@ -136,9 +138,6 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		note("retention", err)
 		_, err = session.HealIndex(opt, e, p.Key)
 		note("episode index", err)
-		_, err = session.Capture(opt, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
-			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear", Project: p})
-		note("checkpoint", err)
 	}
 	var backlog *learn.Backlog
 	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {
@@ -153,6 +152,14 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 	}
 	inj := compose(ctx, e, req, pl, backlog, false)
+	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
+		// The starting session's checkpoint, with what its block shows
+		// (per-prompt recall does not show it again).
+		_, err := session.Capture(ctx, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
+			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear", Project: p,
+			Shown: inj.Block.Refs, SetShown: true})
+		note("checkpoint", err)
+	}
 	inj.Warnings = append(warnings, inj.Warnings...)
 	return inj
 }
@@ -259,6 +266,9 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	}
 	for i := range sections {
 		sections[i].Share = cfg.Shares.Of(sections[i].Name)
+		if sections[i].Name == "episodes" && pl.project != nil {
+			sections[i].Refs = episodeRefs(e.EpisodesDir(pl.project.Key), sections[i].Lines)
+		}
 	}
 	inj.AutoMemory = learn.AutoMemoryOn(e, root)
 	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory, inj.AutoMemory), sections, budget)
@@ -292,8 +302,24 @@ func fileSection(root, name, title, path string, capLines, budget, lineChars int
 		return s, err
 	}
 	s.Lines, s.Total, s.Approx = h.Lines, h.Total, h.Approx
+	for _, n := range h.LineNos {
+		s.Refs = append(s.Refs, search.Ref(path, n))
+	}
 	return s, nil
 }
+
+// episodeRefs names the episode each line of the menu points at.
+func episodeRefs(dir string, lines []string) []string {
+	refs := make([]string, len(lines))
+	for i, l := range lines {
+		if j := strings.LastIndex(l, " — episodes/"); j >= 0 {
+			refs[i] = filepath.Join(dir, strings.TrimSpace(l[j+len(" — episodes/"):]))
+		}
+	}
+	return refs
+}
+
+var recordLink = lazyregexp.New(`\]\(([a-z_]+/[^()/]+\.json)\)`)
 
 // goesOn is the pointer after a shortened line of the file at path.
 func goesOn(path string) func(int) string {
@@ -326,6 +352,13 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 		return s, false, refused
 	}
 	s.Lines, s.Total = h.Lines[1:], h.Total-1
+	for _, l := range s.Lines {
+		ref := ""
+		if m := recordLink.FindStringSubmatch(l); m != nil {
+			ref = filepath.Join(records.Dir(root), filepath.FromSlash(m[1]))
+		}
+		s.Refs = append(s.Refs, ref)
+	}
 	return s, true, refused
 }
 
@@ -384,6 +417,7 @@ func learnedSection(ctx context.Context, e store.Env, root string, capLines, lin
 	withBody := false
 	for _, it := range items {
 		s.Lines = append(s.Lines, it.line)
+		s.Refs = append(s.Refs, it.path)
 		s.Full = append(s.Full, it.line)
 		if !it.body || ctx.Err() != nil {
 			continue

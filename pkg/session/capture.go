@@ -6,6 +6,8 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,8 +108,12 @@ type CaptureState struct {
 	// session: each fires at most once.
 	TriageFired []string `json:"triage_fired,omitempty"`
 	// TriagePending holds what triage found after a turn until the next
-	// prompt carries it to the model (TakeTriage).
+	// prompt carries it to the model (CommitPrompt).
 	TriagePending []triage.Hit `json:"triage_pending,omitempty"`
+	// Shown holds what the session's model has been shown of memory (the
+	// start-up block, per-prompt recall), as sorted hashes of memory refs
+	// (see ShownKey): recall does not show it again.
+	Shown []string `json:"shown,omitempty"`
 	// Subagents is how far each subagent transcript (by file name) was
 	// read.
 	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
@@ -134,6 +140,7 @@ func (c *Checkpoint) reset() {
 	fresh.State.CompactTrigger = c.State.CompactTrigger
 	fresh.State.TriageFired = c.State.TriageFired
 	fresh.State.TriagePending = c.State.TriagePending
+	fresh.State.Shown = c.State.Shown
 	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
 	*c = *fresh
 }
@@ -290,6 +297,10 @@ type CaptureRequest struct {
 	// LastAssistantMessage is the reply the Stop hook was given; triage
 	// reads it too, since the transcript can lag behind.
 	LastAssistantMessage string
+	// Shown, with SetShown, replaces what the session was shown of memory:
+	// the refs of a session start's block.
+	Shown    []string
+	SetShown bool
 }
 
 // sessionFile is a session's id as a safe file name part.
@@ -333,6 +344,9 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	if req.Process.PID != 0 {
 		c.Process = req.Process
 	}
+	if req.SetShown {
+		c.State.Shown = shownKeys(nil, req.Shown)
+	}
 	if req.PreCompact {
 		c.State.PreCompacts++
 		if req.Trigger != "" {
@@ -365,39 +379,91 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	return c, readErr
 }
 
-// TakeTriage returns what triage found in the session that no prompt has
-// carried to the model yet, and marks it carried: each finding is given
-// once. A session with nothing pending costs one read and no lock.
-func TakeTriage(e store.Env, p store.Project, sessionID string) ([]triage.Hit, error) {
+// Prompted is what a prompt's hook needs of the session: what triage found
+// that no prompt has carried yet, and what the model was shown of memory.
+type Prompted struct {
+	Triage []triage.Hit
+	shown  []string
+}
+
+// WasShown tells whether the memory ref names was shown in the session.
+func (p Prompted) WasShown(ref string) bool {
+	k := ShownKey(ref)
+	i := sort.SearchStrings(p.shown, k)
+	return i < len(p.shown) && p.shown[i] == k
+}
+
+// ShownKey is what a checkpoint keeps of a memory ref: a short hash.
+func ShownKey(ref string) string {
+	sum := sha256.Sum256([]byte(ref))
+	return hex.EncodeToString(sum[:8])
+}
+
+// shownKeys adds the keys of refs to the sorted keys, sorted and once each.
+func shownKeys(keys []string, refs []string) []string {
+	out := append([]string(nil), keys...)
+	for _, r := range refs {
+		out = append(out, ShownKey(r))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// maxShown bounds what a checkpoint keeps of what the session was shown.
+const maxShown = 4096
+
+// ReadPrompted reads what a prompt's hook needs of the session, without a
+// lock; a session without a checkpoint has nothing.
+func ReadPrompted(e store.Env, p store.Project, sessionID string) (Prompted, error) {
 	sid, err := sessionFile(sessionID)
 	if err != nil {
-		return nil, err
+		return Prompted{}, err
 	}
-	path := e.CheckpointPath(p.Key, sid)
-	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
+	c, err := readCheckpoint(e.ProjectDir(p.Key), e.CheckpointPath(p.Key, sid))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return Prompted{}, nil
 	}
-	if err != nil || len(c.State.TriagePending) == 0 {
-		return nil, err
+	if err != nil {
+		return Prompted{}, err
+	}
+	return Prompted{Triage: c.State.TriagePending, shown: c.State.Shown}, nil
+}
+
+// CommitPrompt records what a prompt carried to the model: triage's
+// findings (given once: they are no longer pending) and the memories
+// recalled (not shown again). A session without a checkpoint is left so:
+// its next Stop makes one.
+func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage bool, recalled []string) error {
+	if !tookTriage && len(recalled) == 0 {
+		return nil
+	}
+	sid, err := sessionFile(sessionID)
+	if err != nil {
+		return err
 	}
 	unlock, err := store.Lock(e.ProjectDir(p.Key))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer unlock()
-	if c, err = readCheckpoint(e.ProjectDir(p.Key), path); err != nil {
-		return nil, err
+	path := e.CheckpointPath(p.Key, sid)
+	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	hits := c.State.TriagePending
-	if len(hits) == 0 {
-		return nil, nil
+	if err != nil {
+		return err
 	}
-	c.State.TriagePending = nil
-	if err := store.WriteJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
-		return nil, err
+	if tookTriage {
+		c.State.TriagePending = nil
 	}
-	return hits, nil
+	c.State.Shown = shownKeys(c.State.Shown, recalled)
+	if len(c.State.Shown) > maxShown {
+		c.State.Shown = c.State.Shown[len(c.State.Shown)-maxShown:]
+	}
+	// Not forced to disk: a prompt's hook must be quick, and a checkpoint
+	// lost to a power cut only forgets what was shown.
+	return store.WriteCacheJSONIn(e.ProjectDir(p.Key), path, c)
 }
 
 // loadSession returns the session's checkpoint; a session archived earlier

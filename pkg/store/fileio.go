@@ -80,6 +80,8 @@ type Head struct {
 	Approx bool
 	// Shortened is how many lines were shortened to Limits.LineChars.
 	Shortened int
+	// LineNos are the line numbers in the file (1-based) of Lines.
+	LineNos []int
 }
 
 // exactCount is how much of a file past its taken lines is read to count
@@ -187,6 +189,7 @@ func readHeadSized(r io.Reader, lim Limits, size int64) (Head, error) {
 			h.Total++
 			if taking && len(h.Lines) < maxLines && chars+1 <= maxChars {
 				h.Lines = append(h.Lines, "")
+				h.LineNos = append(h.LineNos, lineNo-blankRun)
 				chars++
 			} else {
 				taking = false
@@ -205,6 +208,7 @@ func readHeadSized(r io.Reader, lim Limits, size int64) (Head, error) {
 			n := str.Chars(s) + 1
 			if len(h.Lines) < maxLines && chars+n <= maxChars {
 				h.Lines = append(h.Lines, s)
+				h.LineNos = append(h.LineNos, lineNo)
 				chars += n
 			} else {
 				taking = false
@@ -298,7 +302,17 @@ func WriteFileShared(path string, data []byte) error {
 	return writeAtomic(path, data, 0o644, 0o755)
 }
 
+// WriteCacheFile is WriteFileAtomic for derived data that can be rebuilt
+// (a search index): still never half-written, but not forced to disk.
+func WriteCacheFile(path string, data []byte) error {
+	return writeFile(path, data, 0o600, 0o700, false)
+}
+
 func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
+	return writeFile(path, data, newMode, dirMode, true)
+}
+
+func writeFile(path string, data []byte, newMode, dirMode os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return err
@@ -325,8 +339,10 @@ func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
 	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		return err
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
@@ -335,6 +351,9 @@ func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
 		return err
 	}
 	ok = true
+	if !durable {
+		return nil
+	}
 	return SyncDir(dir)
 }
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,6 +128,20 @@ func WriteFileAtomicIn(root, path string, data []byte) error {
 		return err
 	}
 	return WriteFileAtomic(path, data)
+}
+
+// WriteCacheJSONIn is WriteJSONIn for data the next run can rebuild (a
+// checkpoint, which its transcript restores): atomic, but not forced to
+// disk.
+func WriteCacheJSONIn(root, path string, v any) error {
+	if err := checkWritable(root, path); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteCacheFile(path, append(data, '\n'))
 }
 
 func checkWritable(root, path string) error {

@@ -37,7 +37,9 @@ func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir
 
 // PersonalConfig is the user's own config for one project, kept in the
 // store (never in the repository): it overrides the repository's.
-func (e Env) PersonalConfig(key string) string { return filepath.Join(e.ProjectDir(key), "config.yaml") }
+func (e Env) PersonalConfig(key string) string {
+	return filepath.Join(e.ProjectDir(key), "config.yaml")
+}
 
 // IndexPath is a project's episode menu.
 func (e Env) IndexPath(key string) string { return filepath.Join(e.ProjectDir(key), "INDEX.md") }

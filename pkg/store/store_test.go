@@ -69,6 +69,9 @@ func TestReadHeadShortensLongLines(t *testing.T) {
 	if want := "- " + strings.Repeat("é", 498) + "… (line 3 continues in M.md)"; h.Lines[2] != want {
 		t.Fatalf("line 3 = %.80q…, want shortened to 500 chars with its pointer", h.Lines[2])
 	}
+	if fmt.Sprint(h.LineNos) != "[1 2 3 4 5]" {
+		t.Fatalf("line numbers %v", h.LineNos)
+	}
 	if !strings.HasSuffix(h.Lines[3], "… (line 4 continues in M.md)") || h.Lines[4] != "- after the long ones" {
 		t.Fatalf("lines after the long one: %q / %q", h.Lines[3][len(h.Lines[3])-40:], h.Lines[4])
 	}
@@ -125,6 +128,14 @@ func FuzzReadHead(f *testing.F) {
 		h, err := store.ReadHeadFrom(strings.NewReader(content), store.Limits{Lines: maxLines, Chars: maxChars, LineChars: lineChars, Cut: cut})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(h.LineNos) != len(h.Lines) {
+			t.Fatalf("%d line numbers for %d lines", len(h.LineNos), len(h.Lines))
+		}
+		for i := 1; i < len(h.LineNos); i++ {
+			if h.LineNos[i] <= h.LineNos[i-1] {
+				t.Fatalf("line numbers not increasing: %v", h.LineNos)
+			}
 		}
 		chars := 0
 		for _, l := range h.Lines {
@@ -383,5 +394,17 @@ func TestFirstClaimsRaceNeverShare(t *testing.T) {
 				t.Fatalf("trial %d: %s claimed %s, resolves to %s", trial, dirs[i], p.Key, again.Key)
 			}
 		}
+	}
+}
+
+// TestReadHeadLineNumbers: each line taken comes with its line number in
+// the file, blank lines and leading blank lines counted.
+func TestReadHeadLineNumbers(t *testing.T) {
+	h, err := store.ReadHeadFrom(strings.NewReader("\n\n## A\n- a\n\n\n- b\n"), store.Limits{Lines: 10, Chars: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(h.LineNos) != "[3 4 5 6 7]" || len(h.Lines) != 5 {
+		t.Fatalf("lines %q at %v", h.Lines, h.LineNos)
 	}
 }

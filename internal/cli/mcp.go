@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/mcp"
+	"github.com/ccmem/ccmem/internal/version"
+	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/search"
+)
+
+var cmdMCP = &command.Command{
+	Name: "mcp", Args: "",
+	Summary: "serve ccmem's memory to Claude Code as an MCP server (stdio)",
+	Help: `Speaks the Model Context Protocol on stdin and stdout, for Claude Code
+(` + "`ccmem install`" + ` registers it as the user-scope server "ccmem"; the plugin
+declares it too). Its tools, for the model:
+
+  search    ranked memory for a query (as ccmem search)
+  get       the text of a file a search hit named (only files in the store
+            or in a repository's .claude/memory/)
+  remember  add a fact to the global or the project MEMORY.md
+
+The project is the one of the directory the server runs in.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return mcpServer(c).Serve(c, os.Stdin, c.Stdout)
+		}
+	},
+}
+
+// mcpServer is ccmem's MCP server, its tools bound to the store of c.
+func mcpServer(c *command.Ctx) *mcp.Server {
+	schema := func(s string) json.RawMessage { return json.RawMessage(s) }
+	return &mcp.Server{
+		Name: "ccmem", Version: version.String(),
+		Instructions: "ccmem keeps the user's persistent memory across sessions: facts, learned preferences, records of decisions, and every past session. " +
+			"Use search when earlier work, a past decision or a preference may bear on the task; get to read a hit's file; remember to save a durable fact.",
+		Tools: []mcp.Tool{
+			{
+				Name: "search", Title: "Search memory",
+				Description: "Ranked full-text search of ccmem's memory: global and project MEMORY.md lines and topic files, learned entries, project records, the briefing, and past sessions (archived ones too). Returns one entry per hit with the file to read.",
+				InputSchema: schema(`{"type":"object","properties":{"query":{"type":"string","description":"words to look for"},"limit":{"type":"integer","description":"most hits (default 10)","minimum":1,"maximum":50},"kind":{"type":"string","description":"only these kinds, comma-separated: ` + strings.Join(search.Kinds, ", ") + `"},"all_projects":{"type":"boolean","description":"search every project, not only this one"}},"required":["query"],"additionalProperties":false}`),
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					var in struct {
+						Query       string `json:"query"`
+						Limit       int    `json:"limit"`
+						Kind        string `json:"kind"`
+						AllProjects bool   `json:"all_projects"`
+					}
+					if err := json.Unmarshal(args, &in); err != nil {
+						return "", fmt.Errorf("search: %v", err)
+					}
+					if strings.TrimSpace(in.Query) == "" {
+						return "", errors.New("search needs a query")
+					}
+					opt := search.Options{Limit: min(max(in.Limit, 0), 50), Scope: searchScope(c, "", in.AllProjects)}
+					for _, k := range strings.Split(in.Kind, ",") {
+						if k = strings.TrimSpace(k); k != "" {
+							opt.Kinds = append(opt.Kinds, k)
+						}
+					}
+					hits, err := search.Search(ctx, c.Env, in.Query, opt)
+					if err != nil {
+						return "", err
+					}
+					return hitsText(in.Query, hits), nil
+				},
+			},
+			{
+				Name: "get", Title: "Read a memory file",
+				Description: "The text of a memory file a search hit named (its path, without a line number).",
+				InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"the absolute path of the file"}},"required":["path"],"additionalProperties":false}`),
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					var in struct {
+						Path string `json:"path"`
+					}
+					if err := json.Unmarshal(args, &in); err != nil {
+						return "", fmt.Errorf("get: %v", err)
+					}
+					path := in.Path
+					if i := strings.LastIndexByte(path, ':'); i > 1 && strings.Trim(path[i+1:], "0123456789") == "" && i < len(path)-1 {
+						path = path[:i] // a hit's "path:line"
+					}
+					return search.Get(c.Env, path, searchScope(c, "", false).Root)
+				},
+			},
+			{
+				Name: "remember", Title: "Remember a fact",
+				Description: "Adds one durable fact as a bullet under a topic header: scope global (about the user, every project; private) or project (the repository's MEMORY.md, committed and read by the team). A fact already there is not added twice; secrets are redacted.",
+				InputSchema: schema(`{"type":"object","properties":{"fact":{"type":"string","description":"the fact, one sentence"},"topic":{"type":"string","description":"the header to file it under (default Notes)"},"scope":{"type":"string","enum":["global","project"],"description":"global (default) or project"}},"required":["fact"],"additionalProperties":false}`),
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					var in struct {
+						Fact, Topic, Scope string
+					}
+					if err := json.Unmarshal(args, &in); err != nil {
+						return "", fmt.Errorf("remember: %v", err)
+					}
+					if strings.TrimSpace(in.Fact) == "" {
+						return "", errors.New("remember needs a fact")
+					}
+					if in.Topic == "" {
+						in.Topic = notes.DefaultTopic
+					}
+					scope := notes.Global
+					switch in.Scope {
+					case "", "global":
+					case "project":
+						scope = notes.Project
+					default:
+						return "", fmt.Errorf("scope must be global or project, not %q", in.Scope)
+					}
+					p, err := projectHere(c, "")
+					if err != nil && scope == notes.Project {
+						return "", err
+					}
+					res, err := notes.Remember(c.Env, scope, p, in.Topic, in.Fact)
+					if err != nil {
+						return "", err
+					}
+					if !res.Added {
+						return "already remembered in " + res.Path, nil
+					}
+					return fmt.Sprintf("remembered under \"## %s\" in %s", res.Topic, res.Path), nil
+				},
+			},
+		},
+	}
+}
+
+// hitsText is search hits as compact text for a model.
+func hitsText(query string, hits []search.Hit) string {
+	if len(hits) == 0 {
+		return fmt.Sprintf("No memory matches %q.", query)
+	}
+	var b strings.Builder
+	for i, h := range hits {
+		where := h.Path
+		if h.Line > 0 {
+			where = fmt.Sprintf("%s:%d", h.Path, h.Line)
+		}
+		fmt.Fprintf(&b, "%d. [%s] %s\n   %s\n", i+1, h.Kind, h.Title, where)
+		if h.Snippet != "" {
+			fmt.Fprintf(&b, "   %s\n", h.Snippet)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

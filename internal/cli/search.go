@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+var cmdSearch = &command.Command{
+	Name: "search", Args: "[--kind K] [--limit N] [--all-projects] [--cwd DIR] [--json] QUERY…",
+	Summary: "find memory by its words, ranked: every kind, archived sessions too",
+	Help: `Ranks the memory of this project and of every project by the words of
+QUERY: lines of the global and the repository MEMORY.md and their topic
+files, learned entries, records, the briefing, and sessions (archived ones
+too). Words are matched case-folded and lightly stemmed ("invoice" finds
+"invoices"); a name, title or goal counts more than a description, and a
+description more than a body. Each hit shows the file to read (with its
+line for a line of a file). --kind limits the kinds (comma-separated):
+` + strings.Join(search.Kinds, ", ") + `. --all-projects searches every
+project in the store. No match prints nothing (--json: []) and exits 0.
+
+The index lives in ~/.claude/ccmem/search/; it is rebuilt wherever its
+files changed, so it never answers from stale memory.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		kind := fs.String("kind", "", "only these `kinds`, comma-separated")
+		limit := fs.Int("limit", 10, "the most `hits` to show")
+		all := fs.Bool("all-projects", false, "search every project in the store")
+		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		asJSON := fs.Bool("json", false, "print the hits as a JSON array")
+		return func(c *command.Ctx, args []string) error {
+			query := strings.Join(args, " ")
+			if strings.TrimSpace(query) == "" {
+				return command.Usagef(`for example: ccmem search invoice export`, "search needs words to look for")
+			}
+			if *limit < 1 {
+				return command.Usagef("", "--limit must be at least 1, not %d", *limit)
+			}
+			var kinds []string
+			for _, k := range strings.Split(*kind, ",") {
+				if k = strings.TrimSpace(k); k == "" {
+					continue
+				}
+				if !contains(search.Kinds, k) {
+					return command.Usagef("kinds: "+strings.Join(search.Kinds, ", "), "unknown kind %q", k)
+				}
+				kinds = append(kinds, k)
+			}
+			return runSearch(c, query, search.Options{Kinds: kinds, Limit: *limit, Scope: search.Scope{All: *all}}, *cwd, *asJSON)
+		}
+	},
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// searchScope is the scope of a search run in dir: its project, if any.
+func searchScope(c *command.Ctx, cwd string, all bool) search.Scope {
+	sc := search.Scope{All: all}
+	if p, err := projectHere(c, cwd); err == nil {
+		sc.Root, sc.Key = p.Root, p.Key
+	}
+	return sc
+}
+
+func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJSON bool) error {
+	opt.Scope = searchScope(c, cwd, opt.Scope.All)
+	hits, err := search.Search(c, c.Env, query, opt)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.PrintJSON(hits)
+	}
+	for i, h := range hits {
+		fmt.Fprintf(c.Stdout, "%2d. [%s] %s  (%.2f)\n    %s\n", i+1, h.Kind, h.Title, h.Score, hitLocation(c.Env, h))
+		if h.Snippet != "" {
+			fmt.Fprintf(c.Stdout, "    %s\n", h.Snippet)
+		}
+	}
+	return nil
+}
+
+// hitLocation is where a hit is: its file, and line.
+func hitLocation(e store.Env, h search.Hit) string {
+	if h.Line > 0 {
+		return fmt.Sprintf("%s:%d", e.Tilde(h.Path), h.Line)
+	}
+	return e.Tilde(h.Path)
+}

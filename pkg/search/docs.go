@@ -1,0 +1,267 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/records"
+)
+
+// The kinds of memory search finds.
+const (
+	KindGlobal   = "global"   // a line of the global MEMORY.md
+	KindProject  = "project"  // a line of a repository's MEMORY.md
+	KindTopic    = "topic"    // a topic file beside either MEMORY.md
+	KindLearned  = "learned"  // a learned entry
+	KindRecord   = "record"   // a project record
+	KindBriefing = "briefing" // a line of a project briefing
+	KindEpisode  = "episode"  // a finished session, archived ones too
+)
+
+// Kinds lists the kinds, in the order help shows them.
+var Kinds = []string{KindGlobal, KindProject, KindTopic, KindLearned, KindRecord, KindBriefing, KindEpisode}
+
+// The fields of a document, by weight: a name, title or goal counts most,
+// a description, heading or outcome next, a body least.
+const (
+	fieldTitle = iota
+	fieldDesc
+	fieldBody
+	nFields
+)
+
+// Doc is one searchable memory: a line of a MEMORY.md or briefing, or a
+// whole entry, record, topic file or episode.
+type Doc struct {
+	Kind string
+	Path string
+	// Line is the line of Path the memory is on (0: the whole file).
+	Line int
+	// Title is what a hit shows first; Snippet the text after it.
+	Title   string
+	Snippet string
+	// Time orders equal scores, newest first (zero when unknown).
+	Time time.Time
+	// Scope is the project root a learned project or reference entry
+	// belongs to ("" for memory of every project).
+	Scope  string
+	Fields [nFields]string
+}
+
+// Ref identifies a memory for "already shown": the file, and the line for
+// a line of a file.
+func (d Doc) Ref() string { return Ref(d.Path, d.Line) }
+
+// Ref identifies the memory at line of path (0: the whole file).
+func Ref(path string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s#%d", path, line)
+	}
+	return path
+}
+
+// Limits of what one file gives search.
+const (
+	maxMarkdown = 8 << 20 // a MEMORY.md or briefing
+	maxEntry    = 1 << 20 // a learned entry, record, topic file or episode
+	maxBody     = 64 << 10
+	snippetLen  = 160
+	titleLen    = 120
+)
+
+var (
+	mdLink   = lazyregexp.New(`\[([^\]]*)\]\(([^)]*)\)`)
+	listMark = lazyregexp.New(`^(?:[-*+]|\d+[.)])\s+`)
+)
+
+// markdownDocs makes a doc of each line of a MEMORY.md-like file: bullets
+// and plain lines, each with the heading above it as its description.
+func markdownDocs(kind, path string, data []byte) []Doc {
+	var out []Doc
+	heading := ""
+	inFence := false
+	for i, line := range strings.Split(str.ValidUTF8(data), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			inFence = !inFence
+			continue
+		}
+		if t == "" || inFence || strings.HasPrefix(t, "<!--") {
+			continue
+		}
+		if strings.HasPrefix(t, "#") {
+			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			continue
+		}
+		text := mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		d := Doc{Kind: kind, Path: path, Line: i + 1, Title: str.Shorten(text, titleLen), Snippet: str.Shorten(heading, snippetLen)}
+		d.Fields[fieldTitle] = text
+		d.Fields[fieldDesc] = heading
+		// A linked topic file's name is worth finding too.
+		for _, m := range mdLink.FindAllStringSubmatch(t, -1) {
+			d.Fields[fieldBody] += " " + strings.TrimSuffix(filepath.Base(m[2]), ".md")
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// topicDoc makes one doc of a topic file: its first heading (else its
+// name) as title, its text as body.
+func topicDoc(path string, data []byte) Doc {
+	text := str.ValidUTF8(data)
+	title := strings.TrimSuffix(filepath.Base(path), ".md")
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
+			title = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			break
+		}
+	}
+	d := Doc{Kind: KindTopic, Path: path, Title: str.Shorten(title, titleLen), Snippet: firstText(text)}
+	d.Fields[fieldTitle] = title + " " + strings.TrimSuffix(filepath.Base(path), ".md")
+	d.Fields[fieldBody] = capText(text)
+	return d
+}
+
+// learnedDoc makes one doc of a learned entry: name, description, body.
+func learnedDoc(typ, path string, data []byte) (Doc, bool) {
+	meta, body, err := frontmatter.Read(data)
+	if err != nil {
+		return Doc{}, false
+	}
+	name := meta.Name
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), ".md")
+	}
+	d := Doc{Kind: KindLearned, Path: path, Title: str.Shorten(typ+"/"+name, titleLen), Snippet: str.Shorten(meta.Description, snippetLen)}
+	if d.Snippet == "" {
+		d.Snippet = firstText(string(body))
+	}
+	if typ == "project" || typ == "reference" {
+		if s, ok := meta.Fields["source_cwd"].(string); ok {
+			d.Scope = filepath.Clean(s)
+		}
+	}
+	if t, ok := meta.Fields["source_modified"].(string); ok {
+		d.Time, _ = time.Parse(time.RFC3339Nano, t)
+	}
+	d.Fields[fieldTitle] = strings.ReplaceAll(name, "-", " ")
+	d.Fields[fieldDesc] = meta.Description
+	d.Fields[fieldBody] = capText(str.ValidUTF8(body))
+	return d, true
+}
+
+// recordDoc makes one doc of a project record: title; tags and category;
+// its content's text and related files.
+func recordDoc(root, path string) (Doc, bool) {
+	rf := records.Read(root, path)
+	r := rf.Record
+	if r == nil {
+		return Doc{}, false
+	}
+	d := Doc{Kind: KindRecord, Path: path, Title: str.Shorten(r.Title, titleLen)}
+	d.Time, _ = time.Parse(time.RFC3339Nano, r.UpdatedAt)
+	var body []string
+	collectStrings(r.Content, &body)
+	body = append(body, r.RelatedFiles...)
+	status := ""
+	if r.RecordStatus != "" && r.RecordStatus != records.StatusActive {
+		status = " (" + r.RecordStatus + ")"
+	}
+	d.Snippet = str.Shorten(r.Category+status+": "+strings.Join(body, " · "), snippetLen)
+	d.Fields[fieldTitle] = r.Title
+	d.Fields[fieldDesc] = r.Category + " " + strings.Join(r.Tags, " ")
+	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
+	return d, true
+}
+
+func collectStrings(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, x)
+	case []any:
+		for _, e := range x {
+			collectStrings(e, out)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			collectStrings(x[k], out)
+		}
+	}
+}
+
+// episode is the part of an episode record search reads.
+type episode struct {
+	SessionID    string   `json:"session_id"`
+	Goal         string   `json:"goal"`
+	Outcome      string   `json:"outcome"`
+	Turns        int      `json:"turns"`
+	FilesChanged []string `json:"files_changed"`
+	StartedAt    string   `json:"started_at"`
+	GitBranch    string   `json:"git_branch"`
+	Friction     struct {
+		Class string `json:"class"`
+	} `json:"friction"`
+}
+
+// episodeDoc makes one doc of an episode: its goal, its outcome, its files.
+func episodeDoc(path string, data []byte) (Doc, bool) {
+	var ep episode
+	if json.Unmarshal(data, &ep) != nil || strings.TrimSpace(ep.Goal) == "" {
+		return Doc{}, false
+	}
+	d := Doc{Kind: KindEpisode, Path: path, Title: str.Shorten(ep.Goal, titleLen)}
+	when := "unknown time"
+	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {
+		d.Time = t
+		when = t.UTC().Format("2006-01-02 15:04")
+	}
+	parts := []string{when, fmt.Sprintf("%d turns", ep.Turns)}
+	if ep.Friction.Class != "" {
+		parts = append(parts, ep.Friction.Class)
+	}
+	if len(ep.FilesChanged) > 0 {
+		parts = append(parts, strings.Join(ep.FilesChanged[:min(3, len(ep.FilesChanged))], ", "))
+	}
+	if ep.Outcome != "" {
+		parts = append(parts, ep.Outcome)
+	}
+	d.Snippet = str.Shorten(strings.Join(parts, " · "), snippetLen)
+	d.Fields[fieldTitle] = ep.Goal
+	d.Fields[fieldDesc] = ep.Outcome
+	files := strings.Join(ep.FilesChanged, " ")
+	d.Fields[fieldBody] = capText(strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files) + " " + ep.GitBranch)
+	return d, true
+}
+
+// firstText is the first line of text that is not a heading, shortened.
+func firstText(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "---") {
+			return str.Shorten(mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1"), snippetLen)
+		}
+	}
+	return ""
+}
+
+func capText(s string) string {
+	if len(s) > maxBody {
+		return s[:maxBody]
+	}
+	return s
+}

@@ -1,0 +1,547 @@
+// Package search finds memory: ranked full-text search over every kind of
+// memory ccmem keeps — the global and repository MEMORY.md lines and their
+// topic files, learned entries, records, briefings and episodes (archived
+// ones too) — with case folding, light stemming and field weights (BM25F).
+// An index under $CCMEM_HOME/search/ saves reading the files again; it is
+// kept per unit of source files, each rebuilt when its files change, and
+// never trusted over them.
+package search
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// Scope is what a search covers: memory of every project, and one
+// project's (or, with All, every project's in the store).
+type Scope struct {
+	// Root and Key are the current project's root and store key ("" for
+	// none: only memory of every project).
+	Root, Key string
+	All       bool
+}
+
+// Options shape a search.
+type Options struct {
+	Scope Scope
+	// Kinds limits the kinds searched (none: all).
+	Kinds []string
+	// Limit is the most hits (default 10).
+	Limit int
+	// Quick trusts a folder's index while the folder's modification time
+	// is unchanged (a per-prompt hook's budget allows no stat of every
+	// file); otherwise every source file's size and time are checked.
+	Quick bool
+	// Skip, when set, leaves out the memories it reports (already shown).
+	Skip func(ref string) bool
+	// prompt: the query is a user's prompt, small talk removed.
+	prompt bool
+}
+
+// Hit is one ranked memory.
+type Hit struct {
+	Kind    string    `json:"kind"`
+	Path    string    `json:"path"`
+	Line    int       `json:"line,omitempty"`
+	Title   string    `json:"title"`
+	Snippet string    `json:"snippet"`
+	Score   float64   `json:"score"`
+	Time    time.Time `json:"time,omitzero"`
+	// Matched is the share of the query's weight (by idf) this memory
+	// matched: 1 when it holds every query term.
+	Matched float64 `json:"matched"`
+}
+
+// Ref identifies the hit's memory (see Doc.Ref).
+func (h Hit) Ref() string { return Ref(h.Path, h.Line) }
+
+// Dir is where the index lives.
+func Dir(e store.Env) string { return filepath.Join(e.Store, "search") }
+
+// layout lists the units a scope covers.
+func layout(e store.Env, sc Scope) []unit {
+	md := func(n string) bool { return strings.HasSuffix(n, ".md") }
+	topic := func(n string) bool { return md(n) && n != "MEMORY.md" }
+	json := func(n string) bool { return strings.HasSuffix(n, ".json") }
+	us := []unit{
+		{key: "global", kind: KindGlobal, file: e.GlobalMemory()},
+		{key: "global-topics.0", kind: KindTopic, dir: e.Store, match: topic, buckets: 1},
+	}
+	for _, typ := range []string{"user", "feedback", "project", "reference"} {
+		for b := range 8 {
+			us = append(us, unit{key: "learned-" + typ + "." + itoa(b), kind: KindLearned, typ: typ,
+				dir: filepath.Join(e.LearnedDir(), typ), match: md, bucket: b, buckets: 8})
+		}
+	}
+	type project struct{ root, key string }
+	var projects []project
+	if sc.All {
+		ents, _ := os.ReadDir(e.ProjectsDir())
+		for _, de := range ents {
+			if de.IsDir() && store.ValidID(de.Name(), 255, false) {
+				root := e.ProjectRoot(de.Name())
+				if de.Name() == sc.Key && sc.Root != "" {
+					root = sc.Root
+				}
+				projects = append(projects, project{root, de.Name()})
+			}
+		}
+	} else if sc.Key != "" {
+		projects = append(projects, project{sc.Root, sc.Key})
+	}
+	for _, p := range projects {
+		pre := "p-" + p.key + "-"
+		pdir := e.ProjectDir(p.key)
+		us = append(us, unit{key: pre + "briefing", kind: KindBriefing, file: e.BriefingPath(p.key), root: pdir})
+		for b := range 8 {
+			us = append(us, unit{key: pre + "episodes." + itoa(b), kind: KindEpisode, dir: e.EpisodesDir(p.key), root: pdir, match: json, bucket: b, buckets: 8})
+		}
+		for b := range 64 {
+			us = append(us, unit{key: pre + "archive." + itoa(b), kind: KindEpisode, dir: e.EpisodeArchiveDir(p.key), root: pdir, match: json, bucket: b, buckets: 64})
+		}
+		if p.root == "" {
+			continue
+		}
+		if fi, err := os.Stat(p.root); err != nil || !fi.IsDir() {
+			continue
+		}
+		us = append(us,
+			unit{key: pre + "repo", kind: KindProject, file: store.RepoMemory(p.root), root: p.root},
+			unit{key: pre + "repo-topics.0", kind: KindTopic, dir: store.RepoMemoryDir(p.root), root: p.root, match: topic, buckets: 1})
+		for _, cat := range records.Categories {
+			us = append(us, unit{key: pre + "records-" + cat + ".0", kind: KindRecord, dir: filepath.Join(records.Dir(p.root), cat), root: p.root, match: json, buckets: 1})
+		}
+	}
+	return us
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// open brings the index of every unit up to date and opens it. A unit
+// whose sources cannot be read has no docs; a unit that cannot be brought
+// up to date before ctx ends is left out of this search.
+func open(ctx context.Context, e store.Env, units []unit, quick bool) []*reader {
+	dir := Dir(e)
+	var out []*reader
+	type folder struct {
+		stamp    string       // its modification time before it was listed
+		trusted  bool         // quick: unchanged since its buckets were checked
+		nonEmpty map[int]bool // trusted: the buckets that hold files
+		listed   bool
+		bucketed map[int][]entry
+		ok       bool // every bucket is current
+	}
+	folders := map[string]*folder{}
+	var order []string
+	list := func(u unit, f *folder) {
+		ls, err := u.list()
+		if err != nil && !isNotExist(err) {
+			ls = nil
+		}
+		f.listed, f.trusted = true, false
+		f.bucketed = byBucket(ls, u.buckets)
+	}
+	for _, u := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		path := filepath.Join(dir, u.key+".idx")
+		var want string
+		var f *folder
+		if u.file != "" {
+			want = u.fileStamp()
+		} else {
+			g := u.group()
+			if f = folders[g]; f == nil {
+				f = &folder{stamp: dirStamp(u.dir), ok: true}
+				folders[g] = f
+				order = append(order, g)
+				if quick {
+					f.trusted, f.nonEmpty = readDirStamp(filepath.Join(dir, g+".dir"), f.stamp)
+				}
+				if !f.trusted {
+					list(u, f)
+				}
+			}
+			if f.trusted {
+				if !f.nonEmpty[u.bucket] {
+					continue // an empty bucket: nothing to read
+				}
+			} else {
+				if len(f.bucketed[u.bucket]) == 0 {
+					os.Remove(path) // an empty bucket has no index
+					continue
+				}
+				want = bucketStamp(f.bucketed[u.bucket])
+			}
+		}
+		r, err := openReader(path)
+		if err == nil && (want == "" || r.stamp == want) {
+			out = append(out, r)
+			continue
+		}
+		if err == nil {
+			r.Close()
+		}
+		if want == "" {
+			// Trusted by its folder's stamp, but missing or damaged: check
+			// the folder's files after all.
+			list(u, f)
+			if len(f.bucketed[u.bucket]) == 0 {
+				continue
+			}
+			want = bucketStamp(f.bucketed[u.bucket])
+		}
+		var ents []entry
+		if f != nil {
+			ents = f.bucketed[u.bucket]
+		}
+		data := build(want, u.docs(ents)).encode()
+		if err := store.WriteCacheFile(path, data); err != nil && f != nil {
+			f.ok = false
+		}
+		if r, err := readerOf(data); err == nil {
+			out = append(out, r)
+		}
+	}
+	// A folder whose buckets were all checked and are current gets its
+	// stamp, so a quick search trusts it until it changes again.
+	for _, g := range order {
+		f := folders[g]
+		if f.listed && f.ok && ctx.Err() == nil {
+			writeDirStamp(filepath.Join(dir, g+".dir"), f.stamp, f.bucketed)
+		}
+	}
+	return out
+}
+
+// A folder's stamp file holds its modification time when its buckets were
+// last found current, and which buckets hold files.
+func writeDirStamp(path, stamp string, bucketed map[int][]entry) {
+	var nonEmpty []string
+	for b, ents := range bucketed {
+		if len(ents) > 0 {
+			nonEmpty = append(nonEmpty, strconv.Itoa(b))
+		}
+	}
+	sort.Strings(nonEmpty)
+	_ = store.WriteCacheFile(path, []byte(stamp+"\n"+strings.Join(nonEmpty, ",")+"\n"))
+}
+
+// readDirStamp tells whether a folder is unchanged since its stamp file
+// was written (its time is stamp), and which of its buckets hold files.
+func readDirStamp(path, stamp string) (bool, map[int]bool) {
+	data, err := store.ReadSmallFile(path, 4096)
+	if err != nil {
+		return false, nil
+	}
+	lines := strings.Split(string(data), "\n")
+	if len(lines) < 2 || lines[0] != stamp || stamp == "absent" && lines[0] != "absent" {
+		return false, nil
+	}
+	nonEmpty := map[int]bool{}
+	for _, b := range strings.Split(lines[1], ",") {
+		if n, err := strconv.Atoi(b); err == nil {
+			nonEmpty[n] = true
+		}
+	}
+	return true, nonEmpty
+}
+
+// readerOf opens an index held in memory.
+func readerOf(data []byte) (*reader, error) {
+	r := &reader{f: bytes.NewReader(data), size: int64(len(data))}
+	return r, r.readHead()
+}
+
+// BM25F parameters: term saturation, and length normalisation per field.
+const k1 = 1.2
+
+var (
+	fieldWeight = [nFields]float64{3, 2, 1}
+	fieldB      = [nFields]float64{0.5, 0.75, 0.75}
+)
+
+// Search ranks the memories of the scope for the query.
+func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit, error) {
+	terms := Terms(query)
+	if opt.prompt {
+		terms = promptTerms(query)
+	}
+	terms = dedupe(terms)
+	if len(terms) == 0 {
+		return []Hit{}, nil
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = 10
+	}
+	var units []unit
+	for _, u := range layout(e, opt.Scope) {
+		if len(opt.Kinds) == 0 || contains(opt.Kinds, u.kind) {
+			units = append(units, u)
+		}
+	}
+	readers := open(ctx, e, units, opt.Quick)
+	defer func() {
+		for _, r := range readers {
+			r.Close()
+		}
+	}()
+	// Statistics over the whole scope.
+	n := 0
+	var totals [nFields]float64
+	df := make([]float64, len(terms))
+	for _, r := range readers {
+		n += r.nDocs
+		for f := range nFields {
+			totals[f] += float64(r.totals[f])
+		}
+		for i, t := range terms {
+			df[i] += float64(r.dict[t].df)
+		}
+	}
+	if n == 0 {
+		return []Hit{}, nil
+	}
+	var avg [nFields]float64
+	for f := range nFields {
+		avg[f] = max(totals[f]/float64(n), 1)
+	}
+	idf := make([]float64, len(terms))
+	idfSum := 0.0
+	for i := range terms {
+		idf[i] = math.Log(1 + (float64(n)-df[i]+0.5)/(df[i]+0.5))
+		idfSum += idf[i]
+	}
+	// Score each unit's matching documents in a dense array, and keep the
+	// best candidates in a bounded heap: a large store has hundreds of
+	// thousands of matches for common words.
+	keep := opt.Limit*8 + 32
+	largest := 0
+	for _, r := range readers {
+		largest = max(largest, r.nDocs)
+	}
+	acc := &accumulator{scores: make([]float32, largest), matched: make([]float32, largest)}
+	for {
+		best := &candHeap{}
+		for _, r := range readers {
+			scoreUnit(r, terms, idf, avg, idfSum, best, keep, acc)
+		}
+		cands := []cand(*best)
+		sort.Slice(cands, func(i, j int) bool { return cands[i].better(cands[j]) })
+		hits := []Hit{}
+		for _, c := range cands {
+			if len(hits) == opt.Limit {
+				break
+			}
+			d, err := c.r.doc(c.doc)
+			if err != nil {
+				continue
+			}
+			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope.Root) {
+				continue // another project's learned entry
+			}
+			if opt.Skip != nil && opt.Skip(d.Ref()) {
+				continue
+			}
+			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet,
+				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000})
+		}
+		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<20 {
+			keep *= 8 // filters left too few: look further down
+			continue
+		}
+		return sortNewerFirst(hits), nil
+	}
+}
+
+// sortNewerFirst orders equal scores newest first.
+func sortNewerFirst(hits []Hit) []Hit {
+	sort.SliceStable(hits, func(i, j int) bool {
+		return hits[i].Score == hits[j].Score && hits[i].Time.After(hits[j].Time)
+	})
+	return hits
+}
+
+// accumulator holds the scores of one unit's documents while it is scored;
+// it is shared by the units of a search, cleared after each.
+type accumulator struct {
+	scores, matched []float32
+	touched         []uint32
+}
+
+// cand is a scored document of a unit.
+type cand struct {
+	r       *reader
+	doc     uint32
+	score   float32
+	matched float32
+}
+
+// better orders candidates: higher score first, then a stable order.
+func (c cand) better(o cand) bool {
+	if c.score != o.score {
+		return c.score > o.score
+	}
+	if c.r != o.r {
+		return c.r.stamp < o.r.stamp
+	}
+	return c.doc < o.doc
+}
+
+// candHeap is a min-heap of the best candidates so far.
+type candHeap []cand
+
+func (h candHeap) Len() int           { return len(h) }
+func (h candHeap) Less(i, j int) bool { return h[j].better(h[i]) }
+func (h candHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *candHeap) Push(x any)        { *h = append(*h, x.(cand)) }
+func (h *candHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// offer adds c if it is among the best keep so far.
+func (h *candHeap) offer(c cand, keep int) {
+	if len(*h) < keep {
+		heap.Push(h, c)
+		return
+	}
+	if c.better((*h)[0]) {
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+// scoreUnit scores the documents of one unit that hold a query term
+// (BM25F) and offers them to best. It reads the postings and field lengths
+// as stored, without decoding them into values first: a common word in a
+// large store has tens of thousands of postings.
+func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, idfSum float64, best *candHeap, keep int, acc *accumulator) {
+	scores, matched := acc.scores, acc.matched
+	touched := acc.touched[:0]
+	defer func() {
+		// Clear only what this unit touched, for the next.
+		for _, d := range touched {
+			scores[d], matched[d] = 0, 0
+		}
+		acc.touched = touched[:0]
+	}()
+	le := binary.LittleEndian
+	// norm(f, len) = 1 - b + b*len/avg: its two parts, per field.
+	var base, per [nFields]float64
+	for f := range nFields {
+		base[f], per[f] = 1-fieldB[f], fieldB[f]/avg[f]
+	}
+	for i, t := range terms {
+		buf, err := r.rawPostings(t)
+		if err != nil || len(buf) == 0 {
+			continue
+		}
+		lens, err := r.lengths()
+		if err != nil {
+			return
+		}
+		w := idf[i] * (k1 + 1)
+		m := float32(idf[i] / idfSum)
+		for off := 0; off+postingLen <= len(buf); off += postingLen {
+			d := le.Uint32(buf[off:])
+			if int(d) >= r.nDocs {
+				return // damaged: nothing more from this unit
+			}
+			l := lens[int(d)*2*nFields:]
+			tf := 0.0
+			for f := range nFields {
+				if n := buf[off+4+f]; n > 0 {
+					tf += fieldWeight[f] * float64(n) / (base[f] + per[f]*float64(le.Uint16(l[2*f:])))
+				}
+			}
+			if matched[d] == 0 {
+				touched = append(touched, d)
+			}
+			scores[d] += float32(w * tf / (k1 + tf))
+			matched[d] += m
+		}
+	}
+	for _, d := range touched {
+		best.offer(cand{r: r, doc: d, score: scores[d], matched: matched[d]}, keep)
+	}
+}
+
+// inScope tells whether memory of the project at scope applies at root
+// (as learn.Entry.AppliesTo: the same folder or one inside, or the same
+// slug, since a source folder read back from a slug is approximate).
+func inScope(scope, root string) bool {
+	if root == "" {
+		return false
+	}
+	return scope == root || strings.HasPrefix(scope, root+string(filepath.Separator)) || store.Slug(scope) == store.Slug(root)
+}
+
+func dedupe(terms []string) []string {
+	seen := map[string]bool{}
+	out := terms[:0]
+	for _, t := range terms {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// RecallOptions shape per-prompt recall.
+type RecallOptions struct {
+	Scope Scope
+	// Skip leaves out what the session was already shown.
+	Skip func(ref string) bool
+	// MaxItems is the most memories recalled.
+	MaxItems int
+	// MinScore is the least score a memory needs, and MinMatched the least
+	// share of the prompt's weight (by idf) it must match: a memory that
+	// shares one common word with the prompt is not relevant to it.
+	MinScore, MinMatched float64
+}
+
+// Recall finds the few memories relevant to a user's prompt: small talk
+// and words of no weight left out, only memories over both thresholds,
+// folders trusted by their modification time (a hook's budget).
+func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
+	if o.MaxItems <= 0 {
+		return []Hit{}, nil
+	}
+	hits, err := Search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, prompt: true})
+	if err != nil {
+		return nil, err
+	}
+	out := []Hit{}
+	for _, h := range hits {
+		if h.Score >= o.MinScore && h.Matched >= o.MinMatched && len(out) < o.MaxItems {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}

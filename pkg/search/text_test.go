@@ -1,0 +1,49 @@
+package search
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestStemMeetsForms: the forms of one word are one term, so "invoice"
+// finds "invoices", "invoicing" and "invoiced".
+func TestStemMeetsForms(t *testing.T) {
+	for _, group := range [][]string{
+		{"invoice", "invoices", "invoicing", "invoiced"},
+		{"cache", "caches", "caching", "cached"},
+		{"run", "runs", "running"},
+		{"stop", "stops", "stopped", "stopping"},
+		{"query", "queries", "queried"},
+		{"test", "tests", "testing", "tested"},
+		{"queue", "queues"},
+		{"process", "processes"},
+		{"fix", "fixes", "fixed", "fixing"},
+		{"migration", "migrations"},
+	} {
+		want := stem(group[0])
+		for _, w := range group[1:] {
+			if got := stem(w); got != want {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want one term", w, got, group[0], want)
+			}
+		}
+	}
+	for _, w := range []string{"status", "analysis", "class", "go", "日本語"} {
+		if got := stem(w); got != w {
+			t.Errorf("stem(%q) = %q, want it unchanged", w, got)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	got := Terms("Run `make db-up` before the Integration tests; see RFC-42 and 日本語のメモ.")
+	want := []string{"run", "make", "db", "integration", "test", "see", "rfc", "42", "日本語のメモ"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Terms = %q, want %q", got, want)
+	}
+	if got := promptTerms("thanks, ok — go on please"); len(got) != 0 {
+		t.Fatalf("small talk has terms %q", got)
+	}
+	if got := promptTerms("ok, and the invoice export?"); !reflect.DeepEqual(got, []string{"invoic", "export"}) {
+		t.Fatalf("promptTerms = %q", got)
+	}
+}

@@ -1,0 +1,553 @@
+package search
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// A unit is a set of source files indexed together into one index file:
+// a single markdown file, or one bucket of a folder's files (a folder of
+// thousands of episodes is split so that a new one rebuilds a bucket, not
+// the folder). A unit's index records the state of its sources (the stamp)
+// and is rebuilt whenever they differ: the files are the truth, the index
+// only a copy that saves reading them.
+type unit struct {
+	key  string // the index file's name, without .idx
+	kind string
+	// Exactly one of file and dir is set.
+	file string
+	dir  string
+	// match picks the folder's files (by name).
+	match func(name string) bool
+	// bucket of buckets: the folder's files whose name hashes to it.
+	bucket, buckets int
+	// root, when set, is the folder the unit's files are read under
+	// without following a symlink (a repository's root, a project's folder
+	// in the store). Else: the user's own files (the global MEMORY.md, the
+	// learned entries), which may be symlinks into their dotfiles.
+	root string
+	// typ is the learned entries' type, for their titles.
+	typ string
+}
+
+// group is the key of a folder's buckets: its stamp file's name.
+func (u unit) group() string {
+	if i := strings.LastIndexByte(u.key, '.'); i > 0 {
+		return u.key[:i]
+	}
+	return u.key
+}
+
+// read reads one of the unit's files.
+func (u unit) read(path string, max int64) ([]byte, error) {
+	if u.root != "" {
+		return store.ReadFileIn(u.root, path, max)
+	}
+	return store.ReadSmallFile(path, max)
+}
+
+func bucketOf(name string, buckets int) int {
+	if buckets <= 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int(h.Sum32() % uint32(buckets))
+}
+
+// entry is one source file of a folder unit.
+type entry struct {
+	name  string
+	size  int64
+	mtime int64
+}
+
+// list lists the unit's folder's matching regular files (symlinks are not
+// listed), with their size and modification time.
+func (u unit) list() ([]entry, error) {
+	var ents []fs.DirEntry
+	var err error
+	if u.root != "" {
+		ents, err = store.ReadDirIn(u.root, u.dir)
+	} else {
+		ents, err = os.ReadDir(u.dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	match := u.match
+	var out []entry
+	for _, de := range ents {
+		n := de.Name()
+		if !de.Type().IsRegular() || strings.HasPrefix(n, ".") || !match(n) {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, entry{n, fi.Size(), fi.ModTime().UnixNano()})
+	}
+	return out, nil
+}
+
+// byBucket groups a folder's files by bucket.
+func byBucket(ents []entry, buckets int) map[int][]entry {
+	out := map[int][]entry{}
+	for _, e := range ents {
+		b := bucketOf(e.name, buckets)
+		out[b] = append(out[b], e)
+	}
+	return out
+}
+
+// bucketStamp is the state of a bucket's files: their names, sizes and
+// modification times.
+func bucketStamp(ents []entry) string {
+	h := sha256.New()
+	for _, e := range ents {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", e.name, e.size, e.mtime)
+	}
+	return fmt.Sprintf("dir:%d:%s", len(ents), hex.EncodeToString(h.Sum(nil)[:12]))
+}
+
+// fileStamp is the state of the unit's single source file.
+func (u unit) fileStamp() string {
+	stat := os.Stat
+	if u.root != "" {
+		if store.CheckIn(u.root, u.file) != nil {
+			return "absent"
+		}
+		stat = os.Lstat
+	}
+	fi, err := stat(u.file)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "absent"
+	}
+	return fmt.Sprintf("file:%d:%d", fi.Size(), fi.ModTime().UnixNano())
+}
+
+// docs reads a unit's sources (for a folder: the files of its bucket)
+// into documents.
+func (u unit) docs(ents []entry) []Doc {
+	if u.file != "" {
+		data, err := u.read(u.file, maxMarkdown)
+		if err != nil {
+			return nil
+		}
+		return markdownDocs(u.kind, u.file, data)
+	}
+	var out []Doc
+	for _, e := range ents {
+		path := filepath.Join(u.dir, e.name)
+		if u.kind == KindRecord {
+			if d, ok := recordDoc(u.root, path); ok {
+				out = append(out, d)
+			}
+			continue
+		}
+		data, err := u.read(path, maxEntry)
+		if err != nil {
+			continue
+		}
+		switch u.kind {
+		case KindTopic:
+			out = append(out, topicDoc(path, data))
+		case KindLearned:
+			if d, ok := learnedDoc(u.typ, path, data); ok {
+				out = append(out, d)
+			}
+		case KindEpisode:
+			if d, ok := episodeDoc(path, data); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// The index file of a unit, all integers little-endian:
+//
+//	header (80 bytes): magic, docs, terms, field totals ×3, stamp length,
+//	  dictionary length, offsets of postings, lengths, doc offsets, docs
+//	stamp
+//	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
+//	  of its postings
+//	postings: per posting: u32 doc, u8 ×3 term frequency per field
+//	lengths: per doc, u16 ×3 terms per field
+//	doc offsets: per doc, u32 offset of its record in docs
+//	docs: per doc: u8 kind, i64 unix seconds, u32 line, then path, title,
+//	  snippet and scope, each u16 length + bytes
+const (
+	magic      = "CCMIDX02"
+	headerLen  = 80
+	postingLen = 7
+)
+
+// built is a unit's index in memory.
+type built struct {
+	stamp  string
+	docs   []Doc
+	totals [nFields]uint64
+	terms  []string
+	post   map[string][]posting
+	lens   [][nFields]uint16
+}
+
+type posting struct {
+	doc uint32
+	tf  [nFields]uint8
+}
+
+// build indexes docs.
+func build(stamp string, docs []Doc) *built {
+	b := &built{stamp: stamp, docs: docs, post: map[string][]posting{}, lens: make([][nFields]uint16, len(docs))}
+	for i, d := range docs {
+		tfs := map[string]*[nFields]uint8{}
+		var order []string
+		for f := 0; f < nFields; f++ {
+			terms := Terms(d.Fields[f])
+			b.lens[i][f] = uint16(min(len(terms), math.MaxUint16))
+			b.totals[f] += uint64(b.lens[i][f])
+			for _, t := range terms {
+				tf := tfs[t]
+				if tf == nil {
+					tf = new([nFields]uint8)
+					tfs[t] = tf
+					order = append(order, t)
+				}
+				if tf[f] < math.MaxUint8 {
+					tf[f]++
+				}
+			}
+		}
+		for _, t := range order {
+			b.post[t] = append(b.post[t], posting{uint32(i), *tfs[t]})
+		}
+	}
+	for t := range b.post {
+		b.terms = append(b.terms, t)
+	}
+	sort.Strings(b.terms)
+	return b
+}
+
+var kindIndex = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for i, k := range Kinds {
+		m[k] = uint8(i)
+	}
+	return m
+}()
+
+func (b *built) encode() []byte {
+	var dict, post, lens, offs, docs bytes.Buffer
+	le := binary.LittleEndian
+	for _, t := range b.terms {
+		ps := b.post[t]
+		binary.Write(&dict, le, uint16(len(t)))
+		dict.WriteString(t)
+		binary.Write(&dict, le, uint32(len(ps)))
+		binary.Write(&dict, le, uint32(post.Len()))
+		for _, p := range ps {
+			binary.Write(&post, le, p.doc)
+			post.Write(p.tf[:])
+		}
+	}
+	putString := func(s string) {
+		if len(s) > math.MaxUint16 {
+			s = s[:math.MaxUint16]
+		}
+		binary.Write(&docs, le, uint16(len(s)))
+		docs.WriteString(s)
+	}
+	for i, d := range b.docs {
+		binary.Write(&lens, le, b.lens[i])
+		binary.Write(&offs, le, uint32(docs.Len()))
+		docs.WriteByte(kindIndex[d.Kind])
+		var unix int64
+		if !d.Time.IsZero() {
+			unix = d.Time.Unix()
+		}
+		binary.Write(&docs, le, unix)
+		binary.Write(&docs, le, uint32(d.Line))
+		putString(d.Path)
+		putString(d.Title)
+		putString(d.Snippet)
+		putString(d.Scope)
+	}
+	var out bytes.Buffer
+	out.WriteString(magic)
+	postStart := uint64(headerLen + len(b.stamp) + dict.Len())
+	lensStart := postStart + uint64(post.Len())
+	offsStart := lensStart + uint64(lens.Len())
+	docsStart := offsStart + uint64(offs.Len())
+	binary.Write(&out, le, uint32(len(b.docs)))
+	binary.Write(&out, le, uint32(len(b.terms)))
+	binary.Write(&out, le, b.totals)
+	binary.Write(&out, le, uint32(len(b.stamp)))
+	binary.Write(&out, le, uint32(dict.Len()))
+	binary.Write(&out, le, []uint64{postStart, lensStart, offsStart, docsStart})
+	out.WriteString(b.stamp)
+	out.Write(dict.Bytes())
+	out.Write(post.Bytes())
+	out.Write(lens.Bytes())
+	out.Write(offs.Bytes())
+	out.Write(docs.Bytes())
+	return out.Bytes()
+}
+
+// errBadIndex is an index file that cannot be used: it is rebuilt.
+var errBadIndex = errors.New("damaged search index")
+
+// reader is an open unit index: its header and dictionary read, the rest
+// read on demand.
+type reader struct {
+	f      io.ReaderAt
+	closer io.Closer
+	size   int64
+	stamp  string
+	nDocs  int
+	totals [nFields]uint64
+	dict   map[string]dictEntry
+	starts [4]uint64 // postings, lengths, doc offsets, docs
+	lens   []byte    // read when first needed
+}
+
+type dictEntry struct {
+	df  uint32
+	off uint32
+}
+
+// wholeRead is how much of a small index file is read at once.
+const wholeRead = 256 << 10
+
+func openReader(path string) (*reader, error) {
+	f, fi, err := store.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{f: f, closer: f, size: fi.Size()}
+	if r.size <= wholeRead {
+		data := make([]byte, r.size)
+		if _, err := io.ReadFull(f, data); err != nil {
+			f.Close()
+			return nil, err
+		}
+		f.Close()
+		r.f, r.closer = bytes.NewReader(data), nil
+	}
+	if err := r.readHead(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *reader) Close() {
+	if r.closer != nil {
+		r.closer.Close()
+	}
+}
+
+func (r *reader) at(off uint64, n int) ([]byte, error) {
+	if n < 0 || off+uint64(n) > uint64(r.size) {
+		return nil, errBadIndex
+	}
+	buf := make([]byte, n)
+	if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
+		return nil, errBadIndex
+	}
+	return buf, nil
+}
+
+func (r *reader) readHead() error {
+	h, err := r.at(0, headerLen)
+	if err != nil || string(h[:8]) != magic {
+		return errBadIndex
+	}
+	le := binary.LittleEndian
+	r.nDocs = int(le.Uint32(h[8:]))
+	nTerms := int(le.Uint32(h[12:]))
+	for f := range nFields {
+		r.totals[f] = le.Uint64(h[16+8*f:])
+	}
+	stampLen := int(le.Uint32(h[40:]))
+	dictLen := int(le.Uint32(h[44:]))
+	for i := range r.starts {
+		r.starts[i] = le.Uint64(h[48+8*i:])
+	}
+	rest, err := r.at(headerLen, stampLen+dictLen)
+	if err != nil {
+		return err
+	}
+	r.stamp = string(rest[:stampLen])
+	d := rest[stampLen:]
+	r.dict = make(map[string]dictEntry, nTerms)
+	for range nTerms {
+		if len(d) < 2 {
+			return errBadIndex
+		}
+		n := int(le.Uint16(d))
+		if len(d) < 2+n+8 {
+			return errBadIndex
+		}
+		t := string(d[2 : 2+n])
+		r.dict[t] = dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
+		d = d[10+n:]
+	}
+	if r.starts[0] > r.starts[1] || r.starts[1] > r.starts[2] || r.starts[2] > r.starts[3] || r.starts[3] > uint64(r.size) {
+		return errBadIndex
+	}
+	return nil
+}
+
+// postings reads the postings of term.
+func (r *reader) postings(term string) ([]posting, error) {
+	e, ok := r.dict[term]
+	if !ok {
+		return nil, nil
+	}
+	buf, err := r.at(r.starts[0]+uint64(e.off), int(e.df)*postingLen)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]posting, e.df)
+	for i := range out {
+		p := buf[i*postingLen:]
+		out[i].doc = binary.LittleEndian.Uint32(p)
+		copy(out[i].tf[:], p[4:7])
+		if int(out[i].doc) >= r.nDocs {
+			return nil, errBadIndex
+		}
+	}
+	return out, nil
+}
+
+// rawPostings reads the postings of term as stored.
+func (r *reader) rawPostings(term string) ([]byte, error) {
+	e, ok := r.dict[term]
+	if !ok {
+		return nil, nil
+	}
+	return r.at(r.starts[0]+uint64(e.off), int(e.df)*postingLen)
+}
+
+// lengths reads the field lengths of every doc, as stored.
+func (r *reader) lengths() ([]byte, error) {
+	if r.lens == nil {
+		var err error
+		if r.lens, err = r.at(r.starts[1], r.nDocs*2*nFields); err != nil {
+			return nil, err
+		}
+	}
+	return r.lens, nil
+}
+
+// docLen is the number of terms in each field of doc.
+func (r *reader) docLen(doc uint32) ([nFields]uint16, error) {
+	if r.lens == nil {
+		var err error
+		if r.lens, err = r.at(r.starts[1], r.nDocs*2*nFields); err != nil {
+			return [nFields]uint16{}, err
+		}
+	}
+	var out [nFields]uint16
+	for f := range nFields {
+		out[f] = binary.LittleEndian.Uint16(r.lens[int(doc)*2*nFields+2*f:])
+	}
+	return out, nil
+}
+
+// doc reads the stored part of a document.
+func (r *reader) doc(i uint32) (Doc, error) {
+	ob, err := r.at(r.starts[2]+4*uint64(i), 4)
+	if err != nil {
+		return Doc{}, err
+	}
+	off := r.starts[3] + uint64(binary.LittleEndian.Uint32(ob))
+	n := min(int64(4096), r.size-int64(off))
+	buf, err := r.at(off, int(n))
+	if err != nil || len(buf) < 13 {
+		return Doc{}, errBadIndex
+	}
+	d := Doc{}
+	if int(buf[0]) < len(Kinds) {
+		d.Kind = Kinds[buf[0]]
+	}
+	if unix := int64(binary.LittleEndian.Uint64(buf[1:])); unix != 0 {
+		d.Time = time.Unix(unix, 0).UTC()
+	}
+	d.Line = int(binary.LittleEndian.Uint32(buf[9:]))
+	buf = buf[13:]
+	var strs [4]string
+	for i := range strs {
+		if len(buf) < 2 {
+			return Doc{}, errBadIndex
+		}
+		n := int(binary.LittleEndian.Uint16(buf))
+		if len(buf) < 2+n {
+			// A very long path: read again, exactly.
+			return r.docSlow(off)
+		}
+		strs[i] = string(buf[2 : 2+n])
+		buf = buf[2+n:]
+	}
+	d.Path, d.Title, d.Snippet, d.Scope = strs[0], strs[1], strs[2], strs[3]
+	return d, nil
+}
+
+// docSlow reads a doc record whose strings do not fit the usual read.
+func (r *reader) docSlow(off uint64) (Doc, error) {
+	buf, err := r.at(off, int(min(int64(4*math.MaxUint16+13), r.size-int64(off))))
+	if err != nil || len(buf) < 13 {
+		return Doc{}, errBadIndex
+	}
+	d := Doc{Line: int(binary.LittleEndian.Uint32(buf[9:]))}
+	if int(buf[0]) < len(Kinds) {
+		d.Kind = Kinds[buf[0]]
+	}
+	buf = buf[13:]
+	var strs [4]string
+	for i := range strs {
+		if len(buf) < 2 {
+			return Doc{}, errBadIndex
+		}
+		n := int(binary.LittleEndian.Uint16(buf))
+		if len(buf) < 2+n {
+			return Doc{}, errBadIndex
+		}
+		strs[i] = string(buf[2 : 2+n])
+		buf = buf[2+n:]
+	}
+	d.Path, d.Title, d.Snippet, d.Scope = strs[0], strs[1], strs[2], strs[3]
+	return d, nil
+}
+
+// dirStamp is what a folder's stamp file records: the folder's
+// modification time when its buckets were last checked.
+func dirStamp(dir string) string {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return "absent"
+	}
+	return strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
