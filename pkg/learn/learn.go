@@ -20,8 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 

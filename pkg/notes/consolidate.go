@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/str"
-	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
