@@ -63,6 +63,8 @@ fuzz:
 
 vet:
 	$(GO) vet ./...
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
+	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi
 
 ## cross: build, vet and compile the tests for macOS, Windows and linux/arm64
 cross:
