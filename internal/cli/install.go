@@ -69,6 +69,9 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	if o.Settings == "" {
 		o.Settings = c.Env.Settings()
 	}
+	if !o.StatusLineOnly {
+		o.ClaudeJSON = c.Env.ClaudeJSON()
+	}
 	if o.Prefix == "" {
 		if c.Env.Home == "" {
 			return command.WithHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")

@@ -141,6 +141,9 @@ type Options struct {
 	// StatusLineOnly registers only ccmem's status line (for plugin users:
 	// a plugin cannot set one), for the ccmem binary Exe.
 	StatusLineOnly bool
+	// ClaudeJSON is the client's state file where user-scope MCP servers
+	// are registered ("": no MCP registration).
+	ClaudeJSON string
 }
 
 // Action is one thing install or uninstall did (or, in a dry run, would do).
@@ -253,7 +256,47 @@ func Install(o Options) (Report, error) {
 			}
 		}
 	}
-	return rep, commitSettings(&rep, o, orig, next, changes)
+	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
+		return rep, err
+	}
+	if o.ClaudeJSON != "" {
+		if err := editClaudeJSON(&rep, o, func(root *settings.Value) ([]settings.Change, string, error) {
+			return ensureMCP(root, ccmem)
+		}); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// editClaudeJSON applies one edit to the client's .claude.json, keeping a
+// backup of it first, like settings.json.
+func editClaudeJSON(rep *Report, o Options, edit func(*settings.Value) ([]settings.Change, string, error)) error {
+	root, orig, err := readSettings(o.ClaudeJSON)
+	if err != nil {
+		return err
+	}
+	next := root.Clone()
+	changes, note, err := edit(next)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.ClaudeJSON, err)
+	}
+	if note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	co := o
+	co.Settings = o.ClaudeJSON
+	sub := Report{}
+	if err := commitSettings(&sub, co, orig, next, changes); err != nil {
+		return err
+	}
+	for _, a := range sub.Actions {
+		rep.Actions = append(rep.Actions, Action{"mcp", a.What + " in " + o.ClaudeJSON})
+	}
+	if sub.Backup != "" {
+		rep.Actions = append(rep.Actions, Action{"backup", sub.Backup + " (" + filepath.Base(o.ClaudeJSON) + " before this change)"})
+	}
+	return nil
 }
 
 // writeFile installs a small file when its content differs.
@@ -292,6 +335,15 @@ func Uninstall(o Options) (Report, error) {
 	changes = append(changes, settings.RemoveStatusLine(next, OwnedStatusLine)...)
 	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
 		return rep, err
+	}
+	if o.ClaudeJSON != "" {
+		if _, err := os.Stat(o.ClaudeJSON); err == nil {
+			if err := editClaudeJSON(&rep, o, func(root *settings.Value) ([]settings.Change, string, error) {
+				return removeMCP(root), "", nil
+			}); err != nil {
+				return rep, err
+			}
+		}
 	}
 	targets := []string{filepath.Join(BinDir(o.Prefix), Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
 	for _, name := range hookNames() {

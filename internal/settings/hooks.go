@@ -28,8 +28,11 @@ type Change struct {
 }
 
 func (c Change) String() string {
-	if c.Event == "statusLine" {
+	switch c.Event {
+	case "statusLine":
 		return fmt.Sprintf("%s statusLine: %s", c.Action, c.What)
+	case "mcpServers":
+		return fmt.Sprintf("%s MCP server %s", c.Action, c.What)
 	}
 	return fmt.Sprintf("%s %s hook: %s", c.Action, c.Event, c.What)
 }

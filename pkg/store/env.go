@@ -25,6 +25,9 @@ type Env struct {
 	Store string
 	// ClaudeDir is $CLAUDE_CONFIG_DIR, by default ~/.claude.
 	ClaudeDir string
+	// ConfigDirSet is true when $CLAUDE_CONFIG_DIR named ClaudeDir: the
+	// client then keeps its .claude.json inside it, not in the home.
+	ConfigDirSet bool
 	// Disabled is true when CCMEM_DISABLE is set to a true value.
 	Disabled bool
 	// Now is the clock; nil means time.Now.
@@ -60,6 +63,7 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		e.Home = absClean(e.Home)
 	}
 	e.ClaudeDir = getenv("CLAUDE_CONFIG_DIR")
+	e.ConfigDirSet = e.ClaudeDir != ""
 	if e.ClaudeDir == "" {
 		if e.Home == "" {
 			return e, ErrNoHome

@@ -35,6 +35,15 @@ func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(
 // BriefingPath is a project's curated briefing.
 func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir(key), "briefing.md") }
 
+// ClaudeJSON is the client's own state file, which holds the user-scope
+// MCP servers: ~/.claude.json, or .claude.json in $CLAUDE_CONFIG_DIR.
+func (e Env) ClaudeJSON() string {
+	if e.ConfigDirSet {
+		return filepath.Join(e.ClaudeDir, ".claude.json")
+	}
+	return filepath.Join(e.Home, ".claude.json")
+}
+
 // PersonalConfig is the user's own config for one project, kept in the
 // store (never in the repository): it overrides the repository's.
 func (e Env) PersonalConfig(key string) string {
