@@ -164,7 +164,7 @@ func (t *torture) jobs(round, n int, tag string) []job {
 	for i := range n {
 		id := fmt.Sprintf("%s-%d-%d", tag, round, i)
 		secret := secrets[t.r.Intn(len(secrets))]
-		switch i % 8 {
+		switch i % 9 {
 		case 0, 1:
 			scope := []string{"--global", "--project"}[i%2]
 			text := "fact " + id
@@ -193,6 +193,10 @@ func (t *torture) jobs(round, n int, tag string) []job {
 			out = append(out, job{name: "ccmem", args: []string{"consolidate", "--cwd", t.repo}})
 		case 7:
 			out = append(out, job{name: "ccmem", args: []string{"briefing", "--set", "-", "--cwd", t.repo}, stdin: "briefing " + id + " " + secret + "\n"})
+		case 8:
+			// Search builds and rewrites its index while everything else
+			// writes the files it indexes.
+			out = append(out, job{name: "ccmem", args: []string{"search", "--json", "--cwd", t.repo, "fact", "goal", "briefing"}})
 		}
 	}
 	return out
@@ -399,6 +403,24 @@ func (t *torture) check(when string) {
 			}
 			return nil
 		})
+	}
+
+	// Search answers, over an index that kills may have interrupted, with
+	// what the files hold now.
+	t.checks++
+	out, err := t.run("ccmem", nil, "search", "--json", "--cwd", t.repo, "briefing")
+	var hits []struct{ Path, Title string }
+	if err != nil || json.Unmarshal([]byte(out), &hits) != nil {
+		t.fail("%s: ccmem search failed: %v: %.300s", when, err, out)
+	}
+	brief, _ := filepath.Glob(filepath.Join(store, "projects", "*", "briefing.md"))
+	for _, b := range brief {
+		text, _ := os.ReadFile(b)
+		for _, h := range hits {
+			if h.Path == b && !bytes.Contains(text, []byte(strings.TrimSuffix(h.Title, "…"))) {
+				t.fail("%s: search answered %q from %s, which no longer says it", when, h.Title, b)
+			}
+		}
 	}
 
 	// INDEX.md names exactly the episodes in episodes/.

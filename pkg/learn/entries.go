@@ -225,7 +225,8 @@ func BodyLines(path string, maxLines, maxChars int) []string {
 	if err != nil {
 		return nil
 	}
-	_, body, err := frontmatter.Read(data)
+	// The body only: no need to parse the frontmatter's YAML.
+	_, body, err := frontmatter.Split(data)
 	if err != nil {
 		return nil
 	}

@@ -8,7 +8,6 @@
 package search
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
 	"encoding/binary"
@@ -44,8 +43,14 @@ type Options struct {
 	// is unchanged (a per-prompt hook's budget allows no stat of every
 	// file); otherwise every source file's size and time are checked.
 	Quick bool
-	// Skip, when set, leaves out the memories it reports (already shown).
-	Skip func(ref string) bool
+	// Skip, when set, leaves out the memories it reports (already shown);
+	// SkipMost is how many it may leave out at most, so the search looks
+	// far enough down the ranking at once.
+	Skip     func(ref string) bool
+	SkipMost int
+	// BuildFor, when set, bounds the time spent (re)building the index:
+	// what is not built by then is left out of this search.
+	BuildFor time.Duration
 	// prompt: the query is a user's prompt, small talk removed.
 	prompt bool
 }
@@ -132,8 +137,16 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // open brings the index of every unit up to date and opens it. A unit
 // whose sources cannot be read has no docs; a unit that cannot be brought
 // up to date before ctx ends is left out of this search.
-func open(ctx context.Context, e store.Env, units []unit, quick bool) []*reader {
+func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor time.Duration) []*reader {
 	dir := Dir(e)
+	// Building is bounded apart: a unit that cannot be built in time is
+	// left out of this search (and built by a later one).
+	build := ctx
+	if buildFor > 0 {
+		var cancel context.CancelFunc
+		build, cancel = context.WithTimeout(ctx, buildFor)
+		defer cancel()
+	}
 	var out []*reader
 	type folder struct {
 		stamp    string       // its modification time before it was listed
@@ -145,6 +158,7 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool) []*reader 
 	}
 	folders := map[string]*folder{}
 	var order []string
+	tidied := false
 	list := func(u unit, f *folder) {
 		ls, err := u.list()
 		if err != nil && !isNotExist(err) {
@@ -204,11 +218,21 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool) []*reader 
 			}
 			want = bucketStamp(f.bucketed[u.bucket])
 		}
+		if build.Err() != nil {
+			if f != nil {
+				f.ok = false
+			}
+			continue
+		}
+		if !tidied {
+			store.Tidy(dir) // leftovers of interrupted index writes
+			tidied = true
+		}
 		var ents []entry
 		if f != nil {
 			ents = f.bucketed[u.bucket]
 		}
-		data := build(want, u.docs(ents)).encode()
+		data := index(want, u.docs(ents)).encode()
 		if err := store.WriteCacheFile(path, data); err != nil && f != nil {
 			f.ok = false
 		}
@@ -262,7 +286,7 @@ func readDirStamp(path, stamp string) (bool, map[int]bool) {
 
 // readerOf opens an index held in memory.
 func readerOf(data []byte) (*reader, error) {
-	r := &reader{f: bytes.NewReader(data), size: int64(len(data))}
+	r := &reader{data: data, size: int64(len(data))}
 	return r, r.readHead()
 }
 
@@ -293,7 +317,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			units = append(units, u)
 		}
 	}
-	readers := open(ctx, e, units, opt.Quick)
+	readers := open(ctx, e, units, opt.Quick, opt.BuildFor)
 	defer func() {
 		for _, r := range readers {
 			r.Close()
@@ -328,7 +352,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	// Score each unit's matching documents in a dense array, and keep the
 	// best candidates in a bounded heap: a large store has hundreds of
 	// thousands of matches for common words.
-	keep := opt.Limit*8 + 32
+	keep := opt.Limit*8 + 32 + min(opt.SkipMost, 1<<16)
 	largest := 0
 	for _, r := range readers {
 		largest = max(largest, r.nDocs)
@@ -516,8 +540,10 @@ func contains(list []string, s string) bool {
 // RecallOptions shape per-prompt recall.
 type RecallOptions struct {
 	Scope Scope
-	// Skip leaves out what the session was already shown.
-	Skip func(ref string) bool
+	// Skip leaves out what the session was already shown, at most
+	// SkipMost memories.
+	Skip     func(ref string) bool
+	SkipMost int
 	// MaxItems is the most memories recalled.
 	MaxItems int
 	// MinScore is the least score a memory needs, and MinMatched the least
@@ -526,6 +552,11 @@ type RecallOptions struct {
 	MinScore, MinMatched float64
 }
 
+// recallBuild bounds the index building one prompt may do: the first
+// prompt in a large store that was never searched does not wait for all of
+// it (`ccmem search` builds the rest, or later prompts do).
+const recallBuild = time.Second
+
 // Recall finds the few memories relevant to a user's prompt: small talk
 // and words of no weight left out, only memories over both thresholds,
 // folders trusted by their modification time (a hook's budget).
@@ -533,7 +564,7 @@ func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([
 	if o.MaxItems <= 0 {
 		return []Hit{}, nil
 	}
-	hits, err := Search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, prompt: true})
+	hits, err := Search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost, prompt: true, BuildFor: recallBuild})
 	if err != nil {
 		return nil, err
 	}

@@ -215,8 +215,8 @@ type posting struct {
 	tf  [nFields]uint8
 }
 
-// build indexes docs.
-func build(stamp string, docs []Doc) *built {
+// index indexes docs.
+func index(stamp string, docs []Doc) *built {
 	b := &built{stamp: stamp, docs: docs, post: map[string][]posting{}, lens: make([][nFields]uint16, len(docs))}
 	for i, d := range docs {
 		tfs := map[string]*[nFields]uint8{}
@@ -319,8 +319,11 @@ var errBadIndex = errors.New("damaged search index")
 // reader is an open unit index: its header and dictionary read, the rest
 // read on demand.
 type reader struct {
-	f      io.ReaderAt
-	closer io.Closer
+	// data is the whole index file: read, or mapped where the system
+	// allows (a large store's index is tens of MB; a query touches little
+	// of it).
+	data   []byte
+	unmap  func()
 	size   int64
 	stamp  string
 	nDocs  int
@@ -343,15 +346,18 @@ func openReader(path string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{f: f, closer: f, size: fi.Size()}
-	if r.size <= wholeRead {
-		data := make([]byte, r.size)
-		if _, err := io.ReadFull(f, data); err != nil {
-			f.Close()
+	defer f.Close()
+	r := &reader{size: fi.Size()}
+	if r.size > wholeRead {
+		// Index files are replaced by rename, never changed in place, so
+		// a mapping stays whole while it is in use.
+		r.data, r.unmap = mapFile(f, r.size)
+	}
+	if r.data == nil {
+		r.data = make([]byte, r.size)
+		if _, err := io.ReadFull(f, r.data); err != nil {
 			return nil, err
 		}
-		f.Close()
-		r.f, r.closer = bytes.NewReader(data), nil
 	}
 	if err := r.readHead(); err != nil {
 		r.Close()
@@ -361,20 +367,18 @@ func openReader(path string) (*reader, error) {
 }
 
 func (r *reader) Close() {
-	if r.closer != nil {
-		r.closer.Close()
+	if r.unmap != nil {
+		r.unmap()
+		r.unmap = nil
 	}
 }
 
+// at is n bytes of the index at off (not a copy: read only).
 func (r *reader) at(off uint64, n int) ([]byte, error) {
-	if n < 0 || off+uint64(n) > uint64(r.size) {
+	if n < 0 || off+uint64(n) > uint64(len(r.data)) {
 		return nil, errBadIndex
 	}
-	buf := make([]byte, n)
-	if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
-		return nil, errBadIndex
-	}
-	return buf, nil
+	return r.data[off : off+uint64(n) : off+uint64(n)], nil
 }
 
 func (r *reader) readHead() error {

@@ -7,7 +7,6 @@ package session
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,9 +110,10 @@ type CaptureState struct {
 	// prompt carries it to the model (CommitPrompt).
 	TriagePending []triage.Hit `json:"triage_pending,omitempty"`
 	// Shown holds what the session's model has been shown of memory (the
-	// start-up block, per-prompt recall), as sorted hashes of memory refs
-	// (see ShownKey): recall does not show it again.
-	Shown []string `json:"shown,omitempty"`
+	// start-up block, per-prompt recall): the sorted 8-byte keys of memory
+	// refs (see ShownKey), one run of bytes (base64 in the JSON, cheap to
+	// read): recall does not show it again.
+	Shown []byte `json:"shown,omitempty"`
 	// Subagents is how far each subagent transcript (by file name) was
 	// read.
 	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
@@ -383,33 +383,52 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 // that no prompt has carried yet, and what the model was shown of memory.
 type Prompted struct {
 	Triage []triage.Hit
-	shown  []string
+	shown  []byte
 }
 
 // WasShown tells whether the memory ref names was shown in the session.
 func (p Prompted) WasShown(ref string) bool {
 	k := ShownKey(ref)
-	i := sort.SearchStrings(p.shown, k)
-	return i < len(p.shown) && p.shown[i] == k
+	n := len(p.shown) / shownKeyLen
+	i := sort.Search(n, func(i int) bool { return string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) >= string(k[:]) })
+	return i < n && string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) == string(k[:])
 }
 
+// ShownCount is how many memories the session was shown.
+func (p Prompted) ShownCount() int { return len(p.shown) / shownKeyLen }
+
+// shownKeyLen is the size of a key of what was shown.
+const shownKeyLen = 8
+
 // ShownKey is what a checkpoint keeps of a memory ref: a short hash.
-func ShownKey(ref string) string {
+func ShownKey(ref string) [shownKeyLen]byte {
 	sum := sha256.Sum256([]byte(ref))
-	return hex.EncodeToString(sum[:8])
+	return [shownKeyLen]byte(sum[:shownKeyLen])
 }
 
 // shownKeys adds the keys of refs to the sorted keys, sorted and once each.
-func shownKeys(keys []string, refs []string) []string {
-	out := append([]string(nil), keys...)
-	for _, r := range refs {
-		out = append(out, ShownKey(r))
+func shownKeys(keys []byte, refs []string) []byte {
+	all := make([]string, 0, len(keys)/shownKeyLen+len(refs))
+	for i := 0; i+shownKeyLen <= len(keys); i += shownKeyLen {
+		all = append(all, string(keys[i:i+shownKeyLen]))
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	for _, r := range refs {
+		k := ShownKey(r)
+		all = append(all, string(k[:]))
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) > maxShown {
+		all = all[len(all)-maxShown:]
+	}
+	out := make([]byte, 0, len(all)*shownKeyLen)
+	for _, k := range all {
+		out = append(out, k...)
+	}
+	return out
 }
 
-// maxShown bounds what a checkpoint keeps of what the session was shown.
+// maxShown bounds how many memories a checkpoint remembers as shown.
 const maxShown = 4096
 
 // ReadPrompted reads what a prompt's hook needs of the session, without a
@@ -458,9 +477,6 @@ func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage boo
 		c.State.TriagePending = nil
 	}
 	c.State.Shown = shownKeys(c.State.Shown, recalled)
-	if len(c.State.Shown) > maxShown {
-		c.State.Shown = c.State.Shown[len(c.State.Shown)-maxShown:]
-	}
 	// Not forced to disk: a prompt's hook must be quick, and a checkpoint
 	// lost to a power cut only forgets what was shown.
 	return store.WriteCacheJSONIn(e.ProjectDir(p.Key), path, c)
