@@ -343,6 +343,7 @@ func (t *torture) check(when string) {
 	t.run("ccmem", nil, "record", "list", "--cwd", t.repo)
 	t.run("ccmem", nil, "consolidate", "--cwd", t.repo)
 	t.run("ccmem", nil, "gc")
+	t.run("ccmem", nil, "search", "--cwd", t.repo, "tidy")
 
 	store := filepath.Join(t.home, ".claude", "ccmem")
 	repoMem := filepath.Join(t.repo, ".claude", "memory")

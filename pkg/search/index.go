@@ -158,7 +158,13 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 	}
 	folders := map[string]*folder{}
 	var order []string
+	// Leftovers of interrupted index writes go: on every full check, and
+	// before any rebuild.
 	tidied := false
+	if !quick {
+		store.Tidy(dir)
+		tidied = true
+	}
 	list := func(u unit, f *folder) {
 		ls, err := u.list()
 		if err != nil && !isNotExist(err) {
