@@ -146,6 +146,22 @@ func TestPluginRoute(t *testing.T) {
 			t.Fatalf("the plugin's SessionStart block lacks %q:\n%s", want, block)
 		}
 	}
+	// The plugin declares the MCP server too: the model is offered its
+	// search tool.
+	offered := ""
+	for _, r := range w.api.MessageRequests() {
+		for _, text := range r.Texts() {
+			for _, f := range strings.Fields(text) {
+				if strings.HasPrefix(f, "mcp__") && strings.Contains(f, "ccmem") && strings.HasSuffix(f, "__search") {
+					offered = f
+				}
+			}
+		}
+	}
+	if offered == "" {
+		t.Errorf("the plugin's MCP server's search tool was not offered to the model")
+	}
+	t.Logf("the plugin's search tool: %s", offered)
 	n := len(w.api.MessageRequests())
 	w.claude("-p", "a second session")
 	if eps := w.episodesOf(first); len(eps) != 1 {

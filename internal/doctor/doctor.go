@@ -65,6 +65,7 @@ func Run(o Options) []Check {
 	}
 	d.checkBinaries()
 	d.checkRegistrations()
+	d.checkMCP()
 	d.checkStore()
 	d.checkConfig()
 	d.dryRuns()
@@ -119,6 +120,34 @@ func (d *doctor) checkRegistrations() {
 			p := install.StatusLinePath(cmd)
 			d.add(executable(p), "status line", e.Tilde(p)+problemOf(p))
 		}
+	}
+}
+
+// checkMCP: the client's .claude.json registers ccmem's MCP server at the
+// installed ccmem.
+func (d *doctor) checkMCP() {
+	e := d.Env
+	path := e.ClaudeJSON()
+	want := filepath.Join(install.BinDir(d.Prefix), install.Exe("ccmem"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		d.add(false, "MCP server", fmt.Sprintf("%s: %v (run `ccmem install`)", e.Tilde(path), pathErrText(err)))
+		return
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		d.add(false, "MCP server", fmt.Sprintf("%s: %v", e.Tilde(path), err))
+		return
+	}
+	entry := root.Get("mcpServers").Get(install.MCPServer)
+	cmd, _ := entry.Get("command").Str()
+	switch {
+	case entry == nil:
+		d.add(false, "MCP server", fmt.Sprintf("not registered in %s (run `ccmem install`)", e.Tilde(path)))
+	case cmd != want:
+		d.add(false, "MCP server", fmt.Sprintf("%s runs %s, not the installed %s (run `ccmem install`)", install.MCPServer, cmd, e.Tilde(want)))
+	default:
+		d.add(true, "MCP server", install.MCPServer+": "+e.Tilde(want)+" mcp")
 	}
 }
 
