@@ -126,7 +126,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		if p := pl.project; p != nil {
 			sc.Root, sc.Key = p.Root, p.Key
 		}
-		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShown, SkipMost: st.ShownCount(),
+		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
 			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
 		if err == nil && len(hits) > 0 {
 			text, refs := RecallText(hits, rc.MaxChars)

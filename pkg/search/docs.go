@@ -12,6 +12,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // The kinds of memory search finds.
@@ -59,13 +60,15 @@ type Doc struct {
 // a line of a file.
 func (d Doc) Ref() string { return Ref(d.Path, d.Line) }
 
-// Ref identifies the memory at line of path (0: the whole file).
-func Ref(path string, line int) string {
-	if line > 0 {
-		return fmt.Sprintf("%s#%d", path, line)
-	}
-	return path
-}
+// Ref identifies the memory at line of path (0: the whole file); see
+// store.MemoryRef.
+func Ref(path string, line int) string { return store.MemoryRef(path, line) }
+
+// refKeyLen is the size of a store.RefKey.
+const refKeyLen = store.RefKeyLen
+
+// RefKey is store.RefKey.
+func RefKey(ref string) [refKeyLen]byte { return store.RefKey(ref) }
 
 // Limits of what one file gives search.
 const (

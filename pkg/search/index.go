@@ -8,12 +8,12 @@
 package search
 
 import (
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,10 +43,10 @@ type Options struct {
 	// is unchanged (a per-prompt hook's budget allows no stat of every
 	// file); otherwise every source file's size and time are checked.
 	Quick bool
-	// Skip, when set, leaves out the memories it reports (already shown);
-	// SkipMost is how many it may leave out at most, so the search looks
-	// far enough down the ranking at once.
-	Skip     func(ref string) bool
+	// Skip, when set, leaves out the memories whose RefKey it reports
+	// (already shown); SkipMost is how many it may leave out at most, so
+	// the search looks far enough down the ranking at once.
+	Skip     func(key [refKeyLen]byte) bool
 	SkipMost int
 	// BuildFor, when set, bounds the time spent (re)building the index:
 	// what is not built by then is left out of this search.
@@ -365,16 +365,20 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	}
 	acc := &accumulator{scores: make([]float32, largest), matched: make([]float32, largest)}
 	for {
-		best := &candHeap{}
+		top := &topK{keep: keep}
 		for _, r := range readers {
-			scoreUnit(r, terms, idf, avg, idfSum, best, keep, acc)
+			scoreUnit(r, terms, idf, avg, idfSum, acc, top)
 		}
-		cands := []cand(*best)
-		sort.Slice(cands, func(i, j int) bool { return cands[i].better(cands[j]) })
+		cands := top.sorted()
 		hits := []Hit{}
 		for _, c := range cands {
 			if len(hits) == opt.Limit {
 				break
+			}
+			if opt.Skip != nil {
+				if k, err := c.r.key(c.doc); err != nil || opt.Skip(k) {
+					continue
+				}
 			}
 			d, err := c.r.doc(c.doc)
 			if err != nil {
@@ -383,18 +387,65 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope.Root) {
 				continue // another project's learned entry
 			}
-			if opt.Skip != nil && opt.Skip(d.Ref()) {
-				continue
-			}
 			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet,
 				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000})
 		}
-		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<20 {
+		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<24 {
 			keep *= 8 // filters left too few: look further down
 			continue
 		}
 		return sortNewerFirst(hits), nil
 	}
+}
+
+// topK keeps the keep best candidates offered: a min-heap on score (its
+// root the worst kept), written out for speed — a common word in a large
+// store offers hundreds of thousands.
+type topK struct {
+	keep int
+	h    []cand
+}
+
+func (t *topK) offer(c cand) {
+	h := t.h
+	if len(h) < t.keep {
+		h = append(h, c)
+		for i := len(h) - 1; i > 0; { // up
+			p := (i - 1) / 2
+			if !h[p].better(h[i]) {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		t.h = h
+		return
+	}
+	if !c.better(h[0]) {
+		return
+	}
+	h[0] = c
+	for i := 0; ; { // down
+		l, r, worst := 2*i+1, 2*i+2, i
+		if l < len(h) && h[worst].better(h[l]) {
+			worst = l
+		}
+		if r < len(h) && h[worst].better(h[r]) {
+			worst = r
+		}
+		if worst == i {
+			break
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
+}
+
+// sorted is the kept candidates, best first.
+func (t *topK) sorted() []cand {
+	out := slices.Clone(t.h)
+	sort.Slice(out, func(i, j int) bool { return out[i].better(out[j]) })
+	return out
 }
 
 // sortNewerFirst orders equal scores newest first.
@@ -431,37 +482,11 @@ func (c cand) better(o cand) bool {
 	return c.doc < o.doc
 }
 
-// candHeap is a min-heap of the best candidates so far.
-type candHeap []cand
-
-func (h candHeap) Len() int           { return len(h) }
-func (h candHeap) Less(i, j int) bool { return h[j].better(h[i]) }
-func (h candHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *candHeap) Push(x any)        { *h = append(*h, x.(cand)) }
-func (h *candHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// offer adds c if it is among the best keep so far.
-func (h *candHeap) offer(c cand, keep int) {
-	if len(*h) < keep {
-		heap.Push(h, c)
-		return
-	}
-	if c.better((*h)[0]) {
-		(*h)[0] = c
-		heap.Fix(h, 0)
-	}
-}
-
 // scoreUnit scores the documents of one unit that hold a query term
 // (BM25F) and offers them to best. It reads the postings and field lengths
 // as stored, without decoding them into values first: a common word in a
 // large store has tens of thousands of postings.
-func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, idfSum float64, best *candHeap, keep int, acc *accumulator) {
+func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, idfSum float64, acc *accumulator, top *topK) {
 	scores, matched := acc.scores, acc.matched
 	touched := acc.touched[:0]
 	defer func() {
@@ -508,7 +533,7 @@ func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, i
 		}
 	}
 	for _, d := range touched {
-		best.offer(cand{r: r, doc: d, score: scores[d], matched: matched[d]}, keep)
+		top.offer(cand{r: r, doc: d, score: scores[d], matched: matched[d]})
 	}
 }
 
@@ -546,9 +571,9 @@ func contains(list []string, s string) bool {
 // RecallOptions shape per-prompt recall.
 type RecallOptions struct {
 	Scope Scope
-	// Skip leaves out what the session was already shown, at most
-	// SkipMost memories.
-	Skip     func(ref string) bool
+	// Skip leaves out what the session was already shown (by RefKey), at
+	// most SkipMost memories.
+	Skip     func(key [refKeyLen]byte) bool
 	SkipMost int
 	// MaxItems is the most memories recalled.
 	MaxItems int

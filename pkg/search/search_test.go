@@ -133,7 +133,7 @@ func TestIndexFollowsTheFiles(t *testing.T) {
 func TestSearchSkipsShown(t *testing.T) {
 	w := newWorld(t)
 	first := w.search(t, "payment retry", Options{})[0]
-	hits := w.search(t, "payment retry", Options{Skip: func(ref string) bool { return ref == first.Ref() }})
+	hits := w.search(t, "payment retry", Options{Skip: func(k [8]byte) bool { return k == RefKey(first.Ref()) }})
 	for _, h := range hits {
 		if h.Ref() == first.Ref() {
 			t.Fatal("a shown memory came back")

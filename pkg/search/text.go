@@ -2,41 +2,45 @@ package search
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
 // stopwords are words too common in English to tell memories apart.
-var stopwords = set(`a about above after again against all also am an and any are as at be because been
+var stopwords = sync.OnceValue(func() map[string]bool { return set(stopText) })
+
+const stopText = `a about above after again against all also am an and any are as at be because been
 before being below between both but by can could did do does doing done down during each few for from
 further had has have having he her here hers him his how i if in into is it its itself just me more most
 my no nor not now of off on once only or other our ours out over own same she should so some such than
 that the their theirs them then there these they this those through to too under until up very was we
 were what when where which while who whom why will with would you your yours yourself let lets us via
-get got use using used`)
+get got use using used`
 
 // chatter are the words of small talk ("thanks", "ok, go on"): a prompt of
 // nothing else asks for no memory. Per-prompt recall drops them; search,
 // which a person or the model runs on purpose, keeps them.
-var chatter = set(`thanks thank thx ok okay k yes yeah yep yup no nope sure great good nice cool fine
+const chatterText = `thanks thank thx ok okay k yes yeah yep yup no nope sure great good nice cool fine
 perfect awesome excellent lgtm please pls go ahead continue proceed carry on next keep going again try
 retry looks look seems right correct wrong hi hello hey bye ready start stop wait hmm hm well so alright
 works work worked working now then more do it that this sounds sound agreed agree makes sense
 one never mind matter thing things stuff think idea something anything everything whatever maybe
-really just also much many lot lots bit little way please ship done finish finished fine`)
+really just also much many lot lots bit little way please ship done finish finished fine`
 
 // promptStop is what per-prompt recall leaves out: stopwords, and small
-// talk in every form.
-var promptStop = func() map[string]bool {
+// talk in every form. The sets are made on first use: the hooks that never
+// search do not pay for them.
+var promptStop = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for w := range stopwords {
+	for w := range stopwords() {
 		m[w] = true
 	}
-	for w := range chatter {
+	for w := range set(chatterText) {
 		m[w], m[stem(w)] = true, true
 	}
 	return m
-}()
+})
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}
@@ -49,11 +53,11 @@ func set(words string) map[string]bool {
 // Terms are the search terms of a text: case-folded words (runs of letters
 // and digits), without stopwords, lightly stemmed so that "invoices",
 // "invoice" and "invoicing" are one term.
-func Terms(s string) []string { return appendTerms(nil, s, stopwords) }
+func Terms(s string) []string { return appendTerms(nil, s, stopwords()) }
 
 // promptTerms are the terms of a prompt for per-prompt recall: without the
 // words of small talk either.
-func promptTerms(s string) []string { return appendTerms(nil, s, promptStop) }
+func promptTerms(s string) []string { return appendTerms(nil, s, promptStop()) }
 
 func appendTerms(dst []string, s string, stop map[string]bool) []string {
 	start := -1

@@ -184,8 +184,9 @@ func (u unit) docs(ents []entry) []Doc {
 
 // The index file of a unit, all integers little-endian:
 //
-//	header (80 bytes): magic, docs, terms, field totals ×3, stamp length,
-//	  dictionary length, offsets of postings, lengths, doc offsets, docs
+//	header (88 bytes): magic, docs, terms, field totals ×3, stamp length,
+//	  dictionary length, offsets of postings, lengths, doc offsets, docs,
+//	  ref keys
 //	stamp
 //	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
 //	  of its postings
@@ -194,9 +195,11 @@ func (u unit) docs(ents []entry) []Doc {
 //	doc offsets: per doc, u32 offset of its record in docs
 //	docs: per doc: u8 kind, i64 unix seconds, u32 line, then path, title,
 //	  snippet and scope, each u16 length + bytes
+//	ref keys: per doc, the 8-byte RefKey of its ref (so "already shown"
+//	  is told without reading the doc)
 const (
-	magic      = "CCMIDX02"
-	headerLen  = 80
+	magic      = "CCMIDX03"
+	headerLen  = 88
 	postingLen = 7
 )
 
@@ -257,7 +260,7 @@ var kindIndex = func() map[string]uint8 {
 }()
 
 func (b *built) encode() []byte {
-	var dict, post, lens, offs, docs bytes.Buffer
+	var dict, post, lens, offs, docs, keys bytes.Buffer
 	le := binary.LittleEndian
 	for _, t := range b.terms {
 		ps := b.post[t]
@@ -278,6 +281,8 @@ func (b *built) encode() []byte {
 		docs.WriteString(s)
 	}
 	for i, d := range b.docs {
+		k := RefKey(d.Ref())
+		keys.Write(k[:])
 		binary.Write(&lens, le, b.lens[i])
 		binary.Write(&offs, le, uint32(docs.Len()))
 		docs.WriteByte(kindIndex[d.Kind])
@@ -298,18 +303,20 @@ func (b *built) encode() []byte {
 	lensStart := postStart + uint64(post.Len())
 	offsStart := lensStart + uint64(lens.Len())
 	docsStart := offsStart + uint64(offs.Len())
+	keysStart := docsStart + uint64(docs.Len())
 	binary.Write(&out, le, uint32(len(b.docs)))
 	binary.Write(&out, le, uint32(len(b.terms)))
 	binary.Write(&out, le, b.totals)
 	binary.Write(&out, le, uint32(len(b.stamp)))
 	binary.Write(&out, le, uint32(dict.Len()))
-	binary.Write(&out, le, []uint64{postStart, lensStart, offsStart, docsStart})
+	binary.Write(&out, le, []uint64{postStart, lensStart, offsStart, docsStart, keysStart})
 	out.WriteString(b.stamp)
 	out.Write(dict.Bytes())
 	out.Write(post.Bytes())
 	out.Write(lens.Bytes())
 	out.Write(offs.Bytes())
 	out.Write(docs.Bytes())
+	out.Write(keys.Bytes())
 	return out.Bytes()
 }
 
@@ -319,18 +326,21 @@ var errBadIndex = errors.New("damaged search index")
 // reader is an open unit index: its header and dictionary read, the rest
 // read on demand.
 type reader struct {
-	// data is the whole index file: read, or mapped where the system
-	// allows (a large store's index is tens of MB; a query touches little
-	// of it).
+	// data is the whole index file when it is small; a large one (tens of
+	// MB in a large store, of which a query touches little) is read in
+	// the parts needed, from f.
 	data   []byte
-	unmap  func()
+	f      *os.File
 	size   int64
 	stamp  string
 	nDocs  int
 	totals [nFields]uint64
 	dict   map[string]dictEntry
-	starts [4]uint64 // postings, lengths, doc offsets, docs
+	starts [5]uint64 // postings, lengths, doc offsets, docs, ref keys
 	lens   []byte    // read when first needed
+	// keys are every doc's ref key, read after keyReads single reads.
+	keys     []byte
+	keyReads int
 }
 
 type dictEntry struct {
@@ -346,14 +356,11 @@ func openReader(path string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	r := &reader{size: fi.Size()}
 	if r.size > wholeRead {
-		// Index files are replaced by rename, never changed in place, so
-		// a mapping stays whole while it is in use.
-		r.data, r.unmap = mapFile(f, r.size)
-	}
-	if r.data == nil {
+		r.f = f // index files are replaced by rename, never changed in place
+	} else {
+		defer f.Close()
 		r.data = make([]byte, r.size)
 		if _, err := io.ReadFull(f, r.data); err != nil {
 			return nil, err
@@ -367,18 +374,26 @@ func openReader(path string) (*reader, error) {
 }
 
 func (r *reader) Close() {
-	if r.unmap != nil {
-		r.unmap()
-		r.unmap = nil
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
 	}
 }
 
-// at is n bytes of the index at off (not a copy: read only).
+// at is n bytes of the index at off (read only: for a small index, not a
+// copy).
 func (r *reader) at(off uint64, n int) ([]byte, error) {
-	if n < 0 || off+uint64(n) > uint64(len(r.data)) {
+	if n < 0 || off+uint64(n) > uint64(r.size) {
 		return nil, errBadIndex
 	}
-	return r.data[off : off+uint64(n) : off+uint64(n)], nil
+	if r.f == nil {
+		return r.data[off : off+uint64(n) : off+uint64(n)], nil
+	}
+	buf := make([]byte, n)
+	if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
+		return nil, errBadIndex
+	}
+	return buf, nil
 }
 
 func (r *reader) readHead() error {
@@ -416,7 +431,12 @@ func (r *reader) readHead() error {
 		r.dict[t] = dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
 		d = d[10+n:]
 	}
-	if r.starts[0] > r.starts[1] || r.starts[1] > r.starts[2] || r.starts[2] > r.starts[3] || r.starts[3] > uint64(r.size) {
+	for i := 1; i < len(r.starts); i++ {
+		if r.starts[i-1] > r.starts[i] {
+			return errBadIndex
+		}
+	}
+	if r.starts[4]+8*uint64(r.nDocs) != uint64(r.size) {
 		return errBadIndex
 	}
 	return nil
@@ -479,6 +499,26 @@ func (r *reader) docLen(doc uint32) ([nFields]uint16, error) {
 	return out, nil
 }
 
+// key reads the ref key of doc i. After a few, it reads every doc's key
+// at once: a session shown many memories skips many candidates.
+func (r *reader) key(i uint32) ([refKeyLen]byte, error) {
+	if r.keys == nil && r.keyReads >= 16 {
+		r.keys, _ = r.at(r.starts[4], refKeyLen*r.nDocs)
+	}
+	if r.keys != nil {
+		if int(i) >= r.nDocs {
+			return [refKeyLen]byte{}, errBadIndex
+		}
+		return [refKeyLen]byte(r.keys[refKeyLen*int(i):]), nil
+	}
+	r.keyReads++
+	b, err := r.at(r.starts[4]+refKeyLen*uint64(i), refKeyLen)
+	if err != nil {
+		return [refKeyLen]byte{}, err
+	}
+	return [refKeyLen]byte(b), nil
+}
+
 // doc reads the stored part of a document.
 func (r *reader) doc(i uint32) (Doc, error) {
 	ob, err := r.at(r.starts[2]+4*uint64(i), 4)
@@ -486,7 +526,7 @@ func (r *reader) doc(i uint32) (Doc, error) {
 		return Doc{}, err
 	}
 	off := r.starts[3] + uint64(binary.LittleEndian.Uint32(ob))
-	n := min(int64(4096), r.size-int64(off))
+	n := min(int64(1024), r.size-int64(off))
 	buf, err := r.at(off, int(n))
 	if err != nil || len(buf) < 13 {
 		return Doc{}, errBadIndex

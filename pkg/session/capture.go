@@ -6,7 +6,6 @@ package session
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -387,8 +386,11 @@ type Prompted struct {
 }
 
 // WasShown tells whether the memory ref names was shown in the session.
-func (p Prompted) WasShown(ref string) bool {
-	k := ShownKey(ref)
+func (p Prompted) WasShown(ref string) bool { return p.WasShownKey(store.RefKey(ref)) }
+
+// WasShownKey tells whether the memory of a store.RefKey was shown in
+// the session.
+func (p Prompted) WasShownKey(k [shownKeyLen]byte) bool {
 	n := len(p.shown) / shownKeyLen
 	i := sort.Search(n, func(i int) bool { return string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) >= string(k[:]) })
 	return i < n && string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) == string(k[:])
@@ -397,14 +399,8 @@ func (p Prompted) WasShown(ref string) bool {
 // ShownCount is how many memories the session was shown.
 func (p Prompted) ShownCount() int { return len(p.shown) / shownKeyLen }
 
-// shownKeyLen is the size of a key of what was shown.
+// shownKeyLen is the size of a key of what was shown (a store.RefKey).
 const shownKeyLen = 8
-
-// ShownKey is what a checkpoint keeps of a memory ref: a short hash.
-func ShownKey(ref string) [shownKeyLen]byte {
-	sum := sha256.Sum256([]byte(ref))
-	return [shownKeyLen]byte(sum[:shownKeyLen])
-}
 
 // shownKeys adds the keys of refs to the sorted keys, sorted and once each.
 func shownKeys(keys []byte, refs []string) []byte {
@@ -413,7 +409,7 @@ func shownKeys(keys []byte, refs []string) []byte {
 		all = append(all, string(keys[i:i+shownKeyLen]))
 	}
 	for _, r := range refs {
-		k := ShownKey(r)
+		k := store.RefKey(r)
 		all = append(all, string(k[:]))
 	}
 	slices.Sort(all)

@@ -1,6 +1,10 @@
 package store
 
-import "path/filepath"
+import (
+	"crypto/sha256"
+	"path/filepath"
+	"strconv"
+)
 
 // The layout of the store ($CCMEM_HOME, private) and of a repository's
 // committed memory folder, in one place. Folders are created on first write.
@@ -83,3 +87,24 @@ func RepoMemory(root string) string { return filepath.Join(RepoMemoryDir(root), 
 
 // RepoConfig is a repository's committed config file.
 func RepoConfig(root string) string { return filepath.Join(RepoMemoryDir(root), "config.yaml") }
+
+// MemoryRef names one memory: a file, or one line of it (line > 0) for a
+// line of a MEMORY.md or a briefing. What a session was shown, and what
+// search finds, are compared by it.
+func MemoryRef(path string, line int) string {
+	if line > 0 {
+		return path + "#" + strconv.Itoa(line)
+	}
+	return path
+}
+
+// RefKeyLen is the size of a RefKey.
+const RefKeyLen = 8
+
+// RefKey is a short, fixed-size key of a memory ref: what a session's
+// record keeps of the memories it was shown, and what the search index
+// keeps of each memory, so the two are compared without either's text.
+func RefKey(ref string) [RefKeyLen]byte {
+	sum := sha256.Sum256([]byte(ref))
+	return [RefKeyLen]byte(sum[:RefKeyLen])
+}
