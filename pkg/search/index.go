@@ -75,6 +75,15 @@ func (h Hit) Ref() string { return Ref(h.Path, h.Line) }
 // Dir is where the index lives.
 func Dir(e store.Env) string { return filepath.Join(e.Store, "search") }
 
+// How many buckets a folder's files are split into: more buckets, less to
+// rebuild when one file changes; fewer, fewer index files to open per
+// search. A project's archive only grows at retention.
+const (
+	learnedBuckets = 4
+	episodeBuckets = 4
+	archiveBuckets = 16
+)
+
 // layout lists the units a scope covers.
 func layout(e store.Env, sc Scope) []unit {
 	md := func(n string) bool { return strings.HasSuffix(n, ".md") }
@@ -85,9 +94,9 @@ func layout(e store.Env, sc Scope) []unit {
 		{key: "global-topics.0", kind: KindTopic, dir: e.Store, match: topic, buckets: 1},
 	}
 	for _, typ := range []string{"user", "feedback", "project", "reference"} {
-		for b := range 8 {
+		for b := range learnedBuckets {
 			us = append(us, unit{key: "learned-" + typ + "." + itoa(b), kind: KindLearned, typ: typ,
-				dir: filepath.Join(e.LearnedDir(), typ), match: md, bucket: b, buckets: 8})
+				dir: filepath.Join(e.LearnedDir(), typ), match: md, bucket: b, buckets: learnedBuckets})
 		}
 	}
 	type project struct{ root, key string }
@@ -110,11 +119,11 @@ func layout(e store.Env, sc Scope) []unit {
 		pre := "p-" + p.key + "-"
 		pdir := e.ProjectDir(p.key)
 		us = append(us, unit{key: pre + "briefing", kind: KindBriefing, file: e.BriefingPath(p.key), root: pdir})
-		for b := range 8 {
-			us = append(us, unit{key: pre + "episodes." + itoa(b), kind: KindEpisode, dir: e.EpisodesDir(p.key), root: pdir, match: json, bucket: b, buckets: 8})
+		for b := range episodeBuckets {
+			us = append(us, unit{key: pre + "episodes." + itoa(b), kind: KindEpisode, dir: e.EpisodesDir(p.key), root: pdir, match: json, bucket: b, buckets: episodeBuckets})
 		}
-		for b := range 64 {
-			us = append(us, unit{key: pre + "archive." + itoa(b), kind: KindEpisode, dir: e.EpisodeArchiveDir(p.key), root: pdir, match: json, bucket: b, buckets: 64})
+		for b := range archiveBuckets {
+			us = append(us, unit{key: pre + "archive." + itoa(b), kind: KindEpisode, dir: e.EpisodeArchiveDir(p.key), root: pdir, match: json, bucket: b, buckets: archiveBuckets})
 		}
 		if p.root == "" {
 			continue
@@ -163,6 +172,7 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 	tidied := false
 	if !quick {
 		store.Tidy(dir)
+		pruneBuckets(dir)
 		tidied = true
 	}
 	list := func(u unit, f *folder) {
@@ -257,6 +267,39 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 	return out
 }
 
+// pruneBuckets removes the index files of buckets that no longer exist
+// (an index made when a folder was split into more buckets).
+func pruneBuckets(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, de := range ents {
+		name, ok := strings.CutSuffix(de.Name(), ".idx")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndexByte(name, '.')
+		if i < 0 {
+			continue
+		}
+		b, err := strconv.Atoi(name[i+1:])
+		if err != nil {
+			continue
+		}
+		group := name[:i]
+		limit := 1
+		switch {
+		case strings.HasPrefix(group, "learned-"):
+			limit = learnedBuckets
+		case strings.HasSuffix(group, "-episodes"):
+			limit = episodeBuckets
+		case strings.HasSuffix(group, "-archive"):
+			limit = archiveBuckets
+		}
+		if b >= limit {
+			os.Remove(filepath.Join(dir, de.Name()))
+		}
+	}
+}
+
 // A folder's stamp file holds its modification time when its buckets were
 // last found current, and which buckets hold files.
 func writeDirStamp(path, stamp string, bucketed map[int][]entry) {
@@ -296,14 +339,6 @@ func readerOf(data []byte) (*reader, error) {
 	return r, r.readHead()
 }
 
-// BM25F parameters: term saturation, and length normalisation per field.
-const k1 = 1.2
-
-var (
-	fieldWeight = [nFields]float64{3, 2, 1}
-	fieldB      = [nFields]float64{0.5, 0.75, 0.75}
-)
-
 // Search ranks the memories of the scope for the query.
 func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit, error) {
 	terms := Terms(query)
@@ -329,15 +364,12 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			r.Close()
 		}
 	}()
-	// Statistics over the whole scope.
+	// The number of documents and each term's document frequency over
+	// the whole scope: a term's idf.
 	n := 0
-	var totals [nFields]float64
 	df := make([]float64, len(terms))
 	for _, r := range readers {
 		n += r.nDocs
-		for f := range nFields {
-			totals[f] += float64(r.totals[f])
-		}
 		for i, t := range terms {
 			df[i] += float64(r.dict[t].df)
 		}
@@ -345,19 +377,12 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	if n == 0 {
 		return []Hit{}, nil
 	}
-	var avg [nFields]float64
-	for f := range nFields {
-		avg[f] = max(totals[f]/float64(n), 1)
-	}
 	idf := make([]float64, len(terms))
 	idfSum := 0.0
 	for i := range terms {
 		idf[i] = math.Log(1 + (float64(n)-df[i]+0.5)/(df[i]+0.5))
 		idfSum += idf[i]
 	}
-	// Score each unit's matching documents in a dense array, and keep the
-	// best candidates in a bounded heap: a large store has hundreds of
-	// thousands of matches for common words.
 	keep := opt.Limit*8 + 32 + min(opt.SkipMost, 1<<16)
 	largest := 0
 	for _, r := range readers {
@@ -367,7 +392,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	for {
 		top := &topK{keep: keep}
 		for _, r := range readers {
-			scoreUnit(r, terms, idf, avg, idfSum, acc, top)
+			scoreUnit(r, terms, idf, idfSum, acc, top)
 		}
 		cands := top.sorted()
 		hits := []Hit{}
@@ -483,10 +508,9 @@ func (c cand) better(o cand) bool {
 }
 
 // scoreUnit scores the documents of one unit that hold a query term
-// (BM25F) and offers them to best. It reads the postings and field lengths
-// as stored, without decoding them into values first: a common word in a
-// large store has tens of thousands of postings.
-func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, idfSum float64, acc *accumulator, top *topK) {
+// (BM25F: each posting's stored impact times the term's idf) and offers
+// them to top.
+func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *accumulator, top *topK) {
 	scores, matched := acc.scores, acc.matched
 	touched := acc.touched[:0]
 	defer func() {
@@ -497,38 +521,22 @@ func scoreUnit(r *reader, terms []string, idf []float64, avg [nFields]float64, i
 		acc.touched = touched[:0]
 	}()
 	le := binary.LittleEndian
-	// norm(f, len) = 1 - b + b*len/avg: its two parts, per field.
-	var base, per [nFields]float64
-	for f := range nFields {
-		base[f], per[f] = 1-fieldB[f], fieldB[f]/avg[f]
-	}
 	for i, t := range terms {
 		buf, err := r.rawPostings(t)
 		if err != nil || len(buf) == 0 {
 			continue
 		}
-		lens, err := r.lengths()
-		if err != nil {
-			return
-		}
-		w := idf[i] * (k1 + 1)
+		w := float32(idf[i] * impactMax / math.MaxUint16)
 		m := float32(idf[i] / idfSum)
 		for off := 0; off+postingLen <= len(buf); off += postingLen {
 			d := le.Uint32(buf[off:])
 			if int(d) >= r.nDocs {
 				return // damaged: nothing more from this unit
 			}
-			l := lens[int(d)*2*nFields:]
-			tf := 0.0
-			for f := range nFields {
-				if n := buf[off+4+f]; n > 0 {
-					tf += fieldWeight[f] * float64(n) / (base[f] + per[f]*float64(le.Uint16(l[2*f:])))
-				}
-			}
 			if matched[d] == 0 {
 				touched = append(touched, d)
 			}
-			scores[d] += float32(w * tf / (k1 + tf))
+			scores[d] += w * float32(le.Uint16(buf[off+4:]))
 			matched[d] += m
 		}
 	}

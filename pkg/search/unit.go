@@ -81,28 +81,15 @@ type entry struct {
 // list lists the unit's folder's matching regular files (symlinks are not
 // listed), with their size and modification time.
 func (u unit) list() ([]entry, error) {
-	var ents []fs.DirEntry
-	var err error
-	if u.root != "" {
-		ents, err = store.ReadDirIn(u.root, u.dir)
-	} else {
-		ents, err = os.ReadDir(u.dir)
-	}
+	files, err := store.ListFiles(u.root, u.dir)
 	if err != nil {
 		return nil, err
 	}
-	match := u.match
-	var out []entry
-	for _, de := range ents {
-		n := de.Name()
-		if !de.Type().IsRegular() || strings.HasPrefix(n, ".") || !match(n) {
-			continue
+	out := make([]entry, 0, len(files))
+	for _, f := range files {
+		if u.match(f.Name) {
+			out = append(out, entry{f.Name, f.Size, f.MTime})
 		}
-		fi, err := de.Info()
-		if err != nil {
-			continue
-		}
-		out = append(out, entry{n, fi.Size(), fi.ModTime().UnixNano()})
 	}
 	return out, nil
 }
@@ -120,11 +107,15 @@ func byBucket(ents []entry, buckets int) map[int][]entry {
 // bucketStamp is the state of a bucket's files: their names, sizes and
 // modification times.
 func bucketStamp(ents []entry) string {
-	h := sha256.New()
+	var b []byte
 	for _, e := range ents {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", e.name, e.size, e.mtime)
+		b = append(b, e.name...)
+		b = append(b, 0)
+		b = binary.LittleEndian.AppendUint64(b, uint64(e.size))
+		b = binary.LittleEndian.AppendUint64(b, uint64(e.mtime))
 	}
-	return fmt.Sprintf("dir:%d:%s", len(ents), hex.EncodeToString(h.Sum(nil)[:12]))
+	sum := sha256.Sum256(b)
+	return "dir:" + strconv.Itoa(len(ents)) + ":" + hex.EncodeToString(sum[:12])
 }
 
 // fileStamp is the state of the unit's single source file.
@@ -184,64 +175,95 @@ func (u unit) docs(ents []entry) []Doc {
 
 // The index file of a unit, all integers little-endian:
 //
-//	header (88 bytes): magic, docs, terms, field totals ×3, stamp length,
-//	  dictionary length, offsets of postings, lengths, doc offsets, docs,
-//	  ref keys
+//	header (64 bytes): magic, docs, terms, stamp length, dictionary
+//	  length, offsets of postings, doc offsets, docs, ref keys
 //	stamp
 //	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
 //	  of its postings
-//	postings: per posting: u32 doc, u8 ×3 term frequency per field
-//	lengths: per doc, u16 ×3 terms per field
+//	postings: per posting: u32 doc, u16 impact — the term's BM25F weight
+//	  in the doc before idf (saturated term frequency over the fields,
+//	  normalised by the fields' lengths against the unit's averages),
+//	  scaled to 0..65535: a query multiplies and adds, nothing more
 //	doc offsets: per doc, u32 offset of its record in docs
 //	docs: per doc: u8 kind, i64 unix seconds, u32 line, then path, title,
 //	  snippet and scope, each u16 length + bytes
 //	ref keys: per doc, the 8-byte RefKey of its ref (so "already shown"
 //	  is told without reading the doc)
 const (
-	magic      = "CCMIDX03"
-	headerLen  = 88
-	postingLen = 7
+	magic      = "CCMIDX04"
+	headerLen  = 64
+	postingLen = 6
+	// impactMax is the largest impact, (k1+1) as a term's frequency grows.
+	impactMax = k1 + 1
 )
 
 // built is a unit's index in memory.
 type built struct {
-	stamp  string
-	docs   []Doc
-	totals [nFields]uint64
-	terms  []string
-	post   map[string][]posting
-	lens   [][nFields]uint16
+	stamp string
+	docs  []Doc
+	terms []string
+	post  map[string][]posting
 }
 
 type posting struct {
-	doc uint32
-	tf  [nFields]uint8
+	doc    uint32
+	impact uint16
 }
 
-// index indexes docs.
+// BM25F parameters: term saturation; field weights and length
+// normalisation.
+const k1 = 1.2
+
+var (
+	fieldWeight = [nFields]float64{3, 2, 1}
+	fieldB      = [nFields]float64{0.5, 0.75, 0.75}
+)
+
+// index indexes docs, each term's weight in each doc computed now: the
+// field lengths are normalised against this unit's averages (a unit is
+// one file or a bucket of like files, as a search engine's segment).
 func index(stamp string, docs []Doc) *built {
-	b := &built{stamp: stamp, docs: docs, post: map[string][]posting{}, lens: make([][nFields]uint16, len(docs))}
+	b := &built{stamp: stamp, docs: docs, post: map[string][]posting{}}
+	type docTerms struct {
+		lens  [nFields]int
+		tfs   map[string]*[nFields]int
+		order []string
+	}
+	all := make([]docTerms, len(docs))
+	var totals [nFields]float64
 	for i, d := range docs {
-		tfs := map[string]*[nFields]uint8{}
-		var order []string
-		for f := 0; f < nFields; f++ {
+		dt := docTerms{tfs: map[string]*[nFields]int{}}
+		for f := range nFields {
 			terms := Terms(d.Fields[f])
-			b.lens[i][f] = uint16(min(len(terms), math.MaxUint16))
-			b.totals[f] += uint64(b.lens[i][f])
+			dt.lens[f] = len(terms)
+			totals[f] += float64(len(terms))
 			for _, t := range terms {
-				tf := tfs[t]
+				tf := dt.tfs[t]
 				if tf == nil {
-					tf = new([nFields]uint8)
-					tfs[t] = tf
-					order = append(order, t)
+					tf = new([nFields]int)
+					dt.tfs[t] = tf
+					dt.order = append(dt.order, t)
 				}
-				if tf[f] < math.MaxUint8 {
-					tf[f]++
-				}
+				tf[f]++
 			}
 		}
-		for _, t := range order {
-			b.post[t] = append(b.post[t], posting{uint32(i), *tfs[t]})
+		all[i] = dt
+	}
+	var avg [nFields]float64
+	for f := range nFields {
+		avg[f] = max(totals[f]/float64(max(len(docs), 1)), 1)
+	}
+	for i, dt := range all {
+		for _, t := range dt.order {
+			tf := 0.0
+			for f := range nFields {
+				if n := dt.tfs[t][f]; n > 0 {
+					tf += fieldWeight[f] * float64(n) / (1 - fieldB[f] + fieldB[f]*float64(dt.lens[f])/avg[f])
+				}
+			}
+			impact := (k1 + 1) * tf / (k1 + tf)
+			q := uint16(min(math.Round(impact/impactMax*math.MaxUint16), math.MaxUint16))
+			b.post[t] = append(b.post[t], posting{uint32(i), max(q, 1)})
 		}
 	}
 	for t := range b.post {
@@ -260,7 +282,7 @@ var kindIndex = func() map[string]uint8 {
 }()
 
 func (b *built) encode() []byte {
-	var dict, post, lens, offs, docs, keys bytes.Buffer
+	var dict, post, offs, docs, keys bytes.Buffer
 	le := binary.LittleEndian
 	for _, t := range b.terms {
 		ps := b.post[t]
@@ -270,7 +292,7 @@ func (b *built) encode() []byte {
 		binary.Write(&dict, le, uint32(post.Len()))
 		for _, p := range ps {
 			binary.Write(&post, le, p.doc)
-			post.Write(p.tf[:])
+			binary.Write(&post, le, p.impact)
 		}
 	}
 	putString := func(s string) {
@@ -280,10 +302,9 @@ func (b *built) encode() []byte {
 		binary.Write(&docs, le, uint16(len(s)))
 		docs.WriteString(s)
 	}
-	for i, d := range b.docs {
+	for _, d := range b.docs {
 		k := RefKey(d.Ref())
 		keys.Write(k[:])
-		binary.Write(&lens, le, b.lens[i])
 		binary.Write(&offs, le, uint32(docs.Len()))
 		docs.WriteByte(kindIndex[d.Kind])
 		var unix int64
@@ -300,20 +321,18 @@ func (b *built) encode() []byte {
 	var out bytes.Buffer
 	out.WriteString(magic)
 	postStart := uint64(headerLen + len(b.stamp) + dict.Len())
-	lensStart := postStart + uint64(post.Len())
-	offsStart := lensStart + uint64(lens.Len())
+	offsStart := postStart + uint64(post.Len())
 	docsStart := offsStart + uint64(offs.Len())
 	keysStart := docsStart + uint64(docs.Len())
 	binary.Write(&out, le, uint32(len(b.docs)))
 	binary.Write(&out, le, uint32(len(b.terms)))
-	binary.Write(&out, le, b.totals)
 	binary.Write(&out, le, uint32(len(b.stamp)))
 	binary.Write(&out, le, uint32(dict.Len()))
-	binary.Write(&out, le, []uint64{postStart, lensStart, offsStart, docsStart, keysStart})
+	binary.Write(&out, le, []uint64{postStart, offsStart, docsStart, keysStart})
+	binary.Write(&out, le, uint64(0)) // reserved
 	out.WriteString(b.stamp)
 	out.Write(dict.Bytes())
 	out.Write(post.Bytes())
-	out.Write(lens.Bytes())
 	out.Write(offs.Bytes())
 	out.Write(docs.Bytes())
 	out.Write(keys.Bytes())
@@ -334,10 +353,8 @@ type reader struct {
 	size   int64
 	stamp  string
 	nDocs  int
-	totals [nFields]uint64
 	dict   map[string]dictEntry
-	starts [5]uint64 // postings, lengths, doc offsets, docs, ref keys
-	lens   []byte    // read when first needed
+	starts [4]uint64 // postings, doc offsets, docs, ref keys
 	// keys are every doc's ref key, read after keyReads single reads.
 	keys     []byte
 	keyReads int
@@ -404,13 +421,10 @@ func (r *reader) readHead() error {
 	le := binary.LittleEndian
 	r.nDocs = int(le.Uint32(h[8:]))
 	nTerms := int(le.Uint32(h[12:]))
-	for f := range nFields {
-		r.totals[f] = le.Uint64(h[16+8*f:])
-	}
-	stampLen := int(le.Uint32(h[40:]))
-	dictLen := int(le.Uint32(h[44:]))
+	stampLen := int(le.Uint32(h[16:]))
+	dictLen := int(le.Uint32(h[20:]))
 	for i := range r.starts {
-		r.starts[i] = le.Uint64(h[48+8*i:])
+		r.starts[i] = le.Uint64(h[24+8*i:])
 	}
 	rest, err := r.at(headerLen, stampLen+dictLen)
 	if err != nil {
@@ -427,8 +441,7 @@ func (r *reader) readHead() error {
 		if len(d) < 2+n+8 {
 			return errBadIndex
 		}
-		t := string(d[2 : 2+n])
-		r.dict[t] = dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
+		r.dict[string(d[2:2+n])] = dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
 		d = d[10+n:]
 	}
 	for i := 1; i < len(r.starts); i++ {
@@ -436,32 +449,10 @@ func (r *reader) readHead() error {
 			return errBadIndex
 		}
 	}
-	if r.starts[4]+8*uint64(r.nDocs) != uint64(r.size) {
+	if r.starts[3]+refKeyLen*uint64(r.nDocs) != uint64(r.size) {
 		return errBadIndex
 	}
 	return nil
-}
-
-// postings reads the postings of term.
-func (r *reader) postings(term string) ([]posting, error) {
-	e, ok := r.dict[term]
-	if !ok {
-		return nil, nil
-	}
-	buf, err := r.at(r.starts[0]+uint64(e.off), int(e.df)*postingLen)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]posting, e.df)
-	for i := range out {
-		p := buf[i*postingLen:]
-		out[i].doc = binary.LittleEndian.Uint32(p)
-		copy(out[i].tf[:], p[4:7])
-		if int(out[i].doc) >= r.nDocs {
-			return nil, errBadIndex
-		}
-	}
-	return out, nil
 }
 
 // rawPostings reads the postings of term as stored.
@@ -473,37 +464,11 @@ func (r *reader) rawPostings(term string) ([]byte, error) {
 	return r.at(r.starts[0]+uint64(e.off), int(e.df)*postingLen)
 }
 
-// lengths reads the field lengths of every doc, as stored.
-func (r *reader) lengths() ([]byte, error) {
-	if r.lens == nil {
-		var err error
-		if r.lens, err = r.at(r.starts[1], r.nDocs*2*nFields); err != nil {
-			return nil, err
-		}
-	}
-	return r.lens, nil
-}
-
-// docLen is the number of terms in each field of doc.
-func (r *reader) docLen(doc uint32) ([nFields]uint16, error) {
-	if r.lens == nil {
-		var err error
-		if r.lens, err = r.at(r.starts[1], r.nDocs*2*nFields); err != nil {
-			return [nFields]uint16{}, err
-		}
-	}
-	var out [nFields]uint16
-	for f := range nFields {
-		out[f] = binary.LittleEndian.Uint16(r.lens[int(doc)*2*nFields+2*f:])
-	}
-	return out, nil
-}
-
 // key reads the ref key of doc i. After a few, it reads every doc's key
 // at once: a session shown many memories skips many candidates.
 func (r *reader) key(i uint32) ([refKeyLen]byte, error) {
 	if r.keys == nil && r.keyReads >= 16 {
-		r.keys, _ = r.at(r.starts[4], refKeyLen*r.nDocs)
+		r.keys, _ = r.at(r.starts[3], refKeyLen*r.nDocs)
 	}
 	if r.keys != nil {
 		if int(i) >= r.nDocs {
@@ -512,7 +477,7 @@ func (r *reader) key(i uint32) ([refKeyLen]byte, error) {
 		return [refKeyLen]byte(r.keys[refKeyLen*int(i):]), nil
 	}
 	r.keyReads++
-	b, err := r.at(r.starts[4]+refKeyLen*uint64(i), refKeyLen)
+	b, err := r.at(r.starts[3]+refKeyLen*uint64(i), refKeyLen)
 	if err != nil {
 		return [refKeyLen]byte{}, err
 	}
@@ -521,11 +486,11 @@ func (r *reader) key(i uint32) ([refKeyLen]byte, error) {
 
 // doc reads the stored part of a document.
 func (r *reader) doc(i uint32) (Doc, error) {
-	ob, err := r.at(r.starts[2]+4*uint64(i), 4)
+	ob, err := r.at(r.starts[1]+4*uint64(i), 4)
 	if err != nil {
 		return Doc{}, err
 	}
-	off := r.starts[3] + uint64(binary.LittleEndian.Uint32(ob))
+	off := r.starts[2] + uint64(binary.LittleEndian.Uint32(ob))
 	n := min(int64(1024), r.size-int64(off))
 	buf, err := r.at(off, int(n))
 	if err != nil || len(buf) < 13 {

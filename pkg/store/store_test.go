@@ -408,3 +408,36 @@ func TestReadHeadLineNumbers(t *testing.T) {
 		t.Fatalf("lines %q at %v", h.Lines, h.LineNos)
 	}
 }
+
+// TestListFiles: the regular files of a folder with their size and time,
+// as os.Lstat gives them; no symlink, folder or dot file; a symlinked
+// folder under a root is refused.
+func TestListFiles(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 1200 { // enough to be statted on every core
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.json", i)), []byte(strings.Repeat("x", i)), 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o600)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o700)
+	os.Symlink(filepath.Join(dir, "f0001.json"), filepath.Join(dir, "link.json"))
+	files, err := store.ListFiles("", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1200 {
+		t.Fatalf("%d files, want 1200", len(files))
+	}
+	for _, f := range files {
+		fi, err := os.Lstat(filepath.Join(dir, f.Name))
+		if err != nil || fi.Size() != f.Size || fi.ModTime().UnixNano() != f.MTime {
+			t.Fatalf("%s: listed %d bytes at %d, lstat says %v", f.Name, f.Size, f.MTime, fi)
+		}
+	}
+	root := t.TempDir()
+	if err := os.Symlink(dir, filepath.Join(root, "linked")); err != nil {
+		t.Skip("no symlinks here")
+	}
+	if _, err := store.ListFiles(root, filepath.Join(root, "linked")); !errors.Is(err, store.ErrSymlink) {
+		t.Fatalf("a symlinked folder: %v", err)
+	}
+}
