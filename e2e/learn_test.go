@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -98,7 +100,18 @@ func (w *world) tmux() *tmuxClient {
 	tm := &tmuxClient{w: w, bin: bin, socket: fmt.Sprintf("ccmem-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmd := "env -i " + strings.Join(quoteAll(append(w.env(), "TERM=xterm-256color")), " ") + " " + claudeBin
 	tm.run("new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.project, cmd)
-	w.t.Cleanup(func() { exec.Command(bin, "-L", tm.socket, "kill-server").Run() })
+	pid, _ := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "-t", "cc", "#{pane_pid}")))
+	w.t.Cleanup(func() {
+		exec.Command(bin, "-L", tm.socket, "kill-server").Run()
+		// The client may still be writing into HOME as it exits: wait for
+		// it, so the test's temporary folder can be removed.
+		for deadline := time.Now().Add(10 * time.Second); pid > 0 && time.Now().Before(deadline); {
+			if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	return tm
 }
 
