@@ -398,14 +398,20 @@ func readSettings(path string) (*settings.Value, []byte, error) {
 	return v, data, nil
 }
 
-// commitSettings writes the edited settings, after a backup of the old file,
-// when the edits changed anything.
+// commitSettings writes the edited settings, when the edits changed
+// anything, as a minimal patch of the file's bytes (every other byte stays
+// as it was). The first change ever made keeps a backup of the file as it
+// was; a later install never overwrites that backup.
 func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, changes []settings.Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	for _, c := range changes {
 		rep.Actions = append(rep.Actions, Action{"settings", c.String()})
+	}
+	data, err := settings.Patch(orig, next)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.Settings, err)
 	}
 	if o.DryRun {
 		return nil
@@ -417,12 +423,15 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 		target = t
 	}
 	if orig != nil {
-		rep.Backup = BackupPath(o.Settings)
-		if err := store.WriteFileAtomic(rep.Backup, orig); err != nil {
-			return fmt.Errorf("writing backup: %w", err)
+		backup := BackupPath(o.Settings)
+		if _, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) {
+			if err := store.WriteFileAtomic(backup, orig); err != nil {
+				return fmt.Errorf("writing backup: %w", err)
+			}
+			rep.Backup = backup
 		}
 	}
-	return store.WriteFileAtomic(target, next.Marshal())
+	return store.WriteFileAtomic(target, data)
 }
 
 // sources finds the binaries to install: ccmem itself and each hook, beside
