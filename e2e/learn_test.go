@@ -46,7 +46,7 @@ func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 	block := w.onlyInjection(0)
 	for _, want := range []string{
 		"- user/user-role — The user is a Go backend engineer who wants terse answers",
-		"10 un-ingested memories across 1 silos — run /learn to curate them",
+		"10 un-ingested memories across 1 silo — run /learn to curate them",
 	} {
 		if !strings.Contains(block, want) {
 			t.Errorf("block lacks %q:\n%s", want, block)

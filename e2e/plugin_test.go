@@ -16,7 +16,7 @@ import (
 var pluginFiles = []string{
 	".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".claude-plugin/icon.png",
 	"hooks/hooks.json", "hooks/run",
-	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/memory.md",
+	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/ccmem.md",
 	"README.md", "LICENSE",
 }
 

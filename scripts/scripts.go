@@ -14,7 +14,14 @@ var LearnCommand []byte
 //go:embed commands/remember.md
 var RememberCommand []byte
 
-// MemoryCommand is the /memory slash command.
+// CcmemCommand is the /ccmem slash command (not /memory: that name is
+// Claude Code's own, and a user command of the same name shadows it).
 //
-//go:embed commands/memory.md
-var MemoryCommand []byte
+//go:embed commands/ccmem.md
+var CcmemCommand []byte
+
+// LegacyMemoryCommand is the /memory command earlier versions installed,
+// which install removes when it finds it unchanged.
+//
+//go:embed legacy/memory.md
+var LegacyMemoryCommand []byte

@@ -7,7 +7,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/ccmem/ccmem/internal/command"
@@ -53,12 +52,4 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// plural is "1 silo" or "2 silos".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/doctor"
+	"github.com/ccmem/ccmem/internal/str"
 )
 
 var cmdDoctor = &command.Command{
@@ -29,6 +31,7 @@ private; anything else it names a command for.`,
 				return err
 			}
 			o.Env = c.Env
+			o.Path, o.Shell = c.P.Getenv("PATH"), c.P.Getenv("SHELL")
 			o.Cwd, _ = os.Getwd()
 			return runDoctor(c, o, *asJSON)
 		}
@@ -51,16 +54,20 @@ func runDoctor(c *command.Ctx, o doctor.Options, asJSON bool) error {
 			return err
 		}
 	} else {
+		width := 0
+		for _, ch := range checks {
+			width = max(width, len(ch.What))
+		}
 		for _, ch := range checks {
 			mark := "ok  "
 			if !ch.OK {
-				mark = "FAIL"
+				mark = c.Red("FAIL")
 			}
-			fmt.Fprintf(c.Stdout, "%s  %-21s %s\n", mark, ch.What, ch.Detail)
+			fmt.Fprintln(c.Stdout, strings.TrimRight(fmt.Sprintf("%s  %-*s  %s", mark, width, ch.What, ch.Detail), " "))
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("doctor found %s", plural(failed, "problem", "problems"))
+		return fmt.Errorf("doctor found %s", str.Plural(failed, "problem", "problems"))
 	}
 	if !asJSON {
 		fmt.Fprintln(c.Stdout, "no problems found")

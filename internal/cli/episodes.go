@@ -13,14 +13,15 @@ import (
 )
 
 var cmdEpisodes = &command.Command{
-	Name: "episodes", Args: "[--project DIR] [--json]",
+	Name: "episodes", Args: "[--cwd DIR] [--json]",
 	Summary: "list a project's recorded sessions, newest first",
 	Help: `Lists the episodes (finished sessions) of the project that DIR belongs to
 (default: the current directory), newest first, then the sessions not yet
 archived: "ended" (over; the next session start in the project archives
 it) or "live" (still running). --json prints the full records.`,
+	Renamed: map[string]string{"project": "cwd"},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		project := fs.String("project", "", "a `directory` of the project (default: the current one)")
+		project := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the records as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -123,6 +124,7 @@ func runGC(c *command.Ctx, dryRun, asJSON bool) error {
 	for _, m := range rep.Cleaned {
 		fmt.Fprintf(c.Stdout, "removed leftover  %s\n", c.Env.Tilde(m))
 	}
-	fmt.Fprintf(c.Stdout, "%d episodes %s, %d leftovers removed, across %d projects\n", len(rep.Moved), verb, len(rep.Cleaned), rep.Projects)
+	fmt.Fprintf(c.Stdout, "%s %s, %s removed, in %s\n", str.Plural(len(rep.Moved), "episode", "episodes"), verb,
+		str.Plural(len(rep.Cleaned), "leftover", "leftovers"), str.Plural(rep.Projects, "project", "projects"))
 	return nil
 }

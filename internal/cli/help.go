@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/internal/version"
 )
 
@@ -15,19 +15,19 @@ var cmdHelp = &command.Command{
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		return func(c *command.Ctx, args []string) error {
 			if len(args) == 0 {
-				printUsage(c.Stdout)
+				printUsage(c.Stdout, c.Width())
 				return nil
 			}
 			cmd := commands.Find(args)
 			if cmd == nil {
-				return command.Usagef("run `ccmem help` for the list of commands", "unknown command %q", strings.Join(args, " "))
+				return commands.Unknown(args)
 			}
 			var cfs *flag.FlagSet
 			if cmd.Setup != nil {
 				cfs = command.NewFlagSet(args)
 				cmd.Setup(cfs)
 			}
-			command.PrintHelp(c.Stdout, args, cmd, cfs)
+			c.PrintHelp(args, cmd, cfs)
 			return nil
 		}
 	},
@@ -46,16 +46,17 @@ var cmdVersion = &command.Command{
 	},
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprint(w, "ccmem — persistent, curated memory for Claude Code\n\nusage: ccmem <command> [flags]\n\ncommands:\n")
-	width := 0
+func printUsage(w io.Writer, width int) {
+	var rows [][2]string
 	for _, c := range commands {
-		width = max(width, len(c.Name))
+		rows = append(rows, [2]string{c.Name, c.Summary})
 	}
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name, c.Summary)
-	}
-	fmt.Fprint(w, "\nRun `ccmem help <command>` for a command's flags.\n")
-	fmt.Fprint(w, "Environment: CCMEM_HOME (store, default ~/.claude/ccmem), CLAUDE_CONFIG_DIR\n(default ~/.claude), CCMEM_DISABLE=1 (hooks do nothing).\n")
-	fmt.Fprint(w, "Exit status: 0 success, 1 failure, 2 usage error.\n")
+	fmt.Fprintf(w, "ccmem — persistent, curated memory for Claude Code\n\nusage: ccmem <command> [flags]\n\ncommands:\n%s\n", str.Columns(rows, width, 16))
+	fmt.Fprintln(w, str.Wrap("Run `ccmem help <command>` for a command's usage and flags.\n\n"+
+		"environment:\n"+
+		"- CCMEM_HOME: the store (default ~/.claude/ccmem)\n"+
+		"- CLAUDE_CONFIG_DIR: Claude Code's folder (default ~/.claude)\n"+
+		"- CCMEM_DISABLE=1: the hooks do nothing\n"+
+		"- NO_COLOR: no colour in the output\n\n"+
+		"exit status: 0 success, 1 failure, 2 usage error.", width, 0))
 }

@@ -41,11 +41,19 @@ type installFlags struct {
 	statusLine       *bool
 }
 
+// prefixUsage describes --prefix for install or uninstall.
+func prefixUsage(remove bool) string {
+	if remove {
+		return "remove the install under `DIR`: ccmem from DIR/bin, the hooks from DIR/lib/ccmem (default: ~/.local)"
+	}
+	return "install into `DIR`: ccmem in DIR/bin, the hooks in DIR/lib/ccmem (default: ~/.local)"
+}
+
 func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 	return func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		f := installFlags{
 			settings: fs.String("settings", "", "the settings.json `file` to edit (default: ~/.claude/settings.json, or under CLAUDE_CONFIG_DIR)"),
-			prefix:   fs.String("prefix", "", "install into `DIR`: ccmem in DIR/bin, hooks in DIR/lib/ccmem (default: ~/.local)"),
+			prefix:   fs.String("prefix", "", prefixUsage(remove)),
 			dryRun:   fs.Bool("dry-run", false, "print what would change, change nothing"),
 			asJSON:   fs.Bool("json", false, "print the report as JSON"),
 		}
@@ -102,6 +110,12 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	if err != nil {
 		return err
 	}
+	if !remove && !o.StatusLineOnly {
+		installed := filepath.Join(install.BinDir(o.Prefix), install.Exe("ccmem"))
+		if p := install.PathProblem(installed, c.P.Getenv("PATH"), c.P.Getenv("SHELL"), c.Env.Home); p != "" {
+			rep.Notes = append(rep.Notes, p)
+		}
+	}
 	if *f.asJSON {
 		rep.Actions = orEmpty(rep.Actions)
 		return c.PrintJSON(rep)
@@ -111,9 +125,10 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		verb = "would change"
 		fmt.Fprintln(c.Stdout, "dry run: nothing was written")
 	}
+	t := c.Env.TildeText
 	if !rep.Changed() {
 		for _, n := range rep.Notes {
-			fmt.Fprintf(c.Stdout, "note      %s\n", n)
+			fmt.Fprintf(c.Stdout, "note      %s\n", t(n))
 		}
 		switch {
 		case remove:
@@ -126,13 +141,17 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		return nil
 	}
 	for _, a := range rep.Actions {
-		fmt.Fprintf(c.Stdout, "%-9s %s\n", a.Kind, a.What)
+		if rep.DryRun {
+			fmt.Fprintf(c.Stdout, "would %s\n", t(dryRunLine(a, rep.Settings)))
+			continue
+		}
+		fmt.Fprintf(c.Stdout, "%-9s %s\n", a.Kind, t(a.What))
 	}
 	if rep.Backup != "" {
-		fmt.Fprintf(c.Stdout, "backup    %s (the settings before this change)\n", rep.Backup)
+		fmt.Fprintf(c.Stdout, "backup    %s (the settings before this change)\n", c.Env.Tilde(rep.Backup))
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(c.Stdout, "note      %s\n", n)
+		fmt.Fprintf(c.Stdout, "note      %s\n", t(n))
 	}
 	if !rep.DryRun {
 		switch {
@@ -145,4 +164,17 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		}
 	}
 	return nil
+}
+
+// dryRunLine says what an action would do, after "would ".
+func dryRunLine(a install.Action, settingsPath string) string {
+	switch a.Kind {
+	case "settings":
+		return a.What + " in " + settingsPath
+	case "mcp":
+		return a.What
+	case "backup":
+		return "back up " + a.What
+	}
+	return a.Kind + " " + a.What
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -64,8 +65,8 @@ func runLearnCheck(c *command.Ctx, asJSON bool) error {
 		return nil
 	}
 	printPlan(c, plan.Items)
-	fmt.Fprintf(c.Stdout, "%d files in %d silos: %d create, %d update, %d unchanged, %d merge, %d review, %d skipped\n",
-		len(plan.Items), plan.Silos, plan.Count(learn.ActCreate), plan.Count(learn.ActUpdate), plan.Count(learn.ActUnchanged),
+	fmt.Fprintf(c.Stdout, "%s in %s: %d create, %d update, %d unchanged, %d merge, %d review, %d skipped\n",
+		str.Plural(len(plan.Items), "file", "files"), str.Plural(plan.Silos, "silo", "silos"), plan.Count(learn.ActCreate), plan.Count(learn.ActUpdate), plan.Count(learn.ActUnchanged),
 		plan.Count(learn.ActMerge), plan.Count(learn.ActReview), plan.Count(learn.ActSkip))
 	if n := len(plan.Items) - plan.Count(learn.ActSkip); n > 0 {
 		fmt.Fprintln(c.Stdout, "run `ccmem learn apply` to carry this out")
@@ -151,9 +152,10 @@ func runLearnApply(c *command.Ctx, planFile string, asJSON bool) error {
 	for _, k := range rep.Kept {
 		fmt.Fprintf(c.Stdout, "kept     %s (changed since it was planned; run check again)\n", c.Env.Tilde(k))
 	}
-	fmt.Fprintf(c.Stdout, "%d entries written, %d silo files removed, %d left alone\n", len(rep.Written), len(rep.Deleted), plan.Count(learn.ActSkip))
+	fmt.Fprintf(c.Stdout, "%s written, %s removed, %d left alone\n", str.Plural(len(rep.Written), "entry", "entries"),
+		str.Plural(len(rep.Deleted), "silo file", "silo files"), plan.Count(learn.ActSkip))
 	if n := plan.Count(learn.ActReview); n > 0 {
-		fmt.Fprintf(c.Stdout, "%d feedback memories await review: run `ccmem learn review`\n", n)
+		fmt.Fprintf(c.Stdout, "%s review: run `ccmem learn review`\n", str.Plural(n, "feedback memory awaits", "feedback memories await"))
 	}
 	return nil
 }
@@ -176,7 +178,7 @@ and b and rejects c.`,
 		fs.Var(&r.accept, "accept", "accept the pending feedback `NAME` (repeatable; more names may follow)")
 		fs.Var(&r.reject, "reject", "reject the pending feedback `NAME` (repeatable; more names may follow)")
 		fs.BoolVar(&r.all, "all", false, "accept every pending feedback memory")
-		fs.StringVar(&r.reason, "reason", "", "why, recorded with rejected memories")
+		fs.StringVar(&r.reason, "reason", "", "`why`, recorded with the rejected memories")
 		fs.BoolVar(&r.asJSON, "json", false, "list pending feedback as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {

@@ -23,10 +23,10 @@ var cmdMCP = &command.Command{
 (` + "`ccmem install`" + ` registers it as the user-scope server "ccmem"; the plugin
 declares it too). Its tools, for the model:
 
-  search    ranked memory for a query (as ccmem search)
-  get       the text of a file a search hit named (only files in the store
-            or in a repository's .claude/memory/)
-  remember  add a fact to the global or the project MEMORY.md
+- search: ranked memory for a query (as ccmem search)
+- get: the text of a file a search hit named (only files in the store or
+  in a repository's .claude/memory/)
+- remember: add a fact to the global or the project MEMORY.md
 
 The project is the one of the directory the server runs in.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -29,7 +30,7 @@ When the markers are absent only that section is added (and CLAUDE.md is
 created when missing). Nothing outside the markers ever changes, and a
 second run with the same memory changes nothing.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		dryRun := fs.Bool("dry-run", false, "say whether CLAUDE.md would change, and print the section")
 		asJSON := fs.Bool("json", false, "print the result as JSON")
 		var opts notes.ConsolidateOptions
@@ -79,7 +80,7 @@ var cmdBriefing = &command.Command{
 (or standard input), keeping the previous two versions as briefing.md.1
 and briefing.md.2. Session start injects at most 80 lines of it.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		set := fs.String("set", "", "replace the briefing with this `file` (- for standard input)")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -124,7 +125,7 @@ func runBriefing(c *command.Ctx, cwd, set string) error {
 		return nil
 	}
 	lines := strings.Count(strings.TrimRight(string(data), "\n"), "\n") + 1
-	fmt.Fprintf(c.Stdout, "briefing set (%d lines) in %s; the previous version is briefing.md.1\n", lines, c.Env.Tilde(c.Env.BriefingPath(p.Key)))
+	fmt.Fprintf(c.Stdout, "briefing set (%s) in %s; the previous version is briefing.md.1\n", str.Plural(lines, "line", "lines"), c.Env.Tilde(c.Env.BriefingPath(p.Key)))
 	if lines > 80 {
 		fmt.Fprintf(c.Stderr, "ccmem: warning: only the first 80 lines are injected (caps.briefing)\n")
 	}
@@ -161,7 +162,7 @@ func enableSetup(on bool) func(fs *flag.FlagSet) func(c *command.Ctx, args []str
 	return func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		global := fs.Bool("global", false, "every project: the global config")
 		team := fs.Bool("team", false, "everyone in this repository: its committed config")
-		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the outcome as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -42,7 +43,7 @@ Categories and their content fields (* required):
 func categoryHelp() string {
 	var b strings.Builder
 	for _, c := range records.Categories {
-		fmt.Fprintf(&b, "  %-16s %s\n", c, records.ContentFields(c))
+		fmt.Fprintf(&b, "- %s: %s\n", c, records.ContentFields(c))
 	}
 	return b.String()
 }
@@ -55,7 +56,7 @@ type recordFlags struct {
 
 func addRecordFlags(fs *flag.FlagSet) recordFlags {
 	return recordFlags{
-		cwd:    fs.String("cwd", "", "a `directory` of the project (default: the current one)"),
+		cwd:    command.CwdFlag(fs),
 		asJSON: fs.Bool("json", false, "print JSON"),
 	}
 }
@@ -213,7 +214,7 @@ var cmdRecordGC = &command.Command{
 			for _, p := range paths {
 				fmt.Fprintf(c.Stdout, "%s %s\n", verb, c.Env.Tilde(p))
 			}
-			fmt.Fprintf(c.Stdout, "%d retired records past their 30-day grace %s\n", len(paths), verb)
+			fmt.Fprintf(c.Stdout, "%s past their 30-day grace %s\n", str.Plural(len(paths), "retired record", "retired records"), verb)
 			return nil
 		}
 	},
@@ -269,7 +270,7 @@ var cmdRecordShow = &command.Command{
 			}
 			fmt.Fprintf(c.Stdout, "# %s/%s hash %s\n", category, id, f.Hash)
 			if f.Err != nil {
-				fmt.Fprintf(c.Stdout, "# INVALID: %v\n", f.Err)
+				fmt.Fprintf(c.Stdout, "# %v\n", f.Err)
 			}
 			_, err = c.Stdout.Write(data)
 			return err
@@ -290,7 +291,10 @@ func recordError(err error) error {
 	}
 	for _, h := range hints {
 		if errors.Is(err, h.rule) {
-			return command.WithHint(fmt.Errorf("%v: %w", h.rule, err), h.hint)
+			if !strings.HasPrefix(err.Error(), h.rule.Error()) {
+				err = fmt.Errorf("%v: %w", h.rule, err) // the rule, once
+			}
+			return command.WithHint(err, h.hint)
 		}
 	}
 	return err
@@ -334,8 +338,8 @@ func listRecords(c *command.Ctx, s *records.Store, category string, all, asJSON 
 		rows = append(rows, rf)
 	}
 	if invalid > 0 {
-		fmt.Fprintf(c.Stderr, "ccmem: warning: %s invalid (listed as INVALID); fix or remove them\n",
-			map[bool]string{true: "1 record file is", false: fmt.Sprintf("%d record files are", invalid)}[invalid == 1])
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s (listed as INVALID); fix or remove %s\n",
+			str.Plural(invalid, "record file is invalid", "record files are invalid"), map[bool]string{true: "it", false: "them"}[invalid == 1])
 	}
 	if asJSON {
 		return c.PrintJSON(orEmpty(rows))
@@ -348,7 +352,9 @@ func listRecords(c *command.Ctx, s *records.Store, category string, all, asJSON 
 	fmt.Fprintln(tw, "category\tid\tstatus\ttitle\thash")
 	for _, rf := range rows {
 		if rf.Err != nil {
-			fmt.Fprintf(tw, "?\t%s\tINVALID\t%s\t%s\n", c.Env.Tilde(rf.Path), str.Shorten(rf.Err.Error(), 90), rf.Hash)
+			// Named by where it lies: records/<category>/<id>.json.
+			fmt.Fprintf(tw, "%s\t%s\tINVALID\t%s\t%s\n", filepath.Base(filepath.Dir(rf.Path)), strings.TrimSuffix(filepath.Base(rf.Path), ".json"),
+				str.Shorten(rf.Err.Error(), 60), rf.Hash)
 			continue
 		}
 		r := rf.Record

@@ -24,7 +24,7 @@ the team. Secrets in TEXT are redacted.`,
 		global := fs.Bool("global", false, "about you, for every project (the default)")
 		project := fs.Bool("project", false, "about this project: committed and shared with the team")
 		topic := fs.String("topic", notes.DefaultTopic, "the `header` to file the fact under")
-		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the result as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if *global && *project {

@@ -29,7 +29,7 @@ files changed, so it never answers from stale memory.`,
 		kind := fs.String("kind", "", "only these `kinds`, comma-separated")
 		limit := fs.Int("limit", 10, "the most `hits` to show")
 		all := fs.Bool("all-projects", false, "search every project in the store")
-		cwd := fs.String("cwd", "", "a `directory` of the project (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the hits as a JSON array")
 		return func(c *command.Ctx, args []string) error {
 			query := strings.Join(args, " ")

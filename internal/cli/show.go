@@ -3,10 +3,13 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/install"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -26,11 +29,14 @@ It composes as the next session start will: sessions that have ended but
 are not yet archived are shown as the episodes that start will archive
 (nothing is written).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		cwd := fs.String("cwd", "", "the session's working `directory` (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
 		asJSON := fs.Bool("json", false, "print the block and its report as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			if err := command.OneOf(fs, "source", *source, "startup", "resume", "clear", "compact"); err != nil {
 				return err
 			}
 			return runShow(c, *cwd, *source, *asJSON)
@@ -43,7 +49,10 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	inj := memory.Compose(c, c.Env, memory.StartRequest{Cwd: dir, Source: source})
+	inj := memory.Compose(c, c.Env, memory.StartRequest{Cwd: dir, Source: source, CCMem: func() string {
+		exe, _ := os.Executable()
+		return install.CommandFor(exe)
+	}})
 	if asJSON {
 		return c.PrintJSON(struct {
 			Disabled bool           `json:"disabled"`
@@ -82,7 +91,7 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 		cut := ""
 		if hidden := s.Total - s.Shown; hidden > 0 {
 			reason := map[string]string{"cap": "over cap", "budget": "over budget"}[s.Cut]
-			cut = fmt.Sprintf("%d lines (%s)", hidden, reason)
+			cut = fmt.Sprintf("%s (%s)", str.Plural(hidden, "line", "lines"), reason)
 		}
 		name := s.Name
 		if s.Full {
@@ -102,7 +111,7 @@ the project's files (briefing, episode index, repository memory, config).
 With NAME (such as project_dir or briefing), prints only that path, for
 scripts. Nothing is created.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		cwd := fs.String("cwd", "", "the `directory` to resolve (default: the current one)")
+		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if len(args) > 1 {

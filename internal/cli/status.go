@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 )
@@ -25,6 +26,9 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 		asJSON := fs.Bool("json", false, "print the counts as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			if err := command.Exclusive(fs, "line", "json"); err != nil {
 				return err
 			}
 			if *line {
@@ -63,12 +67,12 @@ func runStatus(c *command.Ctx, asJSON bool) error {
 			"last_capture": last, "store": c.Env.Store,
 		})
 	}
-	fmt.Fprintf(c.Stdout, "silo backlog     %d memories across %d silos", b.Files, b.Silos)
+	fmt.Fprintf(c.Stdout, "silo backlog     %s across %s", str.Plural(b.Files, "memory", "memories"), str.Plural(b.Silos, "silo", "silos"))
 	if b.Files > 0 {
 		fmt.Fprint(c.Stdout, " (run `ccmem learn check`)")
 	}
 	fmt.Fprintf(c.Stdout, "\npending review   %d\n", len(review))
-	fmt.Fprintf(c.Stdout, "episodes         %d across %d projects\n", counts.Episodes, counts.Projects)
+	fmt.Fprintf(c.Stdout, "episodes         %d in %s\n", counts.Episodes, str.Plural(counts.Projects, "project", "projects"))
 	if last == "" {
 		last = "never"
 	}

@@ -36,6 +36,9 @@ type Command struct {
 	NoEnv bool
 	// Rewrite, when set, rewrites the arguments before flags are parsed.
 	Rewrite func(args []string) []string
+	// Renamed maps the old names of renamed flags to their new ones, so
+	// the old name gets a pointed error.
+	Renamed map[string]string
 }
 
 // Ctx is one run of a command.
@@ -100,14 +103,14 @@ func Usagef(hint, format string, args ...any) error {
 
 // Run runs the command p's arguments name from the table and returns the
 // exit status; usage prints the overview (no arguments, `help`).
-func (t Table) Run(p hookio.Process, usage func(io.Writer)) int {
+func (t Table) Run(p hookio.Process, usage func(w io.Writer, width int)) int {
 	return hookio.Guard("ccmem", p, true, func() int {
 		c := &Ctx{P: p, Stdout: p.Stdout, Stderr: p.Stderr}
 		var stop context.CancelFunc
 		c.Context, stop = signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		if len(p.Args) == 0 {
-			usage(c.Stderr)
+			usage(c.Stderr, 80)
 			return 2
 		}
 		return c.fail(t.dispatch(c, p.Args))
@@ -125,7 +128,7 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 	}
 	cmd := t.Find([]string{name})
 	if cmd == nil {
-		return Usagef("run `ccmem help` for the list of commands", "unknown command %q", name)
+		return t.Unknown([]string{name})
 	}
 	path := []string{cmd.Name}
 	args = args[1:]
@@ -135,12 +138,12 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 		}
 		switch args[0] {
 		case "-h", "-help", "--help", "help":
-			PrintHelp(c.Stdout, path, cmd, nil)
+			c.PrintHelp(path, cmd, nil)
 			return nil
 		}
 		sub := t.Find(append(path, args[0]))
 		if sub == nil {
-			return Usagef("run `ccmem help "+strings.Join(path, " ")+"`", "unknown %s sub-command %q", strings.Join(path, " "), args[0])
+			return t.Unknown(append(path, args[0]))
 		}
 		path, cmd, args = append(path, sub.Name), sub, args[1:]
 	}
@@ -161,6 +164,51 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 		return err
 	}
 	return run(c, pos)
+}
+
+// Unknown is the usage error for a command path that names no command:
+// the first unknown word, with the nearest known one as a hint.
+func (t Table) Unknown(path []string) error {
+	list, known := []*Command(t), []string(nil)
+	for i, name := range path {
+		if i > 0 && len(list) == 0 {
+			break
+		}
+		var next *Command
+		for _, c := range list {
+			if c.Name == name {
+				next = c
+			}
+		}
+		if next == nil {
+			if i == 0 {
+				return Usagef(didYouMean(name, names(list), "ccmem ", "run `ccmem help` for the list of commands"), "unknown command %q", name)
+			}
+			p := strings.Join(known, " ")
+			return Usagef(didYouMean(name, names(list), "ccmem "+p+" ", "run `ccmem help "+p+"` for its sub-commands"), "unknown %s sub-command %q", p, name)
+		}
+		known, list = append(known, name), next.Subs
+	}
+	p := strings.Join(known, " ")
+	return Usagef("run `ccmem help "+p+"`", "%s has no sub-commands", p)
+}
+
+// names are the commands' names.
+func names(cmds []*Command) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// didYouMean is a hint naming the candidate nearest to word ("did you
+// mean `ccmem show`?"), then the fallback advice.
+func didYouMean(word string, candidates []string, prefix, fallback string) string {
+	if n := str.Nearest(word, candidates); n != "" {
+		return "did you mean `" + prefix + n + "`? Or " + fallback
+	}
+	return fallback
 }
 
 func subNames(cmd *Command) string {
@@ -203,10 +251,10 @@ func (c *Ctx) parse(fs *flag.FlagSet, path []string, cmd *Command, args []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				PrintHelp(c.Stdout, path, cmd, fs)
+				c.PrintHelp(path, cmd, fs)
 				return nil, flag.ErrHelp
 			}
-			return nil, Usagef("run `"+fs.Name()+" --help` for its usage", "%s", flagError(err))
+			return nil, c.flagError(fs, cmd, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -220,13 +268,72 @@ func (c *Ctx) parse(fs *flag.FlagSet, path []string, cmd *Command, args []string
 	}
 }
 
-// flagError rewords the flag package's errors for people.
-func flagError(err error) string {
+// flagError rewords the flag package's errors for people, with a hint:
+// the flag's new name when it was renamed, else the nearest flag.
+func (c *Ctx) flagError(fs *flag.FlagSet, cmd *Command, err error) error {
+	help := "run `" + fs.Name() + " --help` for its usage"
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return "unknown flag --" + strings.TrimLeft(name, "-")
+		name = strings.TrimLeft(name, "-")
+		if to, ok := cmd.Renamed[name]; ok {
+			return Usagef("use --"+to+"; "+help, "--%s is now --%s", name, to)
+		}
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		return Usagef(didYouMean(name, known, "--", help), "unknown flag --%s", name)
 	}
-	return msg
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return Usagef(help, "--%s needs a value", strings.TrimLeft(name, "-"))
+	}
+	// invalid value "x" for flag -limit: parse error
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if i := strings.Index(rest, " for flag -"); i > 0 {
+			val, tail := rest[:i], rest[i+len(" for flag -"):]
+			name, why, _ := strings.Cut(tail, ": ")
+			if why == "parse error" {
+				why = "not a number"
+			}
+			return Usagef(help, "invalid --%s %s: %s", strings.TrimLeft(name, "-"), val, why)
+		}
+	}
+	return Usagef(help, "%s", msg)
+}
+
+// CwdFlag defines --cwd, the one flag every command that works on a
+// project takes to choose its directory.
+func CwdFlag(fs *flag.FlagSet) *string {
+	return fs.String("cwd", "", "work on the project `DIR` belongs to (default: the current directory)")
+}
+
+// Exclusive refuses flags that cannot be used together, when more than
+// one of them was given.
+func Exclusive(fs *flag.FlagSet, names ...string) error {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if f.Name == n {
+				set = append(set, "--"+n)
+			}
+		}
+	})
+	if len(set) > 1 {
+		return Usagef("run `"+fs.Name()+" --help` for its usage", "%s cannot be used together", strings.Join(set, " and "))
+	}
+	return nil
+}
+
+// OneOf refuses a flag value that is not one of the allowed ones.
+func OneOf(fs *flag.FlagSet, name, value string, allowed ...string) error {
+	for _, a := range allowed {
+		if value == a {
+			return nil
+		}
+	}
+	hint := "it takes " + strings.Join(allowed, ", ")
+	if n := str.Nearest(value, allowed); n != "" {
+		hint = "did you mean " + n + "? " + hint
+	}
+	return Usagef(hint, "invalid --%s %q", name, value)
 }
 
 // NoArgs refuses arguments left over by a command that takes none.
@@ -246,40 +353,50 @@ func (c *Ctx) PrintJSON(v any) error {
 }
 
 // PrintHelp prints a command's usage, its longer help, its sub-commands and
-// its flags (fs may be nil for a group).
-func PrintHelp(w io.Writer, path []string, cmd *Command, fs *flag.FlagSet) {
-	synopsis := "ccmem " + strings.Join(path, " ")
+// its flags (fs may be nil for a group), wrapped to the output's width.
+func (c *Ctx) PrintHelp(path []string, cmd *Command, fs *flag.FlagSet) {
+	fmt.Fprint(c.Stdout, HelpText(path, cmd, fs, c.Width()))
+}
+
+// HelpText is PrintHelp's text for a terminal width columns wide.
+func HelpText(path []string, cmd *Command, fs *flag.FlagSet, width int) string {
+	var b strings.Builder
+	synopsis := "usage: ccmem " + strings.Join(path, " ")
 	if cmd.Args != "" {
 		synopsis += " " + cmd.Args
 	}
-	fmt.Fprintf(w, "usage: %s\n\n%s\n", synopsis, cmd.Summary)
+	b.WriteString(str.Hanging(synopsis, width, strings.Repeat(" ", len("usage: ccmem ")+len(strings.Join(path, " "))+1)) + "\n\n")
+	b.WriteString(str.Wrap(cmd.Summary, width, 0) + "\n")
 	if cmd.Help != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(cmd.Help))
+		b.WriteString("\n" + str.Wrap(strings.TrimSpace(cmd.Help), width, 0) + "\n")
 	}
 	if len(cmd.Subs) > 0 {
-		fmt.Fprint(w, "\nsub-commands:\n")
-		width := 0
+		var rows [][2]string
 		for _, s := range cmd.Subs {
-			width = max(width, len(s.Name))
+			rows = append(rows, [2]string{s.Name, s.Summary})
 		}
-		for _, s := range cmd.Subs {
-			fmt.Fprintf(w, "  %-*s  %s\n", width, s.Name, s.Summary)
+		b.WriteString("\nsub-commands:\n" + str.Columns(rows, width, 24))
+		b.WriteString("\n" + str.Wrap("Run `ccmem help "+strings.Join(path, " ")+" <sub-command>` for its usage and flags.", width, 0) + "\n")
+	}
+	if fs != nil {
+		if flags := FlagRows(fs); len(flags) > 0 {
+			b.WriteString("\nflags:\n" + str.Columns(flags, width, 24))
 		}
-		fmt.Fprintf(w, "\nRun `ccmem help %s <sub-command>` for its flags.\n", strings.Join(path, " "))
 	}
-	if fs == nil {
-		return
-	}
-	var flags []string
+	return b.String()
+}
+
+// FlagRows are a flag set's flags for a help table: "--name ARG" and its
+// usage.
+func FlagRows(fs *flag.FlagSet) [][2]string {
+	var rows [][2]string
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(f)
 		name := "--" + f.Name
 		if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); !isBool {
 			name += " " + strings.ToUpper(arg)
 		}
-		flags = append(flags, fmt.Sprintf("  %-18s %s", name, usage))
+		rows = append(rows, [2]string{name, usage})
 	})
-	if len(flags) > 0 {
-		fmt.Fprintf(w, "\nflags:\n%s\n", strings.Join(flags, "\n"))
-	}
+	return rows
 }

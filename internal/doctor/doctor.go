@@ -41,6 +41,9 @@ type Options struct {
 	Cwd string
 	// Fix makes the store's files 0600 and folders 0700 first.
 	Fix bool
+	// Path and Shell are the user's PATH and SHELL: `ccmem` by name
+	// should run the installed binary.
+	Path, Shell string
 }
 
 // doctor is one run of the checks.
@@ -64,6 +67,7 @@ func Run(o Options) []Check {
 		d.Prefix = DefaultPrefix(o.Env)
 	}
 	d.checkBinaries()
+	d.checkPath()
 	d.checkRegistrations()
 	d.checkMCP()
 	d.checkStore()
@@ -82,6 +86,20 @@ func (d *doctor) checkBinaries() {
 		}
 		d.add(executable(path), name+" binary", d.Env.Tilde(path)+problemOf(path))
 	}
+}
+
+// checkPath: `ccmem` by name runs the installed ccmem. The slash commands
+// and hooks do not need it (they use full paths), the user does.
+func (d *doctor) checkPath() {
+	installed := filepath.Join(install.BinDir(d.Prefix), install.Exe("ccmem"))
+	if !executable(installed) {
+		return // the binary check has said it
+	}
+	if p := install.PathProblem(installed, d.Path, d.Shell, d.Env.Home); p != "" {
+		d.add(false, "PATH", d.Env.TildeText(p))
+		return
+	}
+	d.add(true, "PATH", "`ccmem` runs "+d.Env.Tilde(installed))
 }
 
 // checkRegistrations: settings.json registers each hook once, at the
@@ -168,7 +186,7 @@ func (d *doctor) checkStore() {
 	case n == 0:
 		d.add(true, "store", e.Tilde(e.Store)+" not created yet")
 	case len(bad) == 0:
-		d.add(true, "store", fmt.Sprintf("%s is private (%d entries checked)", e.Tilde(e.Store), n))
+		d.add(true, "store", fmt.Sprintf("%s is private (%s checked)", e.Tilde(e.Store), str.Plural(n, "entry", "entries")))
 	}
 	for _, b := range bad {
 		d.add(false, "store", b+" (run `ccmem doctor --fix`)")

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/install"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
 )
@@ -73,15 +73,9 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 	})
 }
 
-// ccmemCommand is how the model can run ccmem: the installed binary beside
-// this hook's install (PREFIX/lib/ccmem/stop → PREFIX/bin/ccmem), else
-// "ccmem" from PATH.
+// ccmemCommand is how the model can run ccmem (install.CommandFor this
+// hook's executable).
 func ccmemCommand() string {
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "..", "..", "bin", "ccmem")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return filepath.Clean(p)
-		}
-	}
-	return "ccmem"
+	exe, _ := os.Executable()
+	return install.CommandFor(exe)
 }

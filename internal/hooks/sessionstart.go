@@ -49,6 +49,7 @@ func SessionStart(p hookio.Process) int {
 		inj := memory.Start(context.Background(), r.env, memory.StartRequest{
 			Cwd: r.in.Cwd, Source: r.in.Source, Started: r.started,
 			SessionID: r.in.SessionID, TranscriptPath: r.in.TranscriptPath, Process: proc.Claude(p.Getenv),
+			CCMem: ccmemCommand,
 		})
 		if inj.Disabled {
 			return 0

@@ -118,11 +118,41 @@ func StatusLinePath(cmd string) string {
 // commandMarker marks slash command files that ccmem installed.
 const commandMarker = "installed by ccmem"
 
-// slashCommands are the slash commands install writes to the commands folder.
+// slashCommands are the slash commands install writes to the commands
+// folder, as the plugin ships them: they run `ccmem` by name (the client
+// puts an enabled plugin's bin/ on the Bash tool's PATH). Install writes
+// them with the installed binary's full path instead (CommandFile), since
+// its bin folder may not be on PATH.
 var slashCommands = map[string][]byte{
 	"learn.md":    scripts.LearnCommand,
 	"remember.md": scripts.RememberCommand,
-	"memory.md":   scripts.MemoryCommand,
+	"ccmem.md":    scripts.CcmemCommand,
+}
+
+// legacyCommands are slash commands earlier versions installed under names
+// since given up (/memory shadowed the client's own), as they installed
+// them: install and uninstall remove them when unchanged.
+var legacyCommands = map[string][]byte{
+	"memory.md": scripts.LegacyMemoryCommand,
+}
+
+// SlashCommandNames are the names of the slash commands ccmem installs
+// (without the slash).
+func SlashCommandNames() []string {
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(slashCommands)) {
+		names = append(names, strings.TrimSuffix(n, ".md"))
+	}
+	return names
+}
+
+// CommandFile is a slash command as install writes it: every `ccmem …` it
+// runs or allows (a code span or an allowed-tools Bash rule opening with
+// "ccmem ") names the binary ccmemPath, quoted for the shell if it must be.
+func CommandFile(tmpl []byte, ccmemPath string) []byte {
+	q := settings.ShellQuote(filepath.ToSlash(ccmemPath))
+	out := bytes.ReplaceAll(tmpl, []byte("`ccmem "), []byte("`"+q+" "))
+	return bytes.ReplaceAll(out, []byte("Bash(ccmem "), []byte("Bash("+q+" "))
 }
 
 // Options say where to install from and to.
@@ -251,9 +281,12 @@ func Install(o Options) (Report, error) {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s is yours, so ccmem's /%s was not installed", path, strings.TrimSuffix(name, ".md")))
 				continue
 			}
-			if err := writeFile(&rep, o, path, slashCommands[name], 0o644); err != nil {
+			if err := writeFile(&rep, o, path, CommandFile(slashCommands[name], ccmem), 0o644); err != nil {
 				return rep, err
 			}
+		}
+		if err := removeLegacyCommands(&rep, o); err != nil {
+			return rep, err
 		}
 	}
 	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
@@ -350,16 +383,20 @@ func Uninstall(o Options) (Report, error) {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
 	}
 	if o.CommandsDir != "" {
+		ccmem := filepath.Join(BinDir(o.Prefix), Exe("ccmem"))
 		for _, name := range slices.Sorted(maps.Keys(slashCommands)) {
 			path := filepath.Join(o.CommandsDir, name)
 			old, err := os.ReadFile(path)
 			switch {
 			case err != nil:
-			case bytes.Equal(old, slashCommands[name]):
+			case bytes.Equal(old, CommandFile(slashCommands[name], ccmem)), bytes.Equal(old, slashCommands[name]):
 				targets = append(targets, path)
 			case bytes.Contains(old, []byte(commandMarker)):
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s was changed since ccmem installed it, so it was left", path))
 			}
+		}
+		if err := removeLegacyCommands(&rep, o); err != nil {
+			return rep, err
 		}
 	}
 	for _, t := range targets {
@@ -377,6 +414,32 @@ func Uninstall(o Options) (Report, error) {
 		_ = os.Remove(LibDir(o.Prefix)) // only if now empty
 	}
 	return rep, nil
+}
+
+// removeLegacyCommands removes the slash commands earlier versions
+// installed under names ccmem gave up, when they are as installed; a
+// changed one is left, with a note.
+func removeLegacyCommands(rep *Report, o Options) error {
+	for _, name := range slices.Sorted(maps.Keys(legacyCommands)) {
+		path := filepath.Join(o.CommandsDir, name)
+		old, err := os.ReadFile(path)
+		switch {
+		case err != nil:
+			continue
+		case !bytes.Equal(old, legacyCommands[name]):
+			if bytes.Contains(old, []byte(commandMarker)) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s, which an earlier ccmem installed, was changed since, so it was left; it shadows Claude Code's own /%s: remove it unless you want that", path, strings.TrimSuffix(name, ".md")))
+			}
+			continue
+		}
+		rep.Actions = append(rep.Actions, Action{"remove", path + " (an earlier ccmem's /" + strings.TrimSuffix(name, ".md") + ", which shadowed Claude Code's own)"})
+		if !o.DryRun {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // readSettings parses the settings file; a missing file is an empty object.
@@ -567,4 +630,24 @@ func Registered(path string) bool {
 		}
 	}
 	return false
+}
+
+// CommandFor is how the model can run ccmem, as a command word for a
+// POSIX shell (the client's Bash tool), given the running executable exe:
+// ccmem itself, or, for a hook in PREFIX/lib/ccmem, the PREFIX/bin/ccmem
+// beside its install (the plugin's layout is the same). A full path,
+// because the install's bin folder need not be on PATH; "ccmem" when there
+// is no such binary.
+func CommandFor(exe string) string {
+	if exe == "" {
+		return "ccmem"
+	}
+	p := exe
+	if b := strings.TrimSuffix(filepath.Base(exe), ".exe"); b != "ccmem" {
+		p = filepath.Join(filepath.Dir(exe), "..", "..", "bin", Exe("ccmem"))
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "ccmem"
+	}
+	return settings.ShellQuote(filepath.ToSlash(filepath.Clean(p)))
 }

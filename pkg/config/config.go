@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 
@@ -206,8 +207,10 @@ type File struct {
 	Present bool   `json:"present"`
 	// Err is set when the file could not be used; its keys were then ignored.
 	Err error `json:"-"`
-	// Unknown lists keys the file sets that ccmem does not know.
-	Unknown []string `json:"unknown,omitempty"`
+	// Unknown lists keys the file sets that ccmem does not know; Nearest
+	// maps one to the known key it is likely a typo of.
+	Unknown []string          `json:"unknown,omitempty"`
+	Nearest map[string]string `json:"nearest,omitempty"`
 }
 
 // Merge merges the defaults and the files at paths, in that order, each
@@ -230,7 +233,15 @@ func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) 
 		}
 		cf.Present = true
 		next, unknown, err := applyConfig(cfg, data)
-		cf.Unknown = unknown
+		for _, u := range unknown {
+			cf.Unknown = append(cf.Unknown, u.key)
+			if u.nearest != "" {
+				if cf.Nearest == nil {
+					cf.Nearest = map[string]string{}
+				}
+				cf.Nearest[u.key] = u.nearest
+			}
+		}
 		if err != nil {
 			cf.Err = err
 		} else {
@@ -241,7 +252,7 @@ func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) 
 	return cfg, files
 }
 
-func applyConfig(base Config, data []byte) (Config, []string, error) {
+func applyConfig(base Config, data []byte) (Config, []unknownKey, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return base, nil, nil
 	}
@@ -256,9 +267,13 @@ func applyConfig(base Config, data []byte) (Config, []string, error) {
 	return next, unknownKeys(data), nil
 }
 
+// unknownKey is a key a config file sets that ccmem does not know, and
+// the known key of the same table nearest to it.
+type unknownKey struct{ key, nearest string }
+
 // unknownKeys lists the keys of data that Config does not have, so a typo is
-// reported instead of silently ignored.
-func unknownKeys(data []byte) []string {
+// reported (with the key it likely meant) instead of silently ignored.
+func unknownKeys(data []byte) []unknownKey {
 	var probe Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -267,16 +282,45 @@ func unknownKeys(data []byte) []string {
 	if !errors.As(err, &te) {
 		return nil
 	}
-	var keys []string
+	var keys []unknownKey
 	for _, msg := range te.Errors {
-		// yaml.v3 says: "line 3: field foo not found in type memory.Config".
-		if i := strings.Index(msg, "field "); i >= 0 {
-			if j := strings.Index(msg[i:], " not found"); j > 0 {
-				keys = append(keys, msg[i+len("field "):i+j])
-			}
+		// yaml.v3 says: "line 3: field foo not found in type config.Recall".
+		_, rest, ok := strings.Cut(msg, "field ")
+		if !ok {
+			continue
 		}
+		key, typ, ok := strings.Cut(rest, " not found in type ")
+		if !ok {
+			continue
+		}
+		keys = append(keys, unknownKey{key, str.Nearest(key, knownKeys(typ))})
 	}
 	return keys
+}
+
+// knownKeys are the YAML keys of the config table whose Go type yaml names
+// typ ("config.Recall"), found by walking Config.
+func knownKeys(typ string) []string {
+	var found []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if t.Kind() != reflect.Struct || found != nil {
+			return
+		}
+		if t.String() == typ {
+			for f := range t.Fields() {
+				if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
+					found = append(found, name)
+				}
+			}
+			return
+		}
+		for f := range t.Fields() {
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[Config]())
+	return found
 }
 
 // yamlMessage is a YAML error as one line, without the library's framing.
@@ -325,7 +369,18 @@ func Problems(e store.Env, files []File) []string {
 			out = append(out, fmt.Sprintf("%s ignored: %v", e.Tilde(f.Path), err))
 		}
 		if len(f.Unknown) > 0 {
-			out = append(out, fmt.Sprintf("%s: unknown key %s", e.Tilde(f.Path), strings.Join(f.Unknown, ", ")))
+			keys := make([]string, len(f.Unknown))
+			for i, k := range f.Unknown {
+				keys[i] = k
+				if n := f.Nearest[k]; n != "" {
+					keys[i] += " (did you mean " + n + "?)"
+				}
+			}
+			what := "unknown key"
+			if len(keys) > 1 {
+				what = "unknown keys"
+			}
+			out = append(out, fmt.Sprintf("%s: %s %s", e.Tilde(f.Path), what, strings.Join(keys, ", ")))
 		}
 	}
 	return out

@@ -102,7 +102,13 @@ func TestConfigMerging(t *testing.T) {
 			name:     "unknown keys are applied around and reported",
 			global:   "budget_char: 2000\nbudget_chars: 3000\n",
 			check:    func(c Config) bool { return c.BudgetChars == 3000 },
-			problems: []string{"unknown key budget_char"},
+			problems: []string{"unknown key budget_char (did you mean budget_chars?)"},
+		},
+		{
+			name:     "an unknown key names the known key it is likely a typo of, in its own table",
+			global:   "enabeld: false\nrecall:\n  max_itmes: 3\n  wholly_unknown: 1\n",
+			check:    func(c Config) bool { return c.Enabled && c.Recall.MaxItems == 5 },
+			problems: []string{"unknown keys enabeld (did you mean enabled?), max_itmes (did you mean max_items?), wholly_unknown"},
 		},
 		{
 			name:   "empty file is fine",

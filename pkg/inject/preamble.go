@@ -12,8 +12,9 @@ import (
 // project. With autoMemory (Claude Code's auto memory on), the client
 // already tells the model where to save, every session: ccmem augments
 // that and redirects nothing (the client's memory folders are its inbox);
-// without, it offers its own files and `ccmem remember`.
-func Preamble(source, globalMemory, repoMemory string, autoMemory bool) string {
+// without, it offers its own files and `ccmem remember`, run as ccmem (a
+// full path when the install's bin folder may be off PATH).
+func Preamble(source, globalMemory, repoMemory, ccmem string, autoMemory bool) string {
 	var b strings.Builder
 	switch source {
 	case "compact":
@@ -30,7 +31,7 @@ func Preamble(source, globalMemory, repoMemory string, autoMemory bool) string {
 	if autoMemory {
 		b.WriteString("Save memories as your auto memory instructions say, in Claude Code's memory folder: ccmem gathers them from there into this store (the user curates them with /learn), so they come back, in every project where they apply. Memory already here lives in:\n")
 	} else {
-		b.WriteString("When you learn something durable (a correction, a stated preference, a decision and its reason, a non-obvious command), save it as one bullet under a `##` topic header (`ccmem remember [--project] --topic T \"fact\"` does that), updating an existing bullet rather than adding a duplicate; put detail in a topic file beside the index, linked as `- [Title](topic.md) — hook`. Never save secrets.\n")
+		b.WriteString("When you learn something durable (a correction, a stated preference, a decision and its reason, a non-obvious command), save it as one bullet under a `##` topic header (`" + ccmem + " remember [--project] --topic T \"fact\"` does that), updating an existing bullet rather than adding a duplicate; put detail in a topic file beside the index, linked as `- [Title](topic.md) — hook`. Never save secrets.\n")
 	}
 	fmt.Fprintf(&b, "- about the user, for every project: %s", globalMemory)
 	if repoMemory != "" {

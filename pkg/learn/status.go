@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -219,7 +219,8 @@ func silosOlderThan(e store.Env, t time.Time) bool {
 	return true
 }
 
-// BacklogLine is the status line's text.
+// BacklogLine is the status line's text: "3 un-ingested memories across 2
+// silos".
 func BacklogLine(b Backlog) string {
-	return fmt.Sprintf("%d un-ingested memories across %d silos", b.Files, b.Silos)
+	return str.Plural(b.Files, "un-ingested memory", "un-ingested memories") + " across " + str.Plural(b.Silos, "silo", "silos")
 }

@@ -36,6 +36,10 @@ type StartRequest struct {
 	SessionID      string
 	TranscriptPath string
 	Process        proc.Info
+	// CCMem says how the model can run ccmem, for the preamble's advice
+	// on saving memory; asked only when that advice is given. Nil means
+	// "ccmem" from PATH.
+	CCMem func() string
 }
 
 // Injection is the outcome of composing the memory block for a session.
@@ -271,7 +275,11 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 	}
 	inj.AutoMemory = learn.AutoMemoryOn(e, root)
-	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory, inj.AutoMemory), sections, budget)
+	ccmem := "ccmem"
+	if !inj.AutoMemory && req.CCMem != nil {
+		ccmem = req.CCMem()
+	}
+	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory, ccmem, inj.AutoMemory), sections, budget)
 	return inj
 }
 

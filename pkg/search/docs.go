@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -234,7 +233,7 @@ func episodeDoc(path string, data []byte) (Doc, bool) {
 		d.Time = t
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
-	parts := []string{when, fmt.Sprintf("%d turns", ep.Turns)}
+	parts := []string{when, str.Plural(ep.Turns, "turn", "turns")}
 	if ep.Friction.Class != "" {
 		parts = append(parts, ep.Friction.Class)
 	}

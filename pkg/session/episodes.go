@@ -76,10 +76,7 @@ func IndexLine(c *Checkpoint, name string) string {
 	if t, err := time.Parse(time.RFC3339Nano, c.StartedAt); err == nil {
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
-	turns := fmt.Sprintf("%d turns", c.Turns)
-	if c.Turns == 1 {
-		turns = "1 turn"
-	}
+	turns := str.Plural(c.Turns, "turn", "turns")
 	goal := strings.ReplaceAll(str.Shorten(c.Goal, 80), `"`, "'")
 	parts := []string{when, turns, c.Friction.Class, `"` + goal + `"`}
 	if files := mainFiles(c.FilesChanged); files != "" {

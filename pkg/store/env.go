@@ -128,6 +128,31 @@ func (e Env) Tilde(p string) string {
 	return p
 }
 
+// TildeText shortens, in a line of text for people, every path that
+// starts with the home directory (at the start of the text or after a
+// space, quote, backtick or bracket) with ~.
+func (e Env) TildeText(s string) string {
+	if e.Home == "" || e.Home == "/" {
+		return s
+	}
+	prefix := e.Home + string(filepath.Separator)
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		if i == 0 || strings.ContainsRune(" `'\"([", rune(s[i-1])) {
+			b.WriteString(s[:i])
+			b.WriteString("~" + string(filepath.Separator))
+		} else {
+			b.WriteString(s[:i+len(prefix)])
+		}
+		s = s[i+len(prefix):]
+	}
+}
+
 // PathError formats a file error as one short line naming the file (with
 // ~ for the home directory), keeping the cause for errors.Is. A symlink
 // refused on the way to path is named itself.
