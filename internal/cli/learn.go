@@ -17,6 +17,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 var cmdLearn = &command.Command{
@@ -95,24 +96,38 @@ func printPlan(c *command.Ctx, items []learn.Item) {
 }
 
 var cmdLearnApply = &command.Command{
-	Name: "apply", Args: "[--plan FILE] [--json]",
+	Name: "apply", Args: "[--plan FILE] [--yes] [--json]",
 	Summary: "write canonical entries with provenance, delete the processed silo files, fix each silo's MEMORY.md",
-	Help: `With --plan FILE (from ` + "`ccmem learn check --json`" + `), only that plan is carried
+	Help: `At a terminal, apply first lists the silo files it will delete (each one's
+memory reaches the store before its file goes) and asks; --yes goes ahead
+without asking, as apply does when it is not run at a terminal. Only what
+was listed is carried out: a file changed after it was listed is left
+alone. ` + "`ccmem learn check`" + ` shows the same plan and changes nothing.
+
+With --plan FILE (from ` + "`ccmem learn check --json`" + `), only that plan is carried
 out, and files changed since it was made are left alone.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		planFile := fs.String("plan", "", "apply only this `file`'s plan (from `learn check --json`); files changed since are left")
+		yes := fs.Bool("yes", false, "do not ask at a terminal")
 		asJSON := fs.Bool("json", false, "print the report as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			return runLearnApply(c, *planFile, *asJSON)
+			return runLearnApply(c, *planFile, *yes, *asJSON)
 		}
 	},
 }
 
-func runLearnApply(c *command.Ctx, planFile string, asJSON bool) error {
+func runLearnApply(c *command.Ctx, planFile string, yes, asJSON bool) error {
 	var expect map[string]string
+	if planFile == "" && !yes && hookio.IsTerminal(c.P.Stdin) {
+		var ok bool
+		var err error
+		if expect, ok, err = confirmApply(c); err != nil || !ok {
+			return err
+		}
+	}
 	if planFile != "" {
 		data, err := os.ReadFile(planFile)
 		if err != nil {
@@ -158,6 +173,46 @@ func runLearnApply(c *command.Ctx, planFile string, asJSON bool) error {
 		fmt.Fprintf(c.Stdout, "%s review: run `ccmem learn review`\n", str.Plural(n, "feedback memory awaits", "feedback memories await"))
 	}
 	return nil
+}
+
+// confirmApply shows a person at a terminal what apply will delete and
+// write, and asks; ok says go on, with the plan shown as apply's expect,
+// so that only what was shown is carried out.
+func confirmApply(c *command.Ctx) (expect map[string]string, ok bool, err error) {
+	plan, err := learn.Check(c, c.Env)
+	if err != nil {
+		return nil, false, err
+	}
+	expect = map[string]string{}
+	var deletes []string
+	targets := map[string]bool{}
+	for _, it := range plan.Items {
+		if it.Action == learn.ActSkip {
+			continue
+		}
+		expect[it.Path] = it.Hash
+		deletes = append(deletes, it.Path)
+		if it.Action != learn.ActUnchanged && it.Action != learn.ActMerge {
+			targets[it.Target] = true
+		}
+	}
+	if len(deletes) == 0 {
+		fmt.Fprintf(c.Stdout, "nothing to apply: no memory waits in %s that ccmem takes (`ccmem learn check` says why)\n", c.Env.Tilde(c.Env.SilosDir()))
+		return nil, false, nil
+	}
+	fmt.Fprintf(c.Stdout, "apply will write %s to the store, then delete %s (each after its memory is in the store):\n",
+		str.Plural(len(targets), "entry", "entries"), str.Plural(len(deletes), "silo file", "silo files"))
+	for _, d := range deletes {
+		fmt.Fprintf(c.Stdout, "  %s\n", c.Env.Tilde(d))
+	}
+	fmt.Fprint(c.Stdout, "Go on? [y/N] ")
+	line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return expect, true, nil
+	}
+	fmt.Fprintln(c.Stdout, "nothing changed")
+	return nil, false, nil
 }
 
 // multi is a flag that may be given several times.
@@ -298,17 +353,43 @@ func quoteList(names []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
+// printPending shows each pending feedback memory: whole when it is new,
+// else as its changes against the accepted entry of the same name.
 func printPending(c *command.Ctx, items []learn.ReviewItem) {
 	for _, it := range items {
-		fmt.Fprintf(c.Stdout, "── %s (%s)\n", it.Name, c.Env.Tilde(it.Path))
-		if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
-			fmt.Fprintln(c.Stdout, strings.TrimRight(string(data), "\n"))
+		pending, err := store.ReadSmallFile(it.Path, 1<<20)
+		if err != nil {
+			fmt.Fprintf(c.Stdout, "── %s (%s): %v\n\n", it.Name, c.Env.Tilde(it.Path), err)
+			continue
 		}
+		var current []byte
 		if it.Current != "" {
-			fmt.Fprintf(c.Stdout, "── currently accepted (%s):\n", c.Env.Tilde(it.Current))
-			if data, err := store.ReadSmallFile(it.Current, 1<<20); err == nil {
-				fmt.Fprintln(c.Stdout, strings.TrimRight(string(data), "\n"))
+			current, err = store.ReadSmallFile(it.Current, 1<<20)
+		}
+		if it.Current == "" || err != nil {
+			fmt.Fprintf(c.Stdout, "── %s (new; %s)\n", it.Name, c.Env.Tilde(it.Path))
+			fmt.Fprintln(c.Stdout, strings.TrimRight(string(pending), "\n"))
+			fmt.Fprintln(c.Stdout)
+			continue
+		}
+		fmt.Fprintf(c.Stdout, "── %s (changes to the accepted entry)\n", it.Name)
+		d := diff.Diff(c.Env.Tilde(it.Current)+" (accepted)", learn.ReviewText(current), c.Env.Tilde(it.Path)+" (pending)", learn.ReviewText(pending))
+		if len(d) == 0 {
+			fmt.Fprintln(c.Stdout, "(the same memory as the accepted entry; only where it came from differs)")
+		}
+		// The diff's first line repeats the names (diff a b); the two
+		// header lines name them once.
+		for i, line := range strings.Split(strings.TrimRight(string(d), "\n"), "\n") {
+			switch {
+			case i == 0 && strings.HasPrefix(line, "diff "), line == "":
+				continue
+			case i <= 2:
+			case strings.HasPrefix(line, "+"):
+				line = c.Green(line)
+			case strings.HasPrefix(line, "-"):
+				line = c.Red(line)
 			}
+			fmt.Fprintln(c.Stdout, line)
 		}
 		fmt.Fprintln(c.Stdout)
 	}

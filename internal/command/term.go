@@ -38,3 +38,11 @@ func (c *Ctx) Red(s string) string {
 	}
 	return "\x1b[1;31m" + s + "\x1b[0m"
 }
+
+// Green is s in green when output may be coloured, else s.
+func (c *Ctx) Green(s string) string {
+	if !c.Color() {
+		return s
+	}
+	return "\x1b[32m" + s + "\x1b[0m"
+}

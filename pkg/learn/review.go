@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -192,4 +193,21 @@ func stripKey(front []byte, key string) []byte {
 		}
 	}
 	return []byte(strings.Join(out, ""))
+}
+
+// ReviewText is an entry as a person reviews it: its frontmatter without
+// ccmem's provenance (paths, times, sources differ between any two copies
+// and say nothing about the memory), then its body. A file without
+// frontmatter is itself.
+func ReviewText(data []byte) []byte {
+	front, body, err := frontmatter.Split(data)
+	if err != nil {
+		return data
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(stripProvenance(front))
+	b.WriteString("---\n")
+	b.Write(body)
+	return b.Bytes()
 }
