@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -21,14 +23,14 @@ there is not added twice. --global (the default) writes your private
 repository's .claude/memory/MEMORY.md, which is committed and shared with
 the team. Secrets in TEXT are redacted.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
-		global := fs.Bool("global", false, "about you, for every project (the default)")
+		fs.Bool("global", false, "about you, for every project (the default)")
 		project := fs.Bool("project", false, "about this project: committed and shared with the team")
 		topic := fs.String("topic", notes.DefaultTopic, "the `header` to file the fact under")
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the result as JSON")
 		return func(c *command.Ctx, args []string) error {
-			if *global && *project {
-				return command.Usagef("choose one scope", "--global and --project exclude each other")
+			if err := command.Exclusive(fs, "global", "project"); err != nil {
+				return err
 			}
 			text := strings.Join(args, " ")
 			if strings.TrimSpace(text) == "" {
@@ -50,6 +52,9 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON b
 	}
 	root := p.Root
 	res, err := notes.Remember(c.Env, scope, p, topic, text)
+	if errors.Is(err, notes.ErrNoRepository) {
+		return command.WithHint(err, "run it inside the repository (or name it with --cwd DIR); --global keeps the fact for you, in every project")
+	}
 	if err != nil {
 		return err
 	}
@@ -67,8 +72,7 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON b
 		fmt.Fprintf(c.Stdout, "remembered under \"## %s\" in %s\n", res.Topic, where)
 	}
 	if res.Redactions > 0 {
-		fmt.Fprintf(c.Stderr, "ccmem: warning: %s redacted from the fact\n",
-			map[bool]string{true: "1 secret was", false: fmt.Sprintf("%d secrets were", res.Redactions)}[res.Redactions == 1])
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s redacted from the fact\n", str.Plural(res.Redactions, "secret was", "secrets were"))
 	}
 	return nil
 }

@@ -38,6 +38,12 @@ const (
 	Project Scope = "project"
 )
 
+// ErrNoRepository refuses project memory outside a git repository: the
+// project's MEMORY.md is shared by being committed with the repository,
+// and a folder that is none (the temp folder, a home directory) has no one
+// to share it with.
+var ErrNoRepository = errors.New("not in a git repository")
+
 // Target is the MEMORY.md of a scope (p is the project, needed for
 // Project), and the folder whose lock guards it: the store's for the global
 // file, the project's folder in the store for the repository's (so nothing
@@ -49,6 +55,9 @@ func Target(e store.Env, scope Scope, p store.Project) (path, lockDir string, er
 	case Project:
 		if p.Root == "" {
 			return "", "", errors.New("no project here for --project")
+		}
+		if !p.Git {
+			return "", "", fmt.Errorf("%s is %w, so project memory (committed with the repository, for the team) has nowhere to go", e.Tilde(p.Root), ErrNoRepository)
 		}
 		return store.RepoMemory(p.Root), e.ProjectDir(p.Key), nil
 	}
@@ -64,6 +73,10 @@ func Target(e store.Env, scope Scope, p store.Project) (path, lockDir string, er
 // It edits the file under a cross-process lock, reading it again under the
 // lock, so facts remembered at the same moment are all kept.
 func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (RememberResult, error) {
+	if scope == Project && !p.Git {
+		_, _, err := Target(e, scope, p) // refused before anything is claimed
+		return RememberResult{}, err
+	}
 	if scope == Project && p.Root != "" {
 		var err error
 		if p, err = store.ClaimProject(e, p); err != nil {
