@@ -22,10 +22,15 @@ demo: build
 	@$(GO) run ./scripts/demo
 
 ## test: vet, every target's build and test compile, the demo's self-check, unit tests,
-## testscripts and the real-client end-to-end tests
-test: vet cross build
+## testscripts and the real-client end-to-end tests (the pinned client is fetched first);
+## each step says what it does, and the tests report as they finish
+test: vet cross build claude-code
+	@echo "test: the demo's self-check"
 	@$(GO) run ./scripts/demo >/dev/null
-	$(GO) test -count=1 ./...
+	@echo "test: unit tests and testscripts"
+	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
+	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
+	@$(GO) run ./scripts/testprogress -count=1 ./e2e/
 
 ## unit: everything but the real-client end-to-end tests
 unit:
@@ -37,7 +42,7 @@ e2e:
 
 ## claude-code: fetch the pinned Claude Code into .cache/ (the e2e tests do it too)
 claude-code:
-	@bash scripts/install-claude-code.sh
+	@bash scripts/install-claude-code.sh >/dev/null
 
 ## bench: whole-process timings of every hook on generated stores, with baselines and targets,
 ## then the recall precision report
@@ -62,6 +67,7 @@ fuzz:
 	@bash scripts/fuzz.sh
 
 vet:
+	@echo "vet: go vet and gofmt"
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi

@@ -12,9 +12,11 @@ total=$(wc -w <<<"$targets")
 for t in $targets; do
   n=$((n + 1))
   export GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0
-  echo "cross: [$n/$total] $t: build, vet, test compile" >&2
+  echo "cross: [$n/$total] $t: build" >&2
   go build -trimpath ./...
+  echo "cross: [$n/$total] $t: vet" >&2
   go vet ./...
+  echo "cross: [$n/$total] $t: test compile" >&2
   go test -trimpath -c -o "$out/$GOOS-$GOARCH/" ./... >/dev/null
 done
 echo "cross: $total targets build, vet and compile their tests" >&2

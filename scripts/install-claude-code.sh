@@ -20,12 +20,32 @@ if [ ! -x "$bin" ] || [ "$(cat "$dir/.version" 2>/dev/null)" != "$version" ]; th
   command -v npm >/dev/null || { echo "install-claude-code: npm is not installed; the end-to-end tests need it to fetch @anthropic-ai/claude-code@$version" >&2; exit 1; }
   mkdir -p "$dir"
   echo "install-claude-code: installing @anthropic-ai/claude-code@$version into ${dir#"$root"/} (about 370 MB, once)" >&2
-  if ! npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
-      "@anthropic-ai/claude-code@$version" >&2; then
+  # npm is silent while it downloads; say every 10 s how far it got (what
+  # its cache and the target folder hold, in MB).
+  cache=$(npm config get cache 2>/dev/null || echo "$HOME/.npm")
+  mb() { du -sm "$dir" "$cache/_cacache" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+  before=$(mb)
+  npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
+      "@anthropic-ai/claude-code@$version" >&2 &
+  pid=$!
+  start=$(date +%s)
+  while kill -0 "$pid" 2>/dev/null; do
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "install-claude-code: $(( $(date +%s) - start )) s, $(( $(mb) - before )) MB fetched so far…" >&2
+    fi
+  done
+  if ! wait "$pid"; then
     echo "install-claude-code: npm install @anthropic-ai/claude-code@$version failed (see above)" >&2
     exit 1
   fi
+  echo "install-claude-code: done in $(( $(date +%s) - start )) s" >&2
   [ -x "$bin" ] || { echo "install-claude-code: npm finished but $bin is missing" >&2; exit 1; }
   echo "$version" > "$dir/.version"
+else
+  echo "install-claude-code: Claude Code $version is in ${dir#"$root"/}" >&2
 fi
 echo "$bin"

@@ -189,7 +189,7 @@ func (d *doctor) checkStore() {
 		d.add(true, "store", fmt.Sprintf("%s is private (%s checked)", e.Tilde(e.Store), str.Plural(n, "entry", "entries")))
 	}
 	for _, b := range bad {
-		d.add(false, "store", b+" (run `ccmem doctor --fix`)")
+		d.add(false, "store", e.TildeText(b)+" (run `ccmem doctor --fix`)")
 	}
 }
 

@@ -4,8 +4,9 @@
 // round checks the invariants ccmem promises:
 //
 //   - every memory is in its silo or in the store (a fact remembered with
-//     success is in its MEMORY.md; each silo memory, in its newest version,
-//     is in its silo or the store);
+//     success is in its MEMORY.md, or in its archive once forgotten, and a
+//     fact forgotten with success only in the archive; each silo memory, in
+//     its newest version, is in its silo or the store);
 //   - no partial file: every JSON file of the store parses, every learned
 //     entry has its frontmatter;
 //   - no leftover temporary file once a later run wrote there;
@@ -51,6 +52,8 @@ type torture struct {
 	failures   []string
 	mu         sync.Mutex
 	remembered []fact            // facts whose remember reported success
+	forgetting map[string]bool   // facts a forget was started on
+	forgotten  []fact            // facts whose forget reported success
 	memories   map[string]string // silo file → newest content written
 	sessions   int
 }
@@ -98,7 +101,7 @@ func newTorture(seed int64) (*torture, error) {
 	}
 	t := &torture{dir: dir, bin: filepath.Join(dir, "bin"), hooks: filepath.Join(dir, "lib"),
 		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), r: rand.New(rand.NewSource(seed)),
-		memories: map[string]string{}}
+		memories: map[string]string{}, forgetting: map[string]bool{}}
 	for _, b := range []struct{ out, pkg string }{
 		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"}, {t.hooks, "./hooks/userpromptsubmit"},
 	} {
@@ -164,7 +167,7 @@ func (t *torture) jobs(round, n int, tag string) []job {
 	for i := range n {
 		id := fmt.Sprintf("%s-%d-%d", tag, round, i)
 		secret := secrets[t.r.Intn(len(secrets))]
-		switch i % 9 {
+		switch i % 10 {
 		case 0, 1:
 			scope := []string{"--global", "--project"}[i%2]
 			text := "fact " + id
@@ -193,6 +196,32 @@ func (t *torture) jobs(round, n int, tag string) []job {
 			out = append(out, job{name: "ccmem", args: []string{"consolidate", "--cwd", t.repo}})
 		case 7:
 			out = append(out, job{name: "ccmem", args: []string{"briefing", "--set", "-", "--cwd", t.repo}, stdin: "briefing " + id + " " + secret + "\n"})
+		case 9:
+			// Forget a fact remembered earlier, while others remember
+			// into the same file.
+			t.mu.Lock()
+			var f fact
+			for _, r := range t.remembered {
+				if !t.forgetting[r.text] {
+					f = r
+					break
+				}
+			}
+			if f.text != "" {
+				t.forgetting[f.text] = true
+			}
+			t.mu.Unlock()
+			if f.text == "" {
+				continue
+			}
+			out = append(out, job{name: "ccmem", args: []string{"forget", f.scope, "--cwd", t.repo, "--reason", "torture " + id, f.text + " token"},
+				ok: func(o string) {
+					if strings.Contains(o, "forgot") {
+						t.mu.Lock()
+						t.forgotten = append(t.forgotten, f)
+						t.mu.Unlock()
+					}
+				}})
 		case 8:
 			// Search builds and rewrites its index while everything else
 			// writes the files it indexes.
@@ -340,6 +369,8 @@ func (t *torture) check(when string) {
 	t.run("ccmem", nil, "learn", "apply")
 	t.run("ccmem", nil, "remember", "--global", "tidy run")
 	t.run("ccmem", nil, "remember", "--project", "--cwd", t.repo, "tidy run")
+	t.run("ccmem", nil, "forget", "--global", "--reason", "tidy", "tidy run")
+	t.run("ccmem", nil, "forget", "--project", "--cwd", t.repo, "--reason", "tidy", "tidy run")
 	t.run("ccmem", nil, "record", "list", "--cwd", t.repo)
 	t.run("ccmem", nil, "consolidate", "--cwd", t.repo)
 	t.run("ccmem", nil, "gc")
@@ -348,14 +379,28 @@ func (t *torture) check(when string) {
 	store := filepath.Join(t.home, ".claude", "ccmem")
 	repoMem := filepath.Join(t.repo, ".claude", "memory")
 
-	// Facts remembered with success are in their MEMORY.md.
+	// Facts remembered with success are in their MEMORY.md, or, once a
+	// forget ran on them, in its archive; a fact forgotten with success is
+	// in the archive and no longer in the MEMORY.md.
 	t.checks++
 	global, _ := os.ReadFile(filepath.Join(store, "MEMORY.md"))
 	project, _ := os.ReadFile(filepath.Join(repoMem, "MEMORY.md"))
+	globalArchive, _ := os.ReadFile(filepath.Join(store, "archive", "MEMORY.md"))
+	projectArchive, _ := os.ReadFile(filepath.Join(repoMem, "archive", "MEMORY.md"))
 	for _, f := range t.remembered {
 		text := map[string][]byte{"--global": global, "--project": project}[f.scope]
-		if !bytes.Contains(text, []byte(f.text+" token [REDACTED:")) {
-			t.fail("%s: the fact %q (%s) was reported remembered but is not in its MEMORY.md", when, f.text, f.scope)
+		archive := map[string][]byte{"--global": globalArchive, "--project": projectArchive}[f.scope]
+		line := []byte("- " + f.text + " token [REDACTED:")
+		if !bytes.Contains(text, line) && !(t.forgetting[f.text] && bytes.Contains(archive, line)) {
+			t.fail("%s: the fact %q (%s) was reported remembered but is neither in its MEMORY.md nor archived by a forget", when, f.text, f.scope)
+		}
+	}
+	for _, f := range t.forgotten {
+		text := map[string][]byte{"--global": global, "--project": project}[f.scope]
+		archive := map[string][]byte{"--global": globalArchive, "--project": projectArchive}[f.scope]
+		line := []byte("- " + f.text + " token [REDACTED:")
+		if bytes.Contains(text, line) || !bytes.Contains(archive, line) {
+			t.fail("%s: the fact %q (%s) was reported forgotten but is still in its MEMORY.md or not in its archive", when, f.text, f.scope)
 		}
 	}
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/str"
@@ -157,7 +158,43 @@ func Reject(e store.Env, it ReviewItem, reason string) (string, error) {
 	return archiveEntry(e, it.Path, reason)
 }
 
-// archiveEntry moves a store entry to $CCMEM_HOME/archive/feedback/ with an
+// ErrNoEntry is returned when no learned entry has the name given.
+var ErrNoEntry = errors.New("no learned entry")
+
+// EntryPath is the file of the learned entry TYPE/NAME (the name in any
+// case), or ErrNoEntry.
+func EntryPath(e store.Env, typ, name string) (string, error) {
+	if !slices.Contains(Types, typ) {
+		return "", fmt.Errorf("unknown type %q (one of %s)", typ, strings.Join(Types, ", "))
+	}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) {
+		return "", fmt.Errorf("%w named %q", ErrNoEntry, name)
+	}
+	path := storeNames{}.find(filepath.Join(e.LearnedDir(), typ, name+".md"))
+	if !isFile(path) {
+		return "", fmt.Errorf("%w %s/%s in %s", ErrNoEntry, typ, name, e.Tilde(e.LearnedDir()))
+	}
+	return path, nil
+}
+
+// Forget moves the learned entry TYPE/NAME (any case) to the archive with
+// the reason in its frontmatter; it is no longer injected or searched.
+// Nothing is deleted.
+func Forget(e store.Env, typ, name, reason string) (string, error) {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	tidyStore(e)
+	path, err := EntryPath(e, typ, name)
+	if err != nil {
+		return "", err
+	}
+	return archiveEntry(e, path, reason)
+}
+
+// archiveEntry moves a store entry to $CCMEM_HOME/archive/<type>/ with an
 // archived_reason in its frontmatter, then removes the original.
 func archiveEntry(e store.Env, path, reason string) (string, error) {
 	data, err := store.ReadSmallFile(path, 1<<20)
@@ -175,7 +212,7 @@ func archiveEntry(e store.Env, path, reason string) (string, error) {
 		data = []byte(b.String())
 	}
 	stamp := e.Time().UTC().Format("20060102T150405Z")
-	dest := filepath.Join(e.ArchiveDir(), "feedback", strings.TrimSuffix(filepath.Base(path), ".md")+"."+stamp+".md")
+	dest := filepath.Join(e.ArchiveDir(), filepath.Base(filepath.Dir(path)), strings.TrimSuffix(filepath.Base(path), ".md")+"."+stamp+".md")
 	if err := store.WriteFileAtomic(dest, data); err != nil {
 		return "", err
 	}

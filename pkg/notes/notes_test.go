@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,6 +67,68 @@ func TestRememberConcurrently(t *testing.T) {
 		}
 		if got := strings.Count(string(data), "## Facts"); got != 1 {
 			t.Fatalf("%s: %d Facts headers:\n%s", scope, got, data)
+		}
+	}
+}
+
+// Forgetting while others remember and forget in the same file loses
+// nothing: every fact ends exactly once in its MEMORY.md or in the archive,
+// the forgotten ones in the archive, with their reason.
+func TestForgetConcurrently(t *testing.T) {
+	e := storetest.Env(t)
+	_, p := storetest.Repo(t, e, "shop")
+	for _, scope := range []Scope{Global, Project} {
+		fact := func(i int) string { return fmt.Sprintf("fact %s number %03d", scope, i) }
+		for i := range 20 {
+			if _, err := Remember(e, scope, p, "Facts", fact(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 40)
+		for i := range 20 {
+			wg.Add(2)
+			go func() { // forget 0–9 twice over (the second finds nothing), keep 10–19
+				defer wg.Done()
+				if i < 10 || i >= 15 {
+					_, errs[i] = Forget(e, scope, p, fact(i%10), fmt.Sprintf("reason %d", i%10))
+				}
+			}()
+			go func() {
+				defer wg.Done()
+				_, errs[20+i] = Remember(e, scope, p, "Facts", fact(20+i))
+			}()
+		}
+		wg.Wait()
+		path, _, _ := Target(e, scope, p)
+		data, _ := os.ReadFile(path)
+		archive, _ := os.ReadFile(filepath.Join(filepath.Dir(path), "archive", "MEMORY.md"))
+		if scope == Global {
+			archive, _ = os.ReadFile(filepath.Join(e.ArchiveDir(), "MEMORY.md"))
+		}
+		notFound := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+			case errors.Is(err, ErrNoFact) && (i >= 15 && i < 20 || i >= 5 && i < 10): // one of each pair
+				notFound++
+			default:
+				t.Fatalf("%s: call %d: %v", scope, i, err)
+			}
+		}
+		if notFound != 5 {
+			t.Fatalf("%s: %d forgets found nothing, want 5 (one of each pair forgetting the same fact)", scope, notFound)
+		}
+		for i := range 40 {
+			line := "- " + fact(i) + "\n"
+			inFile, inArchive := strings.Count(string(data), line), strings.Count(string(archive), line)
+			forgotten := i < 10
+			if forgotten && (inFile != 0 || inArchive != 1) || !forgotten && (inFile != 1 || inArchive != 0) {
+				t.Fatalf("%s: %q is %d times in the file and %d in the archive\nfile:\n%s\narchive:\n%s", scope, fact(i), inFile, inArchive, data, archive)
+			}
+			if forgotten && !strings.Contains(string(archive), fmt.Sprintf(": reason %d\n%s", i, line)) {
+				t.Fatalf("%s: %q archived without its reason:\n%s", scope, fact(i), archive)
+			}
 		}
 	}
 }
