@@ -30,7 +30,7 @@ test: vet cross build claude-code
 	@echo "test: unit tests and testscripts"
 	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
-	@$(GO) run ./scripts/testprogress -count=1 ./e2e/
+	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/
 
 ## unit: everything but the real-client end-to-end tests
 unit:

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/command"
@@ -66,7 +65,7 @@ func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
 		fmt.Fprintf(c.Stdout, "no sessions recorded yet for %s\n", c.Env.Tilde(p.Root))
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
+	tw := command.NewTable(c.Stdout)
 	fmt.Fprintln(tw, "started (UTC)\tturns\tclass\tgoal\tfiles\trecord")
 	for _, r := range rows {
 		rec := r.Record

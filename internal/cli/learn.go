@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/hookio"
@@ -76,7 +75,7 @@ func runLearnCheck(c *command.Ctx, asJSON bool) error {
 }
 
 func printPlan(c *command.Ctx, items []learn.Item) {
-	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
+	tw := command.NewTable(c.Stdout)
 	fmt.Fprintln(tw, "silo\tfile\ttype\taction\tdetail")
 	for _, it := range items {
 		detail := it.Reason

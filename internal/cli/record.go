@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
@@ -348,7 +347,7 @@ func listRecords(c *command.Ctx, s *records.Store, category string, all, asJSON 
 		fmt.Fprintf(c.Stdout, "no records in %s\n", c.Env.Tilde(records.Dir(s.Root)))
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
+	tw := command.NewTable(c.Stdout)
 	fmt.Fprintln(tw, "category\tid\tstatus\ttitle\thash")
 	for _, rf := range rows {
 		if rf.Err != nil {

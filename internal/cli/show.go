@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/install"
@@ -80,7 +79,7 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 		where = fmt.Sprintf("%s (key %s)", c.Env.Tilde(inj.Project.Root), inj.Project.Key)
 	}
 	fmt.Fprintf(c.Stdout, "── injected for %s ──\n", where)
-	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
+	tw := command.NewTable(c.Stdout)
 	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tguaranteed\tcut")
 	rest := b.Chars
 	for _, s := range b.Sections {
@@ -175,7 +174,7 @@ func runPaths(c *command.Ctx, cwd string, asJSON bool, names []string) error {
 		m["remote"] = p.Remote
 		return c.PrintJSON(m)
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
+	tw := command.NewTable(c.Stdout)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r.Name, r.Path)
 	}

@@ -1,8 +1,9 @@
 // Command testprogress runs `go test -json ARGS…` and prints, as they
 // happen, one line per finished test and a line every 15 s naming the
 // tests still running, so a long end-to-end run is never silent; a failed
-// test's output is printed whole. It exits 1 when a test or a package
-// failed, so `make test` fails with it.
+// test's output is printed whole. With -tests first, each passing test
+// gets its line too (else only packages do). It exits 1 when a test or a
+// package failed, so `make test` fails with it.
 package main
 
 import (
@@ -47,7 +48,11 @@ func main() {
 			mu.Unlock()
 		}
 	}()
-	cmd := exec.Command("go", append([]string{"test", "-json"}, os.Args[1:]...)...)
+	args, perTest := os.Args[1:], false
+	if len(args) > 0 && args[0] == "-tests" {
+		args, perTest = args[1:], true
+	}
+	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -79,7 +84,9 @@ func main() {
 			output[key] = append(output[key], ev.Output)
 		case (ev.Action == "pass" || ev.Action == "fail" || ev.Action == "skip") && name != "" && !strings.Contains(name, "/"):
 			delete(running, name)
-			fmt.Printf("%-4s %s (%.1fs)\n", ev.Action, name, ev.Elapsed)
+			if perTest || ev.Action == "fail" {
+				fmt.Printf("%-4s %s (%.1fs)\n", ev.Action, name, ev.Elapsed)
+			}
 			if ev.Action == "fail" {
 				failed = true
 				fmt.Print(strings.Join(output[name], ""))
