@@ -15,21 +15,26 @@ import (
 
 // storeSpec is the size of a generated store.
 type storeSpec struct {
-	name                     string
-	globalLines              int   // lines of the global MEMORY.md (0: use bytes)
-	indexBytes               int   // bytes of each big index file (global, repo, briefing)
-	episodes, archived       int   // per project
-	learned                  int   // canonical entries
-	silos, siloFiles         int   // Claude Code memory folders
-	transcriptBytes          int64 // the session's transcript
-	firstPassTranscriptBytes int64
+	name               string
+	globalLines        int   // lines of the global MEMORY.md (0: use bytes)
+	indexBytes         int   // bytes of each big index file (global, repo, briefing)
+	episodes, archived int   // per project
+	learned            int   // canonical entries
+	silos, siloFiles   int   // Claude Code memory folders
+	transcriptBytes    int64 // the session's transcript
 }
 
 var (
 	typical = storeSpec{name: "typical", globalLines: 150, episodes: 50, learned: 20, silos: 5, siloFiles: 4,
-		transcriptBytes: 160 << 10, firstPassTranscriptBytes: 160 << 10}
+		transcriptBytes: 160 << 10}
 	large = storeSpec{name: "large", indexBytes: 5 << 20, episodes: 200, archived: 10000, learned: 2000, silos: 500, siloFiles: 20,
-		transcriptBytes: 100 << 20, firstPassTranscriptBytes: 100 << 20}
+		transcriptBytes: 100 << 20}
+	// The stores that grow one thing far past the typical: cost must follow
+	// what is shown, not what is stored.
+	manyLearned  = storeSpec{name: "20k learned", globalLines: 150, episodes: 50, learned: 20000, silos: 5, siloFiles: 4, transcriptBytes: 160 << 10}
+	manySilos    = storeSpec{name: "5k silos", globalLines: 150, episodes: 50, learned: 20, silos: 5000, siloFiles: 4, transcriptBytes: 160 << 10}
+	manyEpisodes = storeSpec{name: "100k episodes", globalLines: 150, episodes: 100000, learned: 20, silos: 5, siloFiles: 4, transcriptBytes: 160 << 10}
+	specs        = []storeSpec{typical, large, manyLearned, manySilos, manyEpisodes}
 )
 
 // world is a generated HOME with a store, a repository and a transcript.
@@ -122,16 +127,18 @@ func generate(dir string, s storeSpec) world {
 	}
 	start := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	var index []string
+	must(os.MkdirAll(filepath.Join(pdir, "episodes"), 0o700))
+	must(os.MkdirAll(filepath.Join(pdir, "archive"), 0o700))
 	for i := 0; i < s.episodes+s.archived; i++ {
-		t := start.Add(-time.Duration(i) * 37 * time.Minute)
+		t := start.Add(-time.Duration(i) * 37 * time.Second)
 		name := fmt.Sprintf("%s-%08x-%04x.json", t.Format("20060102T150405Z"), r.Uint32(), i)
 		body := fmt.Sprintf(`{"session_id":"%s","goal":%q,"turns":%d,"tools":{"Edit":3},"files_changed":["internal/a.go"],"started_at":%q,"friction":{"score":1,"class":"OK","signals":{}}}`+"\n",
 			name, sentence(r, 6), 1+r.Intn(40), t.Format(time.RFC3339))
 		if i < s.episodes {
-			write(filepath.Join(pdir, "episodes", name), body)
+			must(os.WriteFile(filepath.Join(pdir, "episodes", name), []byte(body), 0o600))
 			index = append(index, fmt.Sprintf("- %s · %d turns · OK · %q · internal/a.go — episodes/%s", t.Format("2006-01-02 15:04"), 1+r.Intn(40), sentence(r, 6), name))
 		} else {
-			write(filepath.Join(pdir, "archive", name), body)
+			must(os.WriteFile(filepath.Join(pdir, "archive", name), []byte(body), 0o600))
 		}
 	}
 	idx := strings.Join(index, "\n") + "\n"
@@ -151,7 +158,7 @@ func generate(dir string, s storeSpec) world {
 		write(filepath.Join(env.LearnedDir(), typ, name+".md"), fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata:\n  type: %s\nsource_cwd: %q\ningested_at: \"2026-11-01T00:00:00Z\"\n---\n\n%s.\n", name, sentence(r, 8), typ, cwd, sentence(r, 30)))
 	}
 	for i := 0; i < s.silos; i++ {
-		dir := filepath.Join(env.SilosDir(), fmt.Sprintf("-home-dev-src-p%03d", i), "memory")
+		dir := siloDir(env, i)
 		var lines []string
 		for j := 0; j < s.siloFiles; j++ {
 			f := fmt.Sprintf("note-%02d.md", j)
@@ -163,6 +170,11 @@ func generate(dir string, s storeSpec) world {
 	w.transcript = filepath.Join(env.SilosDir(), p.Key, "bench-session.jsonl")
 	writeTranscript(w.transcript, s.transcriptBytes, r)
 	return w
+}
+
+// siloDir is the memory folder of the generated store's i-th silo.
+func siloDir(env store.Env, i int) string {
+	return filepath.Join(env.SilosDir(), fmt.Sprintf("-home-dev-src-p%04d", i), "memory")
 }
 
 // writeTranscript writes about size bytes of realistic transcript lines.

@@ -14,12 +14,23 @@ import (
 // Multilingual Plane counts two.
 func Chars(s string) int {
 	n := 0
-	for _, r := range s {
+	for len(s) > 0 {
+		// Eight ASCII bytes at a time: most memory is ASCII.
+		if len(s) >= 8 && (s[0]|s[1]|s[2]|s[3]|s[4]|s[5]|s[6]|s[7])&0x80 == 0 {
+			n, s = n+8, s[8:]
+			continue
+		}
+		if s[0] < utf8.RuneSelf {
+			n, s = n+1, s[1:]
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s)
 		if r >= 0x10000 {
 			n += 2
 		} else {
 			n++
 		}
+		s = s[size:]
 	}
 	return n
 }

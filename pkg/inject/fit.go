@@ -87,14 +87,37 @@ type fitState struct {
 	prefix    []int // prefix[k]: cost of the first k lines of Lines, newlines included
 	fullCost  int   // cost of all of Full's lines
 	fixed     int   // separator and title
+	pathChars int   // the length of Path, for markerChars
 	guarantee int
+}
+
+// markerChars is the length of marker(hidden, …) for this section, counted
+// without building it (most tries every line count).
+func (st *fitState) markerChars(hidden int) int {
+	n := len("* ") + digits(hidden) + len(" more ") + len(" in ") + st.pathChars // "…" is one character
+	if st.sec.Approx {
+		n += len("about ")
+	}
+	if hidden == 1 {
+		return n + len("line")
+	}
+	return n + len("lines")
+}
+
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
 }
 
 // cost is what the section adds to the block as it stands.
 func (st *fitState) cost() int {
 	if st.keep == 0 && st.sec.Total > 0 {
 		// Fully cut: only its marker line remains, no title.
-		return str.Chars(sectionSep) + str.Chars(marker(st.sec.Total, st.sec.Path, st.sec.Approx))
+		return len(sectionSep) + st.markerChars(st.sec.Total)
 	}
 	c := st.fixed
 	if st.full {
@@ -103,7 +126,7 @@ func (st *fitState) cost() int {
 		c += st.prefix[st.keep]
 	}
 	if hidden := st.sec.Total - st.keep; hidden > 0 {
-		c += 1 + str.Chars(marker(hidden, st.sec.Path, st.sec.Approx))
+		c += 1 + st.markerChars(hidden)
 	}
 	return c
 }
@@ -139,7 +162,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		if s.Full != nil {
 			s.Full = escapeHeaders(s.Full)
 		}
-		st := &fitState{sec: s, keep: len(s.Lines), fixed: str.Chars(sectionSep) + str.Chars(s.Title)}
+		st := &fitState{sec: s, keep: len(s.Lines), fixed: len(sectionSep) + str.Chars(s.Title), pathChars: str.Chars(s.Path)}
 		st.prefix = make([]int, len(s.Lines)+1)
 		for i, l := range s.Lines {
 			st.prefix[i+1] = st.prefix[i] + 1 + str.Chars(l)
@@ -252,15 +275,17 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	text := Neutralize(b.String())
 	// Only the preamble is left and it alone is too long (a pathological
 	// home path): cut whole lines from its end.
-	for str.Chars(text) > budget {
+	chars := str.Chars(text)
+	for chars > budget {
 		i := strings.LastIndexByte(text, '\n')
 		if i < 0 {
 			text = ""
-			break
+		} else {
+			text = text[:i]
 		}
-		text = text[:i]
+		chars = str.Chars(text)
 	}
-	return Block{Text: text, Chars: str.Chars(text), Budget: budget, Sections: reports, Refs: refs}
+	return Block{Text: text, Chars: chars, Budget: budget, Sections: reports, Refs: refs}
 }
 
 const sectionSep = "\n\n"

@@ -285,3 +285,18 @@ func TestFitFullRendering(t *testing.T) {
 		t.Fatalf("want pointer lines only:\n%s", tight.Text)
 	}
 }
+
+// TestMarkerCharsMatchesMarker: Fit counts a marker's length without
+// building it; the count must be the marker's length as the client counts it.
+func TestMarkerCharsMatchesMarker(t *testing.T) {
+	for _, path := range []string{"/home/dev/.claude/ccmem/MEMORY.md", "/tmp/mémoire/😀/MEMORY.md", ""} {
+		for _, approx := range []bool{false, true} {
+			st := &fitState{sec: Section{Path: path, Approx: approx}, pathChars: str.Chars(path)}
+			for _, hidden := range []int{1, 2, 9, 10, 99, 100, 12345, 1000000} {
+				if got, want := st.markerChars(hidden), str.Chars(marker(hidden, path, approx)); got != want {
+					t.Errorf("markerChars(%d) with path %q, approx %v = %d, want %d", hidden, path, approx, got, want)
+				}
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -475,5 +476,77 @@ func TestPromptRecall(t *testing.T) {
 	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "later"})
 	if res, _ := Prompt(context.Background(), e, PromptRequest{SessionID: "later", Cwd: repo, Prompt: "how did we rotate the webhook secret?"}); res.Context != "" {
 		t.Fatalf("recall off, still:\n%s", res.Context)
+	}
+}
+
+// TestLearnedCacheFollowsChanges: the session start trusts the learned
+// cache while the type folders are unchanged (no stat per entry), yet the
+// block follows every change: an entry added or removed (its folder's time
+// changes), and one edited in place (its folder's time does not; a shown
+// entry is checked against its own size and time).
+func TestLearnedCacheFollowsChanges(t *testing.T) {
+	e, repo, _ := composeIn(t, map[string]string{
+		"$STORE/learned/user/role.md":         "---\nname: role\ndescription: Go backend engineer\ntype: user\n---\nbody\n",
+		"$STORE/learned/feedback/tabs.md":     "---\nname: tabs\ndescription: tabs not spaces\ntype: feedback\n---\nbody\n",
+		"$STORE/learned/project/freeze.md":    "---\nname: freeze\ndescription: release freeze\ntype: project\nsource_cwd: $REPO\n---\nbody\n",
+		"$STORE/learned/project/elsewhere.md": "---\nname: elsewhere\ndescription: another project's\ntype: project\nsource_cwd: /somewhere/else\n---\nbody\n",
+	})
+	// Folder times well in the past, so that the cache's stamps vouch
+	// for it (a folder changed within the racy window does not).
+	old := time.Now().Add(-time.Hour)
+	settle := func() {
+		for _, typ := range []string{"user", "feedback", "project"} {
+			if err := os.Chtimes(filepath.Join(e.LearnedDir(), typ), old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	settle()
+	block := func() string {
+		return Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"}).Block.Text
+	}
+	block() // writes the cache
+	cat, err := learn.Load(context.Background(), e)
+	if err != nil || cat.Len() != 4 {
+		t.Fatalf("catalog of %d, %v", cat.Len(), err)
+	}
+	if text := block(); !strings.Contains(text, "- project/freeze — release freeze") || strings.Contains(text, "elsewhere") ||
+		strings.Index(text, "user/role") > strings.Index(text, "feedback/tabs") {
+		t.Fatalf("learned section:\n%s", text)
+	}
+
+	// Edited in place, folder time unchanged: the shown line follows.
+	role := filepath.Join(e.LearnedDir(), "user", "role.md")
+	if err := os.WriteFile(role, []byte("---\nname: role\ndescription: staff engineer, Go and Rust\ntype: user\n---\nbody\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if text := block(); !strings.Contains(text, "- user/role — staff engineer, Go and Rust") {
+		t.Fatalf("an entry edited in place kept its old line:\n%s", text)
+	}
+	// Added and removed (by rename, as ccmem writes): the folder's time
+	// changes, and the cache is not trusted.
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "new.md"), "---\nname: new\ndescription: a new rule\ntype: feedback\n---\nbody\n")
+	if err := os.Remove(filepath.Join(e.LearnedDir(), "feedback", "tabs.md")); err != nil {
+		t.Fatal(err)
+	}
+	if text := block(); !strings.Contains(text, "- feedback/new — a new rule") || strings.Contains(text, "tabs not spaces") {
+		t.Fatalf("added and removed entries not followed:\n%s", text)
+	}
+	// A cache whose stamps were taken right after its folder changed does
+	// not vouch for it: an entry added in the same tick of a coarse clock
+	// leaves the folder's time as recorded.
+	feedback := filepath.Join(e.LearnedDir(), "feedback")
+	now := time.Now()
+	if err := os.Chtimes(feedback, now, now); err != nil {
+		t.Fatal(err)
+	}
+	block() // rebuilt, its stamps taken within the racy window
+	storetest.Mkfile(t, filepath.Join(feedback, "same-tick.md"), "---\nname: same-tick\ndescription: written in the same tick\ntype: feedback\n---\nbody\n")
+	if err := os.Chtimes(feedback, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if text := block(); !strings.Contains(text, "- feedback/same-tick — written in the same tick") {
+		t.Fatalf("a cache with racy stamps was trusted:\n%s", text)
 	}
 }

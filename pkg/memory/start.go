@@ -138,10 +138,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 		_, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
 		note("archiving ended sessions", err)
-		_, err = session.ApplyRetention(opt, e, p.Key, pl.cfg, false)
-		note("retention", err)
-		_, err = session.HealIndex(opt, e, p.Key)
-		note("episode index", err)
+		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg)
+		note("episodes", err)
 	}
 	var backlog *learn.Backlog
 	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {
@@ -388,10 +386,37 @@ func learnedSection(ctx context.Context, e store.Env, root string, capLines, lin
 		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
 			filepath.Join(e.LearnedDir(), "<type>", "<name>.md") + ")",
 	}
-	entries, err := learn.List(ctx, e)
+	cat, err := learn.Load(ctx, e)
+	if err != nil {
+		return s, err
+	}
 	pending, perr := learn.Pending(e)
-	if perr != nil {
-		err = errors.Join(err, e.PathError(e.ReviewDir(), perr))
+	// User and feedback first, then the feedback pending review, then the
+	// project's entries (the catalog is in type order); only the entries
+	// shown are parsed.
+	rootSlug := store.Slug(root)
+	order := func() (global, project []int) {
+		for i := range cat.Len() {
+			if cat.Global(i) {
+				global = append(global, i)
+			} else if cat.AppliesTo(i, root, rootSlug) {
+				project = append(project, i)
+			}
+		}
+		return global, project
+	}
+	global, project := order()
+	shown := func(idx []int, room int) []int { return idx[:min(len(idx), max(0, room))] }
+	// An entry shown must be the file the cache read: one edited in place
+	// (its folder's time unchanged) has the catalog rebuilt.
+	for _, i := range append(shown(global, capLines), shown(project, capLines-len(global)-len(pending))...) {
+		if !cat.Fresh(i) {
+			if cat, err = learn.Rebuild(ctx, e); err != nil {
+				return s, err
+			}
+			global, project = order()
+			break
+		}
 	}
 	type item struct {
 		line, path string
@@ -399,28 +424,26 @@ func learnedSection(ctx context.Context, e store.Env, root string, capLines, lin
 	}
 	var items []item
 	add := func(line, desc, path string, body bool) {
-		s.Total++
-		if len(items) < capLines {
-			if desc != "" {
-				line += " — " + desc
-			}
-			items = append(items, item{str.Shorten(line, lineChars), path, body})
+		if desc != "" {
+			line += " — " + desc
 		}
+		items = append(items, item{str.Shorten(line, lineChars), path, body})
 	}
-	// User and feedback first, then the feedback pending review, then the
-	// project's entries (List sorts by type).
-	for _, le := range entries {
-		if le.Global() {
-			add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true)
-		}
+	s.Total = len(global) + len(pending) + len(project)
+	for _, i := range shown(global, capLines) {
+		le := cat.Entry(i)
+		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true)
 	}
-	for _, p := range pending {
+	for _, p := range pending[:min(len(pending), max(0, capLines-len(items)))] {
 		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true)
 	}
-	for _, le := range entries {
-		if !le.Global() && le.AppliesTo(root) {
-			add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false)
-		}
+	for _, i := range shown(project, capLines-len(items)) {
+		le := cat.Entry(i)
+		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false)
+	}
+	err = cat.Err
+	if perr != nil {
+		err = errors.Join(err, e.PathError(e.ReviewDir(), perr))
 	}
 	withBody := false
 	for _, it := range items {

@@ -546,14 +546,8 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 }
 
 // inScope tells whether memory of the project at scope applies at root
-// (as learn.Entry.AppliesTo: the same folder or one inside, or the same
-// slug, since a source folder read back from a slug is approximate).
-func inScope(scope, root string) bool {
-	if root == "" {
-		return false
-	}
-	return scope == root || strings.HasPrefix(scope, root+string(filepath.Separator)) || store.Slug(scope) == store.Slug(root)
-}
+// (see store.InProject).
+func inScope(scope, root string) bool { return store.InProject(scope, "", root, store.Slug(root)) }
 
 func dedupe(terms []string) []string {
 	seen := map[string]bool{}

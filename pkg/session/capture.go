@@ -372,7 +372,10 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	}
 	c.finish(false)
 	c.UpdatedAt = e.Time().UTC().Format(time.RFC3339)
-	if err := store.WriteJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
+	// Atomic but not forced to disk: a checkpoint is rebuilt from its
+	// transcript when it is lost or damaged (see loadSession); episodes,
+	// INDEX.md, learned entries and records are written durably.
+	if err := store.WriteCacheJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
 		return c, err
 	}
 	return c, readErr

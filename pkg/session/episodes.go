@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -231,25 +232,20 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 			names[name] = true
 		}
 	}
-	if ents, err := store.ReadDirIn(e.ProjectDir(p.Key), e.EpisodesDir(p.Key)); err == nil {
-		for _, de := range ents {
-			if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
-				names[n] = true
-			}
+	if l, err := listEpisodes(e, p.Key); err == nil {
+		for _, n := range l.names {
+			names[n] = true
 		}
 	}
-	remove := map[string]bool{}
-	for _, n := range retire(slices.Collect(maps.Keys(names)), now, cfg) {
-		remove[n] = true
-	}
-	if len(add) == 0 && len(remove) == 0 {
+	retired := retire(slices.Collect(maps.Keys(names)), now, cfg)
+	if len(add) == 0 && len(retired) == 0 {
 		return nil, false, nil
 	}
 	old, err := store.ReadFileIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), 64<<20)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, err
 	}
-	return indexWith(old, add, remove), true, nil
+	return indexWith(old, add, inSorted(retired)), true, nil
 }
 
 // sessionOver tells whether a checkpoint's session has ended: its claude
@@ -294,10 +290,11 @@ func findOtherEpisodes(e store.Env, key, sid, keep string) []string {
 type indexEdit struct{ sid, line string }
 
 // editIndex rewrites INDEX.md: drops the lines of sessions in add (they
-// are replaced) and of episodes named in remove, adds the new lines, and
-// keeps lines sorted newest first. The caller holds the project lock.
-func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool) error {
-	if len(add) == 0 && len(remove) == 0 {
+// are replaced) and of episodes removed says are gone (nil: none), adds
+// the new lines, and keeps lines sorted newest first. The caller holds the
+// project lock.
+func editIndex(e store.Env, key string, add []indexEdit, removed func(string) bool) error {
+	if len(add) == 0 && removed == nil {
 		return nil
 	}
 	path := e.IndexPath(key)
@@ -305,39 +302,53 @@ func editIndex(e store.Env, key string, add []indexEdit, remove map[string]bool)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return store.WriteFileAtomicIn(e.ProjectDir(key), path, indexWith(data, add, remove))
+	return store.WriteFileAtomicIn(e.ProjectDir(key), path, indexWith(data, add, removed))
 }
 
 // indexWith is INDEX.md's content data with the lines of the sessions in
-// add replaced, the lines of the episodes in remove dropped, sorted newest
-// first.
-func indexWith(data []byte, add []indexEdit, remove map[string]bool) []byte {
+// add replaced, the lines of the episodes removed says are gone dropped,
+// sorted newest first. It copies only the lines it keeps, so dropping
+// 100,000 lines costs no more memory than the file.
+func indexWith(data []byte, add []indexEdit, removed func(string) bool) []byte {
+	if removed == nil {
+		removed = func(string) bool { return false }
+	}
 	replaced := map[string]bool{}
 	for _, a := range add {
 		replaced[a.sid] = true
 	}
-	var lines []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(l) == "" {
+	type line struct{ text, episode string }
+	var lines []line
+	for len(data) > 0 {
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		ep := lineEpisode(l)
-		if remove[ep] || replaced[episodeSession(ep)] {
+		ep := lineEpisode(string(l))
+		if removed(ep) || replaced[episodeSession(ep)] {
 			continue
 		}
-		lines = append(lines, l)
+		lines = append(lines, line{string(l), ep})
 	}
 	for _, a := range add {
-		if !remove[lineEpisode(a.line)] {
-			lines = append(lines, a.line)
+		if ep := lineEpisode(a.line); !removed(ep) {
+			lines = append(lines, line{a.line, ep})
 		}
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return lineEpisode(lines[i]) > lineEpisode(lines[j]) })
-	out := strings.Join(lines, "\n")
-	if out != "" {
-		out += "\n"
+	if !slices.IsSortedFunc(lines, func(a, b line) int { return strings.Compare(b.episode, a.episode) }) {
+		slices.SortStableFunc(lines, func(a, b line) int { return strings.Compare(b.episode, a.episode) })
 	}
-	return []byte(out)
+	var out bytes.Buffer
+	for _, l := range lines {
+		out.WriteString(l.text)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
 }
 
 // lineEpisode is the episode file name an INDEX.md line points at.
@@ -347,87 +358,6 @@ func lineEpisode(line string) string {
 		return ""
 	}
 	return strings.TrimSpace(line[i+len("episodes/"):])
-}
-
-// ApplyRetention moves a project's episodes older than retention_days, or
-// beyond its newest max_episodes, to the project's archive/ folder (never
-// deleting them) and drops their INDEX.md lines; it also removes leftovers
-// of interrupted writes. With dryRun it only reports. It stops when ctx is
-// done.
-func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Config, dryRun bool) (ArchiveReport, error) {
-	var rep ArchiveReport
-	pdir := e.ProjectDir(key)
-	now := e.Time()
-	for _, d := range []string{pdir, e.CheckpointsDir(key), e.EpisodesDir(key)} {
-		if dryRun {
-			continue
-		}
-		rep.Cleaned = append(rep.Cleaned, store.Tidy(d)...)
-	}
-	ents, err := store.ReadDirIn(pdir, e.EpisodesDir(key))
-	if errors.Is(err, fs.ErrNotExist) {
-		return rep, nil
-	}
-	if err != nil {
-		return rep, err
-	}
-	var names []string
-	for _, de := range ents {
-		if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
-			names = append(names, n)
-		}
-	}
-	move := retire(names, now, cfg)
-	if len(move) == 0 {
-		return rep, nil
-	}
-	if dryRun {
-		for _, n := range move {
-			rep.Moved = append(rep.Moved, filepath.Join(e.EpisodesDir(key), n))
-		}
-		return rep, nil
-	}
-	unlock, err := store.Lock(pdir)
-	if err != nil {
-		return rep, err
-	}
-	defer unlock()
-	archive := e.EpisodeArchiveDir(key)
-	if err := store.CheckIn(pdir, archive); err != nil {
-		return rep, err
-	}
-	if err := os.MkdirAll(archive, 0o700); err != nil {
-		return rep, err
-	}
-	removed := map[string]bool{}
-	for _, n := range move {
-		if ctx.Err() != nil {
-			break
-		}
-		from := filepath.Join(e.EpisodesDir(key), n)
-		if err := os.Rename(from, filepath.Join(archive, n)); err != nil {
-			return rep, err
-		}
-		removed[n] = true
-		rep.Moved = append(rep.Moved, from)
-	}
-	return rep, editIndex(e, key, nil, removed)
-}
-
-// retire picks the episodes retention moves to the archive: older than
-// retention_days, or beyond the newest max_episodes.
-func retire(names []string, now time.Time, cfg config.Config) []string {
-	names = slices.Clone(names)
-	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first
-	cutoff := now.Add(-time.Duration(cfg.RetentionDays) * 24 * time.Hour)
-	var move []string
-	for i, n := range names {
-		t, err := time.Parse(stampLayout, strings.SplitN(n, "-", 2)[0])
-		if i >= cfg.MaxEpisodes || (err == nil && t.Before(cutoff)) {
-			move = append(move, n)
-		}
-	}
-	return move
 }
 
 // SessionFile is a session record and where it is kept.

@@ -25,7 +25,17 @@ import (
 // whole. It takes the project lock only when something is to change, and
 // reports whether it changed INDEX.md.
 func HealIndex(ctx context.Context, e store.Env, key string) (bool, error) {
-	if consistent, _ := indexAgrees(e, key); consistent {
+	l, err := listEpisodes(e, key)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, nil // no listing, nothing to heal from
+	}
+	return healIndex(ctx, e, key, l.names)
+}
+
+// healIndex is HealIndex with episodes/ already listed; it lists again
+// only when it has something to change, under the lock.
+func healIndex(ctx context.Context, e store.Env, key string, names []string) (bool, error) {
+	if consistent, _ := indexAgrees(e, key, names); consistent {
 		return false, nil
 	}
 	unlock, err := store.Lock(e.ProjectDir(key))
@@ -33,7 +43,11 @@ func HealIndex(ctx context.Context, e store.Env, key string) (bool, error) {
 		return false, err
 	}
 	defer unlock()
-	consistent, st := indexAgrees(e, key)
+	l, err := listEpisodes(e, key)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	consistent, st := indexAgrees(e, key, l.names)
 	if consistent {
 		return false, nil
 	}
@@ -82,19 +96,13 @@ type indexState struct {
 	unusable bool            // INDEX.md could not be read
 }
 
-// indexAgrees tells whether INDEX.md names each episode in episodes/ once
-// and nothing else.
-func indexAgrees(e store.Env, key string) (bool, indexState) {
-	st := indexState{listed: map[string]bool{}, episodes: map[string]bool{}}
+// indexAgrees tells whether INDEX.md names each of the episodes (the
+// files in episodes/) once and nothing else.
+func indexAgrees(e store.Env, key string, episodes []string) (bool, indexState) {
+	st := indexState{listed: map[string]bool{}, episodes: make(map[string]bool, len(episodes))}
 	pdir := e.ProjectDir(key)
-	ents, err := store.ReadDirIn(pdir, e.EpisodesDir(key))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return true, st // no listing, nothing to heal from
-	}
-	for _, de := range ents {
-		if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") && de.Type().IsRegular() {
-			st.episodes[n] = true
-		}
+	for _, n := range episodes {
+		st.episodes[n] = true
 	}
 	data, err := store.ReadFileIn(pdir, e.IndexPath(key), 64<<20)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -72,17 +72,18 @@ func GC(ctx context.Context, e store.Env, dryRun bool) (GCReport, error) {
 		}
 		rep.Projects++
 		cfg, _ := config.Load(e, e.ProjectRoot(k.Name()), k.Name())
-		r, err := ApplyRetention(ctx, e, k.Name(), cfg, dryRun)
+		var r ArchiveReport
+		var err error
+		if dryRun {
+			r, err = ApplyRetention(ctx, e, k.Name(), cfg, true)
+		} else {
+			r, _, err = Maintain(ctx, e, k.Name(), cfg)
+		}
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", k.Name(), err)
 		}
 		rep.Moved = append(rep.Moved, r.Moved...)
 		rep.Cleaned = append(rep.Cleaned, r.Cleaned...)
-		if !dryRun {
-			if _, err := HealIndex(ctx, e, k.Name()); err != nil {
-				return rep, fmt.Errorf("%s: %w", k.Name(), err)
-			}
-		}
 	}
 	return rep, nil
 }

@@ -408,18 +408,36 @@ func CleanLeftovers(dir string, age time.Duration, now time.Time, names ...strin
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var temps []string
 	for _, de := range ents {
-		n := de.Name()
-		base, ok := tempOf(n)
-		if !ok || !de.Type().IsRegular() || len(names) > 0 && !slices.Contains(names, base) {
-			continue
+		base, ok := tempOf(de.Name())
+		if ok && de.Type().IsRegular() && (len(names) == 0 || slices.Contains(names, base)) {
+			temps = append(temps, de.Name())
 		}
-		fi, err := de.Info()
-		if err != nil || now.Sub(fi.ModTime()) < age {
-			continue
-		}
+	}
+	return removeLeftovers(dir, temps, age, now)
+}
+
+// IsTemp tells whether a file name is one of ccmem's temporary files.
+func IsTemp(name string) bool {
+	_, ok := tempOf(name)
+	return ok
+}
+
+// TidyListed is Tidy for the temporary files a listing of dir already found
+// (see IsTemp), so that a big folder is not listed twice.
+func TidyListed(dir string, temps []string) []string {
+	return removeLeftovers(dir, temps, LeftoverAge, time.Now())
+}
+
+func removeLeftovers(dir string, temps []string, age time.Duration, now time.Time) []string {
+	var out []string
+	for _, n := range temps {
 		p := filepath.Join(dir, n)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < age {
+			continue
+		}
 		if os.Remove(p) == nil {
 			out = append(out, p)
 		}

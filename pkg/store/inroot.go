@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -108,6 +109,35 @@ func ReadDirIn(root, dir string) ([]fs.DirEntry, error) {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: ErrSymlink}
 	}
 	return os.ReadDir(dir)
+}
+
+// ScanDirIn calls fn for each entry of a folder under root (see CheckIn),
+// in the order the system lists them: unsorted, in batches, so a folder of
+// 100,000 files costs one pass and no more memory than fn keeps.
+func ScanDirIn(root, dir string, fn func(fs.DirEntry)) error {
+	if err := CheckIn(root, dir); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return &fs.PathError{Op: "open", Path: dir, Err: ErrSymlink}
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(1024)
+		for _, de := range ents {
+			fn(de)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // WriteFileIn is WriteFileShared for a file under root (a repository's,

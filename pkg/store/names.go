@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,4 +121,23 @@ func Slugify(title string) string {
 		s = strings.TrimRight(s[:80], "-")
 	}
 	return s
+}
+
+// InProject tells whether memory that came from folder src applies in the
+// project rooted at root: the same folder or one inside it, or the same
+// slug, since a folder read back from a silo's slug is only approximate
+// (slugs are lossy). rootSlug is Slug(root), and srcSlug Slug(src) or ""
+// to compute it; callers that test many sources pass them precomputed.
+func InProject(src, srcSlug, root, rootSlug string) bool {
+	if root == "" || src == "" {
+		return false
+	}
+	src = filepath.Clean(src)
+	if src == root || strings.HasPrefix(src, root+string(filepath.Separator)) {
+		return true
+	}
+	if srcSlug == "" {
+		srcSlug = Slug(src)
+	}
+	return srcSlug == rootSlug
 }
