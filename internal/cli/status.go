@@ -17,9 +17,10 @@ var cmdStatus = &command.Command{
 	Name: "status", Args: "[--line | --json]",
 	Summary: "counts: silo backlog, pending review, episodes, last capture",
 	Help: `--line prints only "N un-ingested memories across M silos" (nothing when
-N is 0), for a status line: it answers from status.json when no silo
-folder changed since it was counted (a stat per silo), else lists each
-silo folder; it never opens a memory file. ccmem install registers it as
+N is 0), for a status line: it takes each silo's count from status.json
+while that silo's memory folder is unchanged (a stat per silo), lists only
+the silos that changed, and saves the new counts; it never opens a memory
+file. ccmem install registers it as
 Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		line := fs.Bool("line", false, "print only the backlog line, or nothing")
@@ -43,9 +44,9 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 // never shows an error: it would sit there for good.
 func statusLine(c *command.Ctx) error {
 	drain(c.P.Stdin)
-	b, _, err := learn.CachedBacklog(c, c.Env)
-	if err == nil && b.Files > 0 {
-		fmt.Fprintln(c.Stdout, learn.BacklogLine(b))
+	st, err := learn.RefreshStatus(c, c.Env, nil)
+	if err == nil && st.Backlog.Files > 0 {
+		fmt.Fprintln(c.Stdout, learn.BacklogLine(st.Backlog))
 	}
 	return nil
 }

@@ -136,6 +136,14 @@ func Default() Config {
 	}
 }
 
+// Upper bounds of the counts and durations a config may set: beyond them a
+// value is a typo, not a wish (and retention_days would overflow).
+const (
+	maxCount         = 1_000_000
+	MaxRetentionDays = 36_500
+	maxOrphanAfter   = 365 * 24 * time.Hour
+)
+
 // Validate reports the first value out of its allowed range.
 func (c Config) Validate() error {
 	if c.BudgetChars < 1000 || c.BudgetChars > inject.MaxInline {
@@ -149,8 +157,8 @@ func (c Config) Validate() error {
 		{"caps.briefing", c.Caps.Briefing}, {"caps.project", c.Caps.Project},
 		{"caps.episodes", c.Caps.Episodes}, {"caps.records", c.Caps.Records}, {"nudge_threshold", c.NudgeThreshold},
 	} {
-		if f.v < 0 {
-			return fmt.Errorf("%s must not be negative, not %d", f.name, f.v)
+		if f.v < 0 || f.v > maxCount {
+			return fmt.Errorf("%s must be between 0 and %d, not %d", f.name, maxCount, f.v)
 		}
 	}
 	sum := 0.0
@@ -175,11 +183,16 @@ func (c Config) Validate() error {
 	if c.Deadline < 100*time.Millisecond || c.Deadline > MaxDeadline {
 		return fmt.Errorf("deadline must be between 100ms and %s, not %s", MaxDeadline, c.Deadline)
 	}
-	if c.OrphanAfter < time.Minute {
-		return fmt.Errorf("orphan_after must be at least 1m, not %s", c.OrphanAfter)
+	if c.OrphanAfter < time.Minute || c.OrphanAfter > maxOrphanAfter {
+		return fmt.Errorf("orphan_after must be between 1m and %s, not %s", maxOrphanAfter, c.OrphanAfter)
 	}
-	if c.RetentionDays < 1 || c.MaxEpisodes < 1 {
-		return fmt.Errorf("retention_days and max_episodes must be at least 1")
+	// Days beyond a century would overflow a time.Duration (about 292
+	// years) on the way, and keep everything anyway.
+	if c.RetentionDays < 1 || c.RetentionDays > MaxRetentionDays {
+		return fmt.Errorf("retention_days must be between 1 and %d (a century), not %d", MaxRetentionDays, c.RetentionDays)
+	}
+	if c.MaxEpisodes < 1 || c.MaxEpisodes > maxCount {
+		return fmt.Errorf("max_episodes must be between 1 and %d, not %d", maxCount, c.MaxEpisodes)
 	}
 	if c.Recall.MaxItems < 0 || c.Recall.MaxItems > 20 {
 		return fmt.Errorf("recall.max_items must be between 0 and 20, not %d", c.Recall.MaxItems)
@@ -187,8 +200,11 @@ func (c Config) Validate() error {
 	if c.Recall.MaxChars < 200 || c.Recall.MaxChars > inject.MaxInline {
 		return fmt.Errorf("recall.max_chars must be between 200 and %d, not %d", inject.MaxInline, c.Recall.MaxChars)
 	}
-	if c.Recall.MinScore < 0 || c.Recall.MinMatched < 0 || c.Recall.MinMatched > 1 {
-		return fmt.Errorf("recall.min_score must not be negative and recall.min_matched must be between 0 and 1")
+	if c.Recall.MinScore < 0 || c.Recall.MinScore > 1000 || math.IsNaN(c.Recall.MinScore) {
+		return fmt.Errorf("recall.min_score must be between 0 and 1000, not %v", c.Recall.MinScore)
+	}
+	if c.Recall.MinMatched < 0 || c.Recall.MinMatched > 1 || math.IsNaN(c.Recall.MinMatched) {
+		return fmt.Errorf("recall.min_matched must be between 0 and 1, not %v", c.Recall.MinMatched)
 	}
 	for k, v := range c.Triage.Thresholds {
 		if _, ok := triage.DefaultThresholds[k]; !ok {
@@ -259,7 +275,7 @@ func applyConfig(base Config, data []byte) (Config, []unknownKey, error) {
 	next := base
 	next.Triage.Thresholds = maps.Clone(base.Triage.Thresholds)
 	if err := yaml.Unmarshal(data, &next); err != nil {
-		return base, nil, errors.New(yamlMessage(err))
+		return base, nil, errors.New(yamlMessage(err, data))
 	}
 	if err := next.Validate(); err != nil {
 		return base, nil, err
@@ -324,9 +340,21 @@ func knownKeys(typ string) []string {
 }
 
 // yamlMessage is a YAML error as one line, without the library's framing.
-func yamlMessage(err error) string {
+// A value of the wrong type or out of its type's range ("line 3: cannot
+// unmarshal !!float `1e+20` into int") is named by its key.
+func yamlMessage(err error, data []byte) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
-	return str.OneLine(strings.ReplaceAll(s, "unmarshal errors:\n", ""))
+	s = str.OneLine(strings.ReplaceAll(s, "unmarshal errors:\n", ""))
+	var n int
+	if _, err := fmt.Sscanf(strings.TrimSpace(s), "line %d:", &n); err == nil && strings.Contains(s, "cannot unmarshal") {
+		lines := strings.Split(string(data), "\n")
+		if n >= 1 && n <= len(lines) {
+			if key, _, ok := strings.Cut(strings.TrimSpace(lines[n-1]), ":"); ok && key != "" && !strings.ContainsAny(key, " \t\"'") {
+				s = key + ": " + strings.TrimSpace(s)
+			}
+		}
+	}
+	return s
 }
 
 // Paths are the config files of a project, in the order they merge: the

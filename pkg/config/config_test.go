@@ -205,3 +205,40 @@ func TestSwitch(t *testing.T) {
 		t.Fatalf("global on under a personal off: %+v", res)
 	}
 }
+
+// TestOutOfRangeIsRejected: counts and durations beyond what makes sense
+// are refused with a message that names the key and its range, and the
+// file's keys are ignored (defaults stay). retention_days of a million
+// used to pass, overflow time.Duration and send every episode to the
+// archive.
+func TestOutOfRangeIsRejected(t *testing.T) {
+	for _, tt := range []struct{ yaml, want string }{
+		{"retention_days: 1000000\n", "retention_days must be between 1 and 36500 (a century), not 1000000"},
+		{"retention_days: 0\n", "retention_days must be between 1 and 36500"},
+		{"max_episodes: 2000000\n", "max_episodes must be between 1 and 1000000, not 2000000"},
+		{"max_episodes: -1\n", "max_episodes must be between 1 and 1000000, not -1"},
+		{"caps:\n  global: 5000000\n", "caps.global must be between 0 and 1000000, not 5000000"},
+		{"nudge_threshold: -3\n", "nudge_threshold must be between 0 and 1000000, not -3"},
+		{"orphan_after: 9000h\n", "orphan_after must be between 1m and 8760h0m0s, not 9000h0m0s"},
+		{"orphan_after: 10s\n", "orphan_after must be between 1m and 8760h0m0s, not 10s"},
+		{"deadline: 2h\n", "deadline must be between 100ms and"},
+		{"recall:\n  min_score: 1e9\n", "recall.min_score must be between 0 and 1000, not 1e+09"},
+		{"recall:\n  min_matched: 2\n", "recall.min_matched must be between 0 and 1, not 2"},
+		{"retention_days: 99999999999999999999\n", "retention_days"},
+		{"deadline: 99999999999h\n", "deadline"},
+	} {
+		cfg, files := Merge(readerOf(map[string]string{"g": tt.yaml}), "g")
+		if files[0].Err == nil || !strings.Contains(files[0].Err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want one containing %q", tt.yaml, files[0].Err, tt.want)
+		}
+		if !reflect.DeepEqual(cfg, Default()) {
+			t.Errorf("%q: a rejected file changed the config", tt.yaml)
+		}
+	}
+	// At the bounds: accepted.
+	for _, ok := range []string{"retention_days: 36500\nmax_episodes: 1000000\n", "orphan_after: 8760h\n", "retention_days: 1\nmax_episodes: 1\n"} {
+		if _, files := Merge(readerOf(map[string]string{"g": ok}), "g"); files[0].Err != nil {
+			t.Errorf("%q: %v", ok, files[0].Err)
+		}
+	}
+}

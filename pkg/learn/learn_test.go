@@ -402,34 +402,78 @@ func TestLearnedCache(t *testing.T) {
 	}
 }
 
-func TestCachedBacklog(t *testing.T) {
+// TestStatusRecountsOnlyChangedSilos: the status line's count lists only
+// the silos whose memory folder changed since status.json counted them,
+// and saves what it recounted, so the next refresh lists nothing.
+func TestStatusRecountsOnlyChangedSilos(t *testing.T) {
 	e := storetest.Env(t)
-	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "one.md"), "x")
 	if err := os.MkdirAll(e.Store, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 1 {
-		t.Fatalf("no cache yet: %+v fresh=%v", b, fresh)
+	silo := func(name string) string { return filepath.Join(e.SilosDir(), name, "memory") }
+	for _, s := range []string{"-a", "-b", "-c"} {
+		storetest.Mkfile(t, filepath.Join(silo(s), "one.md"), "x")
+		storetest.Mkfile(t, filepath.Join(silo(s), "MEMORY.md"), "- [one](one.md)\n")
 	}
-	if _, err := RefreshStatus(context.Background(), e, nil); err != nil {
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "-no-memory", "x.jsonl"), "{}")
+	// Folder times in the past, as a silo untouched for a while (a folder
+	// changed within the racy window is always listed again).
+	old := time.Now().Add(-time.Hour)
+	touch := func(s string, t0 time.Time) {
+		if err := os.Chtimes(silo(s), t0, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []string{"-a", "-b", "-c"} {
+		touch(s, old)
+	}
+	refresh := func() Status {
+		st, err := RefreshStatus(context.Background(), e, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := refresh(); st.Backlog != (Backlog{Files: 3, Silos: 3}) {
+		t.Fatalf("first count: %+v", st.Backlog)
+	}
+	saved := ReadStatus(e)
+	if saved.Backlog != (Backlog{Files: 3, Silos: 3}) || strings.Count(saved.Silos, "\n") != 3 {
+		t.Fatalf("status.json after the count: %+v", saved)
+	}
+	// An unchanged silo is not listed again: its recorded count is taken
+	// as it is (here made wrong on purpose to show it).
+	saved.Silos = strings.Replace(saved.Silos, "\t1\t-a\n", "\t7\t-a\n", 1)
+	if err := store.WriteJSON(e.StatusPath(), saved); err != nil {
 		t.Fatal(err)
 	}
-	if b, fresh, _ := CachedBacklog(context.Background(), e); !fresh || b.Files != 1 {
-		t.Fatalf("after refresh: %+v fresh=%v", b, fresh)
+	if st := refresh(); st.Backlog.Files != 9 {
+		t.Fatalf("an unchanged silo was listed again: %+v", st.Backlog)
 	}
-	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "-a", "memory", "two.md"), "x")
-	// The folder changed after the count (file times may be coarser than
-	// the time between the two steps, so say so rather than sleep).
-	fi, err := os.Stat(e.StatusPath())
-	if err != nil {
-		t.Fatal(err)
+	// A file added to -b changes its folder's time: -b alone is recounted,
+	// and status.json holds the recount.
+	storetest.Mkfile(t, filepath.Join(silo("-b"), "two.md"), "x")
+	touch("-b", old.Add(time.Minute))
+	if st := refresh(); st.Backlog != (Backlog{Files: 10, Silos: 3}) {
+		t.Fatalf("after a new file in -b: %+v", st.Backlog)
 	}
-	later := fi.ModTime().Add(time.Second)
-	if err := os.Chtimes(filepath.Join(e.SilosDir(), "-a", "memory"), later, later); err != nil {
-		t.Fatal(err)
+	if saved := ReadStatus(e); saved.Backlog.Files != 10 || !strings.Contains(saved.Silos, "\t2\t-b\n") {
+		t.Fatalf("the recount was not saved: %+v", saved)
 	}
-	if b, fresh, _ := CachedBacklog(context.Background(), e); fresh || b.Files != 2 {
-		t.Fatalf("after a new silo file: %+v fresh=%v", b, fresh)
+	// -a's folder changes too: its true count comes back.
+	touch("-a", old.Add(2*time.Minute))
+	if st := refresh(); st.Backlog != (Backlog{Files: 4, Silos: 3}) {
+		t.Fatalf("after -a changed: %+v", st.Backlog)
+	}
+	// A silo changed just now is counted, and listed again next time (a
+	// file added in the same tick of a coarse clock leaves its time).
+	tick := time.Now()
+	touch("-c", tick)
+	refresh()
+	storetest.Mkfile(t, filepath.Join(silo("-c"), "late.md"), "x")
+	touch("-c", tick)
+	if st := refresh(); st.Backlog != (Backlog{Files: 5, Silos: 3}) {
+		t.Fatalf("a silo changed within the racy window was not recounted: %+v", st.Backlog)
 	}
 }
 

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,36 +25,57 @@ type Backlog struct {
 
 // CountBacklog counts the memory files in every silo
 // (<claude dir>/projects/*/memory/*.md, MEMORY.md excepted) from directory
-// listings alone: no memory file is opened, so it stays cheap with many
-// silos. Files the last `learn check` skipped (and that have not changed
-// since) are not counted: learn would leave them alone.
+// listings alone: no memory file is opened. Files the last `learn check`
+// skipped (and that have not changed since) are not counted: learn would
+// leave them alone.
 func CountBacklog(ctx context.Context, e store.Env) (Backlog, error) {
-	return countBacklog(ctx, e, ReadStatus(e).skippedSet())
+	st := ReadStatus(e)
+	b, _, err := countBacklog(ctx, e, st.skippedSet(), nil)
+	return b, err
 }
 
-func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp) (Backlog, error) {
+// siloCount is one silo's count, and its memory folder's time when counted.
+type siloCount struct {
+	mtime int64
+	files int
+}
+
+// countBacklog counts the silos' memory files, taking a silo's count from
+// known when its memory folder's time is the one recorded there (a file
+// added, removed or renamed in the folder changes it), listing only the
+// others. It returns the counts to record.
+func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp, known map[string]siloCount) (Backlog, map[string]siloCount, error) {
 	var b Backlog
-	projects, err := os.ReadDir(e.SilosDir())
+	began := time.Now().UnixNano()
+	silos, err := store.ListSubdirs(e.SilosDir(), "memory")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return b, nil
+			return b, nil, nil
 		}
-		return b, e.PathError(e.SilosDir(), err)
+		return b, nil, e.PathError(e.SilosDir(), err)
 	}
-	for _, p := range projects {
+	counts := make(map[string]siloCount, len(silos))
+	for _, s := range silos {
 		if err := ctx.Err(); err != nil {
-			return b, err
+			return b, nil, err
 		}
-		if !p.IsDir() {
-			continue
+		c, ok := known[s.Name]
+		if !ok || c.mtime != s.MTime {
+			c = siloCount{mtime: s.MTime, files: countSiloFiles(filepath.Join(e.SilosDir(), s.Name, "memory"), skipped)}
+			if s.MTime > began-int64(racyWindow) {
+				// Changed within a tick of a coarse clock: a file added
+				// in the same tick would leave the time as it is, so the
+				// next count lists this silo again.
+				c.mtime = -1
+			}
 		}
-		n := countSiloFiles(filepath.Join(e.SilosDir(), p.Name(), "memory"), skipped)
-		if n > 0 {
-			b.Files += n
+		counts[s.Name] = c
+		if c.files > 0 {
+			b.Files += c.files
 			b.Silos++
 		}
 	}
-	return b, nil
+	return b, counts, nil
 }
 
 func countSiloFiles(dir string, skipped map[string]FileStamp) int {
@@ -92,6 +115,42 @@ type Status struct {
 	// Skipped are silo files learn leaves alone (no or broken frontmatter,
 	// unknown type): not counted as backlog while they stay unchanged.
 	Skipped []FileStamp `json:"skipped,omitempty"`
+	// Silos are the counts behind Backlog, one line per silo with a memory
+	// folder: the folder's modification time (ns; -1 to count it again),
+	// its count and the silo's folder name, tab-separated. One string
+	// decodes in microseconds where thousands of JSON objects would not.
+	Silos string `json:"silos,omitempty"`
+}
+
+// siloCounts parses Silos.
+func (s Status) siloCounts() map[string]siloCount {
+	m := map[string]siloCount{}
+	text := s.Silos
+	for text != "" {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		t, rest, ok1 := strings.Cut(line, "\t")
+		n, name, ok2 := strings.Cut(rest, "\t")
+		mtime, err1 := strconv.ParseInt(t, 10, 64)
+		files, err2 := strconv.Atoi(n)
+		if ok1 && ok2 && err1 == nil && err2 == nil && files >= 0 {
+			m[name] = siloCount{mtime, files}
+		}
+	}
+	return m
+}
+
+func siloText(m map[string]siloCount) string {
+	names := slices.Sorted(maps.Keys(m))
+	var b strings.Builder
+	for _, n := range names {
+		if strings.ContainsAny(n, "\t\n") {
+			continue
+		}
+		c := m[n]
+		b.WriteString(strconv.FormatInt(c.mtime, 10) + "\t" + strconv.Itoa(c.files) + "\t" + n + "\n")
+	}
+	return b.String()
 }
 
 // FileStamp identifies a file version without reading it.
@@ -133,29 +192,26 @@ func (p Plan) SkippedStamps() []FileStamp {
 	return out
 }
 
-// RefreshStatus recounts the backlog and pending review and rewrites the
-// status cache when they changed. skipped replaces the remembered skipped
-// files when not nil.
+// RefreshStatus recounts the backlog (listing only the silos whose memory
+// folder changed since the last count) and the pending review, and saves
+// status.json when they changed. skipped replaces the remembered skipped
+// files when not nil (every silo is then counted again).
 func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Status, error) {
-	// The cache is stamped with the time counting began, so a silo file
-	// added while counting makes it stale (see CachedBacklog).
-	began := time.Now()
 	old := ReadStatus(e)
 	s := Status{Skipped: old.Skipped}
+	known := old.siloCounts()
 	if skipped != nil {
-		s.Skipped = skipped
+		s.Skipped, known = skipped, nil
 	}
-	b, err := countBacklog(ctx, e, s.skippedSet())
+	b, counts, err := countBacklog(ctx, e, s.skippedSet(), known)
 	if err != nil {
 		return old, err
 	}
-	s.Backlog = b
+	s.Backlog, s.Silos = b, siloText(counts)
 	if items, err := Pending(e); err == nil {
 		s.Review = len(items)
 	}
-	if old.Backlog == s.Backlog && old.Review == s.Review && slices.Equal(old.Skipped, s.Skipped) {
-		// Unchanged: only mark it as just verified (see CachedBacklog).
-		_ = os.Chtimes(e.StatusPath(), began, began)
+	if old.Backlog == s.Backlog && old.Review == s.Review && old.Silos == s.Silos && slices.Equal(old.Skipped, s.Skipped) {
 		return old, nil
 	}
 	if _, err := os.Stat(e.Store); err != nil && skipped == nil {
@@ -168,55 +224,12 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 	}
 	defer unlock()
 	store.Tidy(e.Store, "status.json")
-	if err := store.WriteJSON(e.StatusPath(), s); err != nil {
+	// A cache: atomic, not forced to disk (a lost one is counted again).
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
 		return s, err
 	}
-	_ = os.Chtimes(e.StatusPath(), began, began)
-	return s, nil
-}
-
-// CachedBacklog returns the backlog from status.json when no silo folder
-// changed since it was counted (every silo's memory folder, and the folder
-// of silos, is older than status.json), else counts the silos. That costs a
-// stat per silo instead of a listing, so the status line and the nudge stay
-// cheap with hundreds of silos, and are never stale.
-func CachedBacklog(ctx context.Context, e store.Env) (Backlog, bool, error) {
-	if StatusFresh(e) {
-		return ReadStatus(e).Backlog, true, nil
-	}
-	b, err := CountBacklog(ctx, e)
-	return b, false, err
-}
-
-// StatusFresh tells whether status.json is newer than every silo folder.
-func StatusFresh(e store.Env) bool {
-	fi, err := os.Stat(e.StatusPath())
-	return err == nil && silosOlderThan(e, fi.ModTime())
-}
-
-func silosOlderThan(e store.Env, t time.Time) bool {
-	fi, err := os.Stat(e.SilosDir())
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	if fi.ModTime().After(t) {
-		return false
-	}
-	f, err := os.Open(e.SilosDir())
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return false
-	}
-	for _, n := range names {
-		if fi, err := os.Stat(filepath.Join(e.SilosDir(), n, "memory")); err == nil && fi.ModTime().After(t) {
-			return false
-		}
-	}
-	return true
+	return s, store.WriteCacheFile(e.StatusPath(), append(data, '\n'))
 }
 
 // BacklogLine is the status line's text: "3 un-ingested memories across 2

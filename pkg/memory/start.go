@@ -143,11 +143,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	}
 	var backlog *learn.Backlog
 	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {
-		// One count at most: the cache when it is fresh, else a refresh.
-		if learn.StatusFresh(e) {
-			b := learn.ReadStatus(e).Backlog
-			backlog = &b
-		} else if st, err := learn.RefreshStatus(ctx, e, nil); err == nil {
+		// One count, listing only the silos that changed since the last.
+		if st, err := learn.RefreshStatus(ctx, e, nil); err == nil {
 			backlog = &st.Backlog
 		} else if ctx.Err() == nil {
 			note("status", err)

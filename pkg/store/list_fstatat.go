@@ -50,3 +50,19 @@ func statNames(d *os.File, dir string, names []string) []FileStat {
 	}
 	return out
 }
+
+// statSubdirs is statNames for the folder sub inside each named folder
+// (following symlinks, as the client does): the folders that have one, with
+// its modification time.
+func statSubdirs(d *os.File, dir string, names []string, sub string) []FileStat {
+	fd := int(d.Fd())
+	out := make([]FileStat, 0, len(names))
+	var st unix.Stat_t
+	for _, n := range names {
+		if err := unix.Fstatat(fd, n+"/"+sub, &st, 0); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue
+		}
+		out = append(out, FileStat{n, st.Size, st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec)})
+	}
+	return out
+}

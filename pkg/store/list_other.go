@@ -21,3 +21,18 @@ func statNames(d *os.File, dir string, names []string) []FileStat {
 	}
 	return out
 }
+
+// statSubdirs is statNames for the folder sub inside each named folder
+// (following symlinks, as the client does): the folders that have one, with
+// its modification time.
+func statSubdirs(d *os.File, dir string, names []string, sub string) []FileStat {
+	out := make([]FileStat, 0, len(names))
+	for _, n := range names {
+		fi, err := os.Stat(filepath.Join(dir, n, sub))
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		out = append(out, FileStat{n, fi.Size(), fi.ModTime().UnixNano()})
+	}
+	return out
+}
