@@ -39,9 +39,9 @@ var (
 
 // world is a generated HOME with a store, a repository and a transcript.
 type world struct {
-	home, repo, transcript string
-	env                    store.Env
-	key                    string
+	dir, home, repo, transcript string
+	env                         store.Env
+	key                         string
 }
 
 var words = strings.Fields("retry payment client checkout latency postgres migration flag release review cache token budget index episode silo memory hook session branch build test deploy config schema queue worker timeout backoff circuit")
@@ -80,7 +80,7 @@ func bigMarkdown(r *rand.Rand, n, lines int) string {
 
 // locate finds a generated store's paths without generating it.
 func locate(dir string) world {
-	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
+	w := world{dir: dir, home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
 	env, err := store.EnvFrom(func(k string) string {
 		if k == "HOME" {
 			return w.home
@@ -99,7 +99,7 @@ func locate(dir string) world {
 // generate lays out a store of the given size under dir, deterministically.
 func generate(dir string, s storeSpec) world {
 	r := rand.New(rand.NewSource(42))
-	w := world{home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
+	w := world{dir: dir, home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "src", "shop")}
 	env, err := store.EnvFrom(func(k string) string {
 		if k == "HOME" {
 			return w.home
@@ -148,6 +148,7 @@ func generate(dir string, s storeSpec) world {
 		}
 	}
 	write(filepath.Join(pdir, "INDEX.md"), idx)
+	write(filepath.Join(dir, "INDEX.md.orig"), idx)
 	for i := 0; i < s.learned; i++ {
 		typ := learn.Types[i%4]
 		name := fmt.Sprintf("entry-%04d", i)
@@ -169,6 +170,15 @@ func generate(dir string, s storeSpec) world {
 	}
 	w.transcript = filepath.Join(env.SilosDir(), p.Key, "bench-session.jsonl")
 	writeTranscript(w.transcript, s.transcriptBytes, r)
+	// A store in use has been there a while: its folders were not all
+	// written in the last second (which ccmem's caches treat as racy).
+	settled := time.Now().Add(-time.Hour)
+	for _, typ := range learn.Types {
+		_ = os.Chtimes(filepath.Join(env.LearnedDir(), typ), settled, settled)
+	}
+	for i := 0; i < s.silos; i++ {
+		_ = os.Chtimes(siloDir(env, i), settled, settled)
+	}
 	return w
 }
 

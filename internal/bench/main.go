@@ -42,6 +42,7 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "only the stores whose name contains this (typical, large, learned, silos, episodes)")
 	gen := flag.String("generate", "", "internal: generate the store named by -spec into this folder and exit")
 	spec := flag.String("spec", "", "internal: the store to generate")
+	restoreDir := flag.String("restore", "", "internal: put a generated store's episodes back as generated")
 	recallOnly := flag.Bool("recall", false, "only the precision report of search and per-prompt recall")
 	peers := flag.Bool("peers", false, "time claude-mem's hooks beside ccmem's (make bench-peers)")
 	flag.Parse()
@@ -63,6 +64,9 @@ func main() {
 			}
 		}
 		fail(fmt.Errorf("unknown spec %q", *spec))
+	case *restoreDir != "":
+		restore(*restoreDir)
+		return
 	case *peers:
 		if err := peerReport(o); err != nil {
 			fail(err)

@@ -43,6 +43,7 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 // statusLine prints the backlog line for Claude Code's status line. It
 // never shows an error: it would sit there for good.
 func statusLine(c *command.Ctx) error {
+	hookio.TuneGC() // a millisecond process, as a hook is
 	drain(c.P.Stdin)
 	st, err := learn.RefreshStatus(c, c.Env, nil)
 	if err == nil && st.Backlog.Files > 0 {

@@ -438,12 +438,12 @@ func TestStatusRecountsOnlyChangedSilos(t *testing.T) {
 		t.Fatalf("first count: %+v", st.Backlog)
 	}
 	saved := ReadStatus(e)
-	if saved.Backlog != (Backlog{Files: 3, Silos: 3}) || strings.Count(saved.Silos, "\n") != 3 {
+	if saved.Backlog != (Backlog{Files: 3, Silos: 3}) || strings.Count(saved.Silos, "/") != 3 {
 		t.Fatalf("status.json after the count: %+v", saved)
 	}
 	// An unchanged silo is not listed again: its recorded count is taken
 	// as it is (here made wrong on purpose to show it).
-	saved.Silos = strings.Replace(saved.Silos, "\t1\t-a\n", "\t7\t-a\n", 1)
+	saved.Silos = strings.Replace(saved.Silos, " 1 -a/", " 7 -a/", 1)
 	if err := store.WriteJSON(e.StatusPath(), saved); err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestStatusRecountsOnlyChangedSilos(t *testing.T) {
 	if st := refresh(); st.Backlog != (Backlog{Files: 10, Silos: 3}) {
 		t.Fatalf("after a new file in -b: %+v", st.Backlog)
 	}
-	if saved := ReadStatus(e); saved.Backlog.Files != 10 || !strings.Contains(saved.Silos, "\t2\t-b\n") {
+	if saved := ReadStatus(e); saved.Backlog.Files != 10 || !strings.Contains(saved.Silos, " 2 -b/") {
 		t.Fatalf("the recount was not saved: %+v", saved)
 	}
 	// -a's folder changes too: its true count comes back.

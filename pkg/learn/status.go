@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,7 @@ type Backlog struct {
 // leave them alone.
 func CountBacklog(ctx context.Context, e store.Env) (Backlog, error) {
 	st := ReadStatus(e)
-	b, _, err := countBacklog(ctx, e, st.skippedSet(), nil)
+	b, _, _, err := countBacklog(ctx, e, st.skippedSet(), nil)
 	return b, err
 }
 
@@ -44,23 +45,24 @@ type siloCount struct {
 // known when its memory folder's time is the one recorded there (a file
 // added, removed or renamed in the folder changes it), listing only the
 // others. It returns the counts to record.
-func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp, known map[string]siloCount) (Backlog, map[string]siloCount, error) {
-	var b Backlog
+func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp, known map[string]siloCount) (b Backlog, counts map[string]siloCount, changed bool, err error) {
 	began := time.Now().UnixNano()
 	silos, err := store.ListSubdirs(e.SilosDir(), "memory")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return b, nil, nil
+			return b, nil, len(known) > 0, nil
 		}
-		return b, nil, e.PathError(e.SilosDir(), err)
+		return b, nil, false, e.PathError(e.SilosDir(), err)
 	}
-	counts := make(map[string]siloCount, len(silos))
+	counts = make(map[string]siloCount, len(silos))
+	changed = len(silos) != len(known)
 	for _, s := range silos {
 		if err := ctx.Err(); err != nil {
-			return b, nil, err
+			return b, nil, false, err
 		}
 		c, ok := known[s.Name]
 		if !ok || c.mtime != s.MTime {
+			was := c
 			c = siloCount{mtime: s.MTime, files: countSiloFiles(filepath.Join(e.SilosDir(), s.Name, "memory"), skipped)}
 			if s.MTime > began-int64(racyWindow) {
 				// Changed within a tick of a coarse clock: a file added
@@ -68,6 +70,7 @@ func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp
 				// next count lists this silo again.
 				c.mtime = -1
 			}
+			changed = changed || !ok || c != was
 		}
 		counts[s.Name] = c
 		if c.files > 0 {
@@ -75,7 +78,7 @@ func countBacklog(ctx context.Context, e store.Env, skipped map[string]FileStamp
 			b.Silos++
 		}
 	}
-	return b, counts, nil
+	return b, counts, changed, nil
 }
 
 func countSiloFiles(dir string, skipped map[string]FileStamp) int {
@@ -115,9 +118,10 @@ type Status struct {
 	// Skipped are silo files learn leaves alone (no or broken frontmatter,
 	// unknown type): not counted as backlog while they stay unchanged.
 	Skipped []FileStamp `json:"skipped,omitempty"`
-	// Silos are the counts behind Backlog, one line per silo with a memory
-	// folder: the folder's modification time (ns; -1 to count it again),
-	// its count and the silo's folder name, tab-separated. One string
+	// Silos are the counts behind Backlog, one entry per silo with a
+	// memory folder, each ended by "/" (which no folder name holds): the
+	// folder's modification time (ns; -1 to count it again), its count and
+	// the silo's folder name, space-separated. One string without escapes
 	// decodes in microseconds where thousands of JSON objects would not.
 	Silos string `json:"silos,omitempty"`
 }
@@ -128,9 +132,9 @@ func (s Status) siloCounts() map[string]siloCount {
 	text := s.Silos
 	for text != "" {
 		var line string
-		line, text, _ = strings.Cut(text, "\n")
-		t, rest, ok1 := strings.Cut(line, "\t")
-		n, name, ok2 := strings.Cut(rest, "\t")
+		line, text, _ = strings.Cut(text, "/")
+		t, rest, ok1 := strings.Cut(line, " ")
+		n, name, ok2 := strings.Cut(rest, " ")
 		mtime, err1 := strconv.ParseInt(t, 10, 64)
 		files, err2 := strconv.Atoi(n)
 		if ok1 && ok2 && err1 == nil && err2 == nil && files >= 0 {
@@ -144,11 +148,11 @@ func siloText(m map[string]siloCount) string {
 	names := slices.Sorted(maps.Keys(m))
 	var b strings.Builder
 	for _, n := range names {
-		if strings.ContainsAny(n, "\t\n") {
-			continue
+		if strings.ContainsFunc(n, func(r rune) bool { return r < ' ' || strings.ContainsRune(`/"\<>&`, r) }) {
+			continue // JSON would escape it: not recorded, counted each time
 		}
 		c := m[n]
-		b.WriteString(strconv.FormatInt(c.mtime, 10) + "\t" + strconv.Itoa(c.files) + "\t" + n + "\n")
+		b.WriteString(strconv.FormatInt(c.mtime, 10) + " " + strconv.Itoa(c.files) + " " + n + "/")
 	}
 	return b.String()
 }
@@ -163,10 +167,35 @@ type FileStamp struct {
 // ReadStatus reads the status cache; a missing or damaged one is empty.
 func ReadStatus(e store.Env) Status {
 	var s Status
-	if data, err := store.ReadSmallFile(e.StatusPath(), 16<<20); err == nil {
-		_ = json.Unmarshal(data, &s)
+	data, err := store.ReadSmallFile(e.StatusPath(), 64<<20)
+	if err != nil {
+		return s
+	}
+	// The silos' counts, the last field and the bulk of the file, are
+	// taken as they are: a JSON decoder would scan them twice.
+	rest, silos := cutSilos(data)
+	if json.Unmarshal(rest, &s) == nil && silos != "" {
+		s.Silos = silos
 	}
 	return s
+}
+
+// cutSilos cuts the "silos" field from status.json as RefreshStatus writes
+// it (last, its string without escapes), returning the rest and the
+// field's value; anything else is returned whole, for the decoder.
+func cutSilos(data []byte) ([]byte, string) {
+	const key = `,
+  "silos": "`
+	i := bytes.LastIndex(data, []byte(key))
+	if i < 0 {
+		return data, ""
+	}
+	value := data[i+len(key):]
+	end := bytes.IndexByte(value, '"')
+	if end < 0 || bytes.IndexByte(value[:end], '\\') >= 0 || strings.TrimSpace(string(value[end+1:])) != "}" {
+		return data, ""
+	}
+	return append(data[:i:i], '}'), string(value[:end])
 }
 
 // skippedSet maps the skipped paths to their stamps.
@@ -203,11 +232,14 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 	if skipped != nil {
 		s.Skipped, known = skipped, nil
 	}
-	b, counts, err := countBacklog(ctx, e, s.skippedSet(), known)
+	b, counts, changed, err := countBacklog(ctx, e, s.skippedSet(), known)
 	if err != nil {
 		return old, err
 	}
-	s.Backlog, s.Silos = b, siloText(counts)
+	s.Backlog, s.Silos = b, old.Silos
+	if changed || known == nil {
+		s.Silos = siloText(counts)
+	}
 	if items, err := Pending(e); err == nil {
 		s.Review = len(items)
 	}

@@ -138,7 +138,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 		_, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
 		note("archiving ended sessions", err)
-		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg)
+		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg, false)
 		note("episodes", err)
 	}
 	var backlog *learn.Backlog

@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -241,11 +243,8 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 	if len(add) == 0 && len(retired) == 0 {
 		return nil, false, nil
 	}
-	old, err := store.ReadFileIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), 64<<20)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, false, err
-	}
-	return indexWith(old, add, inSorted(retired)), true, nil
+	data, err = readIndexWith(e, p.Key, add, inSorted(retired))
+	return data, err == nil, err
 }
 
 // sessionOver tells whether a checkpoint's session has ended: its claude
@@ -297,19 +296,32 @@ func editIndex(e store.Env, key string, add []indexEdit, removed func(string) bo
 	if len(add) == 0 && removed == nil {
 		return nil
 	}
-	path := e.IndexPath(key)
-	data, err := store.ReadFileIn(e.ProjectDir(key), path, 64<<20)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	data, err := readIndexWith(e, key, add, removed)
+	if err != nil {
 		return err
 	}
-	return store.WriteFileAtomicIn(e.ProjectDir(key), path, indexWith(data, add, removed))
+	return store.WriteFileAtomicIn(e.ProjectDir(key), e.IndexPath(key), data)
 }
 
-// indexWith is INDEX.md's content data with the lines of the sessions in
+// readIndexWith is INDEX.md's content with the lines of the sessions in
 // add replaced, the lines of the episodes removed says are gone dropped,
-// sorted newest first. It copies only the lines it keeps, so dropping
-// 100,000 lines costs no more memory than the file.
-func indexWith(data []byte, add []indexEdit, removed func(string) bool) []byte {
+// sorted newest first. It reads the file a line at a time and keeps only
+// what stays, so dropping 100,000 lines costs no more memory than the
+// lines kept. A missing INDEX.md reads as empty.
+func readIndexWith(e store.Env, key string, add []indexEdit, removed func(string) bool) ([]byte, error) {
+	f, _, err := store.OpenIn(e.ProjectDir(key), e.IndexPath(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return indexWith(strings.NewReader(""), add, removed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return indexWith(io.LimitReader(f, 64<<20), add, removed)
+}
+
+// indexWith is readIndexWith for INDEX.md's content r.
+func indexWith(r io.Reader, add []indexEdit, removed func(string) bool) ([]byte, error) {
 	if removed == nil {
 		removed = func(string) bool { return false }
 	}
@@ -319,13 +331,10 @@ func indexWith(data []byte, add []indexEdit, removed func(string) bool) []byte {
 	}
 	type line struct{ text, episode string }
 	var lines []line
-	for len(data) > 0 {
-		l := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		l := sc.Bytes()
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
@@ -334,6 +343,9 @@ func indexWith(data []byte, add []indexEdit, removed func(string) bool) []byte {
 			continue
 		}
 		lines = append(lines, line{string(l), ep})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
 	}
 	for _, a := range add {
 		if ep := lineEpisode(a.line); !removed(ep) {
@@ -348,7 +360,7 @@ func indexWith(data []byte, add []indexEdit, removed func(string) bool) []byte {
 		out.WriteString(l.text)
 		out.WriteByte('\n')
 	}
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // lineEpisode is the episode file name an INDEX.md line points at.

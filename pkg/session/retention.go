@@ -45,15 +45,17 @@ func listEpisodes(e store.Env, key string) (episodeList, error) {
 // of interrupted writes. With dryRun it only reports. It stops when ctx is
 // done.
 func ApplyRetention(ctx context.Context, e store.Env, key string, cfg config.Config, dryRun bool) (ArchiveReport, error) {
-	rep, _, err := applyRetention(ctx, e, key, cfg, dryRun)
+	rep, _, err := applyRetention(ctx, e, key, cfg, dryRun, true)
 	return rep, err
 }
 
 // Maintain is what a session start does to a project's episodes: retention
 // (see ApplyRetention), then HealIndex, over one listing of episodes/. It
-// reports whether it rewrote INDEX.md to heal it.
-func Maintain(ctx context.Context, e store.Env, key string, cfg config.Config) (ArchiveReport, bool, error) {
-	rep, l, err := applyRetention(ctx, e, key, cfg, false)
+// reports whether it rewrote INDEX.md to heal it. With report, the
+// returned report names each episode moved; a session start does not ask,
+// so moving 100,000 costs no list of their paths.
+func Maintain(ctx context.Context, e store.Env, key string, cfg config.Config, report bool) (ArchiveReport, bool, error) {
+	rep, l, err := applyRetention(ctx, e, key, cfg, false, report)
 	if err != nil || l == nil {
 		return rep, false, err
 	}
@@ -63,7 +65,7 @@ func Maintain(ctx context.Context, e store.Env, key string, cfg config.Config) (
 
 // applyRetention is ApplyRetention; it also returns the listing of
 // episodes/ as retention left it (nil when there is none).
-func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Config, dryRun bool) (ArchiveReport, *episodeList, error) {
+func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Config, dryRun, report bool) (ArchiveReport, *episodeList, error) {
 	var rep ArchiveReport
 	pdir := e.ProjectDir(key)
 	if !dryRun {
@@ -118,7 +120,9 @@ func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 			break
 		}
 		moved = append(moved, n)
-		rep.Moved = append(rep.Moved, from)
+		if report {
+			rep.Moved = append(rep.Moved, from)
+		}
 	}
 	// INDEX.md loses the lines of what moved, even when a move failed.
 	gone := inSorted(moved)

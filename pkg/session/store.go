@@ -77,7 +77,7 @@ func GC(ctx context.Context, e store.Env, dryRun bool) (GCReport, error) {
 		if dryRun {
 			r, err = ApplyRetention(ctx, e, k.Name(), cfg, true)
 		} else {
-			r, _, err = Maintain(ctx, e, k.Name(), cfg)
+			r, _, err = Maintain(ctx, e, k.Name(), cfg, true)
 		}
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", k.Name(), err)
