@@ -1,9 +1,14 @@
 package learn
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,113 +47,104 @@ func (l Entry) AppliesTo(root string) bool {
 // against the cache (learned/.cache.tsv) and parsing only what changed.
 // Entries whose files cannot be read or parsed are skipped and reported in
 // the returned error (the others are still returned). A session start
-// uses Load instead, which trusts the cache while the type folders are
-// unchanged.
+// uses Show instead, which reads only what it shows.
 func List(ctx context.Context, e store.Env) ([]Entry, error) {
-	c, err := rebuild(ctx, e)
+	all, err := rebuild(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, 0, c.Len())
-	for i := range c.Len() {
-		out = append(out, c.Entry(i))
+	var out []Entry
+	var errs []error
+	for _, ce := range all {
+		if ce.Err != "" {
+			errs = append(errs, errors.New(ce.Err))
+			continue
+		}
+		out = append(out, ce.Entry)
 	}
-	return out, c.Err
+	return out, errors.Join(errs...)
 }
 
-// Catalog is the canonical entries in display order, as lines of the
-// cache: an entry is parsed only when it is asked for, so a session start
-// over 20,000 entries builds only the lines it shows.
-type Catalog struct {
-	dir   string
-	lines []string // cache lines of the readable entries
+// View is what a session start shows of the learned entries in the
+// project rooted at Root: the first entries of each kind in display order,
+// and how many there are in all.
+type View struct {
+	// Global are the first user and feedback entries, which apply
+	// everywhere; Project the first project and reference entries that
+	// apply in the project.
+	Global, Project           []Entry
+	GlobalTotal, ProjectTotal int
 	// Err reports the entries that could not be read or parsed.
 	Err error
 }
 
-// Len is the number of readable entries.
-func (c Catalog) Len() int { return len(c.lines) }
-
-// Type is entry i's type, without parsing the rest.
-func (c Catalog) Type(i int) string {
-	t, _, _ := strings.Cut(c.lines[i], "\t")
-	return t
-}
-
-// Global tells whether entry i applies in every project (see Entry.Global).
-func (c Catalog) Global(i int) bool {
-	t := c.Type(i)
-	return t == "user" || t == "feedback"
-}
-
-// AppliesTo is Entry.AppliesTo for entry i, rootSlug being Slug(root).
-func (c Catalog) AppliesTo(i int, root, rootSlug string) bool {
-	if c.Global(i) {
-		return true
+// Show is the view of at most limit entries of each kind that a session
+// start in the project rooted at root shows. While no type folder changed
+// since the cache was written (ccmem writes entries by rename, so each new,
+// replaced or removed entry changes its folder's time) it reads only the
+// cache's table of contents and the lines it shows, however many entries
+// there are; it checks each entry it shows against its file's size and
+// time (an entry edited in place leaves its folder's time as it was).
+// Otherwise it rebuilds the cache as List does.
+func Show(ctx context.Context, e store.Env, root string, limit int) (View, error) {
+	if v, ok := showCached(e, root, limit); ok {
+		return v, nil
 	}
-	f := cacheFields(c.lines[i])
-	cwd, err := strconv.Unquote(f[fCwd])
-	return err == nil && store.InProject(cwd, f[fSlug], root, rootSlug)
-}
-
-// Entry parses entry i.
-func (c Catalog) Entry(i int) Entry {
-	return parseCacheLine(c.dir, c.lines[i]).Entry
-}
-
-// Fresh tells whether entry i's file is still the one the cache read (its
-// size and modification time): an entry edited in place leaves its folder's
-// time as it was.
-func (c Catalog) Fresh(i int) bool {
-	ce := parseCacheLine(c.dir, c.lines[i])
-	fi, err := os.Lstat(ce.Entry.Path)
-	return err == nil && fi.Size() == ce.Size && fi.ModTime().UnixNano() == ce.MTime
-}
-
-// Load is the catalog a session start reads: the cache alone when no type
-// folder changed since it was written (ccmem writes entries by rename, so
-// each new, replaced or removed entry changes its folder's time), else
-// rebuilt as List does. Callers check Fresh for the entries they show and
-// call Rebuild when one is not.
-func Load(ctx context.Context, e store.Env) (Catalog, error) {
-	if c, ok := readCatalog(e); ok {
-		return c, nil
+	all, err := rebuild(ctx, e)
+	if err != nil {
+		return View{}, err
 	}
-	return rebuild(ctx, e)
+	var v View
+	var errs []error
+	rootSlug := store.Slug(root)
+	for _, ce := range all {
+		switch {
+		case ce.Err != "":
+			errs = append(errs, errors.New(ce.Err))
+		case ce.Entry.Global():
+			v.GlobalTotal++
+			if len(v.Global) < limit {
+				v.Global = append(v.Global, ce.Entry)
+			}
+		case store.InProject(ce.Entry.SourceCwd, "", root, rootSlug):
+			v.ProjectTotal++
+			if len(v.Project) < limit {
+				v.Project = append(v.Project, ce.Entry)
+			}
+		}
+	}
+	v.Err = errors.Join(errs...)
+	return v, nil
 }
 
-// Rebuild is Load checking every entry's file, as List does.
-func Rebuild(ctx context.Context, e store.Env) (Catalog, error) { return rebuild(ctx, e) }
-
-// The cache is a tab-separated file, cheap to read: a version line; a line
-// of the type folders' modification times and of when they were taken;
-// then one line per entry in display order: type, slug of source_cwd,
-// source_cwd (quoted), error (quoted), file, size, mtime, name and
-// description.
-const learnedCacheVersion = "ccmem-learned-cache 3"
+// The cache, learned/.cache.tsv, is a table of contents and then lines of
+// tab-separated fields, one entry a line:
+//
+//	ccmem-learned-cache 4
+//	<when the stamps were taken> <each type folder's time, ns; -1: missing>
+//	<global entries> <their bytes> <groups> <broken entries>
+//	<source_cwd, quoted> <slug> <entries> <offset> <bytes>   one per group
+//	…the global entries (user, feedback) in display order
+//	…the project and reference entries, grouped by source_cwd, each group
+//	 in display order
+//	…the entries that could not be read, with their error
+//
+// Offsets count from the first entry line. An entry's fields: type, file,
+// size, mtime, name, description, source_cwd and error (the last two
+// quoted).
+const learnedCacheVersion = "ccmem-learned-cache 4"
 
 const (
 	fType = iota
-	fSlug
-	fCwd
-	fErr
 	fFile
 	fSize
 	fMTime
 	fName
 	fDesc
+	fCwd
+	fErr
 	nFields
 )
-
-// cacheFields splits a cache line into its fields (nil when it has not
-// got them all).
-func cacheFields(line string) []string {
-	f := strings.SplitN(line, "\t", nFields)
-	if len(f) != nFields {
-		return nil
-	}
-	return f
-}
 
 // A folder changed less than this before its time was taken may change
 // again within the same tick of a coarse file system clock unseen: such a
@@ -160,6 +156,13 @@ type cachedEntry struct {
 	MTime int64
 	Entry Entry
 	Err   string
+}
+
+// cacheGroup is one source_cwd's project and reference entries.
+type cacheGroup struct {
+	cwd, slug     string
+	count         int
+	offset, bytes int64
 }
 
 // folderStamps are the type folders' modification times (-1: missing).
@@ -175,52 +178,12 @@ func folderStamps(e store.Env) []int64 {
 }
 
 func stampLine(taken time.Time, stamps []int64) string {
-	var b strings.Builder
-	b.WriteString(strconv.FormatInt(taken.UnixNano(), 10))
+	f := []string{strconv.FormatInt(taken.UnixNano(), 10)}
 	for _, s := range stamps {
-		b.WriteByte('\t')
-		b.WriteString(strconv.FormatInt(s, 10))
+		f = append(f, strconv.FormatInt(s, 10))
 	}
-	return b.String()
+	return strings.Join(f, "\t")
 }
-
-// readCatalog reads the cache when the type folders are as it recorded
-// them, and not changed too close to when it recorded them.
-func readCatalog(e store.Env) (Catalog, bool) {
-	c := Catalog{dir: e.LearnedDir()}
-	data, err := store.ReadSmallFile(filepath.Join(c.dir, cacheName), 256<<20)
-	if err != nil {
-		return c, false
-	}
-	text := string(data)
-	version, text, _ := strings.Cut(text, "\n")
-	stamps, text, _ := strings.Cut(text, "\n")
-	if version != learnedCacheVersion {
-		return c, false
-	}
-	if !stampsVouch(stamps, folderStamps(e)) {
-		return c, false
-	}
-	var errs []error
-	for text != "" {
-		var line string
-		line, text, _ = strings.Cut(text, "\n")
-		f := cacheFields(line)
-		if f == nil {
-			return c, false
-		}
-		if f[fErr] != `""` {
-			msg, _ := strconv.Unquote(f[fErr])
-			errs = append(errs, errors.New(msg))
-			continue
-		}
-		c.lines = append(c.lines, line)
-	}
-	c.Err = errors.Join(errs...)
-	return c, true
-}
-
-const cacheName = ".cache.tsv"
 
 // stampsVouch tells whether the cache's stamp line still vouches for it:
 // every type folder's time as recorded, none recorded too close to when
@@ -242,34 +205,180 @@ func stampsVouch(line string, now []int64) bool {
 	return true
 }
 
+const cacheName = ".cache.tsv"
+
+// cacheHead is the cache's table of contents.
+type cacheHead struct {
+	stamps         string
+	global, broken int
+	globalBytes    int64
+	groups         []cacheGroup
+	body           int64 // offset of the first entry line in the file
+}
+
+// readHead reads the cache's table of contents from r.
+func readHead(r *bufio.Reader) (cacheHead, bool) {
+	var h cacheHead
+	var read int64
+	line := func() (string, bool) {
+		l, err := r.ReadString('\n')
+		read += int64(len(l))
+		return strings.TrimSuffix(l, "\n"), err == nil
+	}
+	version, ok1 := line()
+	stamps, ok2 := line()
+	counts, ok3 := line()
+	var groups int
+	if !ok1 || !ok2 || !ok3 || version != learnedCacheVersion {
+		return h, false
+	}
+	if n, err := fmt.Sscanf(counts, "%d %d %d %d", &h.global, &h.globalBytes, &groups, &h.broken); n != 4 || err != nil || groups < 0 || groups > 1<<20 {
+		return h, false
+	}
+	h.stamps = stamps
+	for range groups {
+		l, ok := line()
+		f := strings.Split(l, "\t")
+		if !ok || len(f) != 5 {
+			return h, false
+		}
+		g := cacheGroup{slug: f[1]}
+		var err error
+		if g.cwd, err = strconv.Unquote(f[0]); err != nil {
+			return h, false
+		}
+		c, err1 := strconv.Atoi(f[2])
+		o, err2 := strconv.ParseInt(f[3], 10, 64)
+		n, err3 := strconv.ParseInt(f[4], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || c < 0 || o < 0 || n < 0 {
+			return h, false
+		}
+		g.count, g.offset, g.bytes = c, o, n
+		h.groups = append(h.groups, g)
+	}
+	h.body = read
+	return h, true
+}
+
+// readLines reads at most n entry lines from r, parsed.
+func readLines(r io.Reader, dir string, n int) ([]cachedEntry, bool) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	var out []cachedEntry
+	for len(out) < n && sc.Scan() {
+		ce := parseCacheLine(dir, sc.Text())
+		if ce.Entry.Path == "" {
+			return nil, false
+		}
+		out = append(out, ce)
+	}
+	return out, len(out) == n
+}
+
+// showCached is Show from the cache alone, when its stamps vouch for it
+// and every entry it shows is the file the cache read.
+func showCached(e store.Env, root string, limit int) (View, bool) {
+	var v View
+	dir := e.LearnedDir()
+	f, _, err := store.OpenRegular(filepath.Join(dir, cacheName))
+	if err != nil {
+		return v, false
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 16<<10)
+	h, ok := readHead(r)
+	if !ok || !stampsVouch(h.stamps, folderStamps(e)) {
+		return v, false
+	}
+	section := func(off, n int64) io.Reader { return io.NewSectionReader(f, h.body+off, n) }
+	// The global entries follow the table of contents.
+	global, ok := readLines(r, dir, min(limit, h.global))
+	if !ok {
+		return v, false
+	}
+	v.GlobalTotal = h.global
+	for _, ce := range global {
+		v.Global = append(v.Global, ce.Entry)
+	}
+	// The project's: the first of each group that applies, merged.
+	rootSlug := store.Slug(root)
+	var project []cachedEntry
+	for _, g := range h.groups {
+		if !store.InProject(g.cwd, g.slug, root, rootSlug) {
+			continue
+		}
+		v.ProjectTotal += g.count
+		ces, ok := readLines(section(g.offset, g.bytes), dir, min(limit, g.count))
+		if !ok {
+			return v, false
+		}
+		project = append(project, ces...)
+	}
+	slices.SortStableFunc(project, displayOrder)
+	for _, ce := range project[:min(limit, len(project))] {
+		v.Project = append(v.Project, ce.Entry)
+	}
+	if h.broken > 0 {
+		end := h.globalBytes
+		for _, g := range h.groups {
+			end = max(end, g.offset+g.bytes)
+		}
+		broken, ok := readLines(section(end, 1<<40), dir, h.broken)
+		if !ok {
+			return v, false
+		}
+		var errs []error
+		for _, ce := range broken {
+			errs = append(errs, errors.New(ce.Err))
+		}
+		v.Err = errors.Join(errs...)
+	}
+	// What is shown must be the file the cache read.
+	for _, le := range slices.Concat(global, project[:min(limit, len(project))]) {
+		fi, err := os.Lstat(le.Entry.Path)
+		if err != nil || fi.Size() != le.Size || fi.ModTime().UnixNano() != le.MTime {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+func displayOrder(a, b cachedEntry) int {
+	if d := typeRank(a.Entry.Type) - typeRank(b.Entry.Type); d != 0 {
+		return d
+	}
+	return strings.Compare(a.Entry.Name, b.Entry.Name)
+}
+
 // rebuild lists the type folders, re-parses the entries whose size or
 // modification time changed since the cache read them, and rewrites the
-// cache when anything changed.
-func rebuild(ctx context.Context, e store.Env) (Catalog, error) {
-	c := Catalog{dir: e.LearnedDir()}
+// cache when anything changed. It returns every entry in display order,
+// the broken ones last.
+func rebuild(ctx context.Context, e store.Env) ([]cachedEntry, error) {
+	dir := e.LearnedDir()
 	taken := time.Now()
 	stamps := folderStamps(e)
-	old := readCachedEntries(filepath.Join(c.dir, cacheName))
+	old := readCachedEntries(filepath.Join(dir, cacheName))
 	var fresh []cachedEntry
 	var errs []error
 	dirty := false
 	for _, typ := range Types {
-		dir := filepath.Join(c.dir, typ)
-		ents, err := os.ReadDir(dir)
+		tdir := filepath.Join(dir, typ)
+		ents, err := os.ReadDir(tdir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, e.PathError(dir, err))
+				errs = append(errs, e.PathError(tdir, err))
 			}
 			continue
 		}
 		for _, de := range ents {
 			if ctx.Err() != nil {
-				return c, ctx.Err()
+				return nil, ctx.Err()
 			}
 			if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".md") {
 				continue
 			}
-			path := filepath.Join(dir, de.Name())
+			path := filepath.Join(tdir, de.Name())
 			fi, err := de.Info()
 			if err != nil {
 				continue
@@ -284,23 +393,21 @@ func rebuild(ctx context.Context, e store.Env) (Catalog, error) {
 		}
 	}
 	slices.SortStableFunc(fresh, func(a, b cachedEntry) int {
-		if d := typeRank(a.Entry.Type) - typeRank(b.Entry.Type); d != 0 {
-			return d
+		if (a.Err != "") != (b.Err != "") {
+			if a.Err != "" {
+				return 1
+			}
+			return -1
 		}
-		return strings.Compare(a.Entry.Name, b.Entry.Name)
+		return displayOrder(a, b)
 	})
 	if dirty || len(fresh) != len(old.entries) || !stampsVouch(old.stamps, stamps) {
-		writeLearnedCache(filepath.Join(c.dir, cacheName), stampLine(taken, stamps), fresh)
+		writeLearnedCache(filepath.Join(dir, cacheName), stampLine(taken, stamps), fresh)
 	}
-	for _, ce := range fresh {
-		if ce.Err != "" {
-			errs = append(errs, errors.New(ce.Err))
-			continue
-		}
-		c.lines = append(c.lines, cacheLine(c.dir, ce))
+	for _, err := range errs {
+		fresh = append(fresh, cachedEntry{Err: err.Error()})
 	}
-	c.Err = errors.Join(errs...)
-	return c, nil
+	return fresh, nil
 }
 
 type cacheFile struct {
@@ -311,68 +418,98 @@ type cacheFile struct {
 // readCachedEntries reads every entry of the cache, whatever its stamps.
 func readCachedEntries(path string) cacheFile {
 	c := cacheFile{entries: map[string]cachedEntry{}}
-	data, err := store.ReadSmallFile(path, 256<<20)
+	f, _, err := store.OpenRegular(path)
 	if err != nil {
 		return c
 	}
-	lines := strings.Split(string(data), "\n")
-	if len(lines) < 2 || lines[0] != learnedCacheVersion {
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	h, ok := readHead(r)
+	if !ok {
 		return c
 	}
-	c.stamps = lines[1]
-	dir := filepath.Dir(path)
-	for _, l := range lines[2:] {
-		if ce := parseCacheLine(dir, l); ce.Entry.Path != "" {
-			c.entries[ce.Entry.Path] = ce
-		}
+	c.stamps = h.stamps
+	all, _ := readLines(r, filepath.Dir(path), math.MaxInt)
+	for _, ce := range all {
+		c.entries[ce.Entry.Path] = ce
 	}
 	return c
 }
 
 // parseCacheLine parses one entry's line (Path "" when it is damaged).
 func parseCacheLine(dir, line string) cachedEntry {
-	f := cacheFields(line)
-	if f == nil {
+	f := strings.SplitN(line, "\t", nFields)
+	if len(f) != nFields {
 		return cachedEntry{}
 	}
 	size, err1 := strconv.ParseInt(f[fSize], 10, 64)
 	mtime, err2 := strconv.ParseInt(f[fMTime], 10, 64)
 	cwd, err3 := strconv.Unquote(f[fCwd])
 	msg, err4 := strconv.Unquote(f[fErr])
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || !slices.Contains(Types, f[fType]) || strings.ContainsAny(f[fFile], `/\`) {
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || !slices.Contains(Types, f[fType]) || f[fFile] == "" || strings.ContainsAny(f[fFile], `/\`) {
 		return cachedEntry{}
 	}
 	return cachedEntry{Size: size, MTime: mtime, Err: msg,
 		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Path: filepath.Join(dir, f[fType], f[fFile])}}
 }
 
-func cacheLine(dir string, ce cachedEntry) string {
-	slug := ""
-	if ce.Entry.SourceCwd != "" {
-		slug = store.Slug(filepath.Clean(ce.Entry.SourceCwd))
-	}
-	return strings.Join([]string{ce.Entry.Type, tabless(slug), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err),
-		filepath.Base(ce.Entry.Path), strconv.FormatInt(ce.Size, 10), strconv.FormatInt(ce.MTime, 10),
-		tabless(ce.Entry.Name), tabless(ce.Entry.Description)}, "\t")
+func cacheLine(ce cachedEntry) string {
+	return strings.Join([]string{ce.Entry.Type, filepath.Base(ce.Entry.Path), strconv.FormatInt(ce.Size, 10), strconv.FormatInt(ce.MTime, 10),
+		tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err)}, "\t") + "\n"
 }
 
 // writeLearnedCache saves the cache when the learned folder exists; a
-// failure only costs the next run a re-parse.
+// failure only costs the next run a re-parse. entries are in display
+// order, the broken ones last.
 func writeLearnedCache(path, stamps string, entries []cachedEntry) {
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {
 		return
 	}
-	var b strings.Builder
-	b.WriteString(learnedCacheVersion + "\n" + stamps + "\n")
+	var global, broken strings.Builder
+	groups := map[string]*strings.Builder{}
+	counts := map[string]int{}
+	nGlobal, nBroken := 0, 0
 	for _, ce := range entries {
-		if strings.ContainsAny(filepath.Base(ce.Entry.Path), "\t\n") {
+		if strings.ContainsAny(filepath.Base(ce.Entry.Path), "\t\n") || ce.Entry.Path == "" {
 			continue
 		}
-		b.WriteString(cacheLine(filepath.Dir(path), ce))
-		b.WriteByte('\n')
+		switch {
+		case ce.Err != "":
+			broken.WriteString(cacheLine(ce))
+			nBroken++
+		case ce.Entry.Global():
+			global.WriteString(cacheLine(ce))
+			nGlobal++
+		default:
+			b := groups[ce.Entry.SourceCwd]
+			if b == nil {
+				b = &strings.Builder{}
+				groups[ce.Entry.SourceCwd] = b
+			}
+			b.WriteString(cacheLine(ce))
+			counts[ce.Entry.SourceCwd]++
+		}
 	}
+	cwds := slices.Sorted(maps.Keys(groups))
+	var out strings.Builder
+	fmt.Fprintf(&out, "%s\n%s\n%d %d %d %d\n", learnedCacheVersion, stamps, nGlobal, global.Len(), len(cwds), nBroken)
+	offset := int64(global.Len())
+	for _, cwd := range cwds {
+		slug := ""
+		if cwd != "" {
+			slug = store.Slug(filepath.Clean(cwd))
+		}
+		n := int64(groups[cwd].Len())
+		fmt.Fprintf(&out, "%s\t%s\t%d\t%d\t%d\n", strconv.Quote(cwd), tabless(slug), counts[cwd], offset, n)
+		offset += n
+	}
+	out.WriteString(global.String())
+	for _, cwd := range cwds {
+		out.WriteString(groups[cwd].String())
+	}
+	out.WriteString(broken.String())
 	store.Tidy(filepath.Dir(path), filepath.Base(path))
-	_ = store.WriteCacheFile(path, []byte(b.String()))
+	_ = store.WriteCacheFile(path, []byte(out.String()))
 }
 
 func tabless(s string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(s) }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -726,5 +727,65 @@ func TestApplyArchivesWhatItReplaces(t *testing.T) {
 	}
 	if _, ok := archived(t, e, "user")["an old note found later"]; !ok {
 		t.Fatal("a silo copy older than the store's version was discarded")
+	}
+}
+
+// TestShowFromCacheMatchesList: what a session start reads from the
+// cache's table of contents (the first entries of each group that applies,
+// merged) is what the full listing gives, for projects with entries of
+// their own, of a folder inside, of a folder that only shares a prefix,
+// none at all, and with a broken entry reported.
+func TestShowFromCacheMatchesList(t *testing.T) {
+	e := storetest.Env(t)
+	cwds := []string{"/src/shop", "/src/shop/api", "/src/shop-admin", "/src/other", ""}
+	n := 0
+	for i, typ := range Types {
+		for j := range 9 {
+			cwd := cwds[(i+j)%len(cwds)]
+			storetest.Mkfile(t, filepath.Join(e.LearnedDir(), typ, fmt.Sprintf("e%02d.md", n)),
+				fmt.Sprintf("---\nname: %c%02d\ndescription: entry %d\nsource_cwd: %q\n---\nbody\n", 'z'-rune(j), n, n, cwd))
+			n++
+		}
+	}
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "project", "broken.md"), "---\nname: [unclosed\n---\n")
+	old := time.Now().Add(-time.Hour)
+	for _, typ := range Types {
+		if err := os.Chtimes(filepath.Join(e.LearnedDir(), typ), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, listErr := List(context.Background(), e)
+	if listErr == nil || len(all) != n {
+		t.Fatalf("%d entries, %v", len(all), listErr)
+	}
+	for _, root := range []string{"/src/shop", "/src/shop/api", "/src/other", "/nowhere", ""} {
+		for _, limit := range []int{0, 3, 40} {
+			var want View
+			for _, le := range all {
+				switch {
+				case le.Global():
+					want.GlobalTotal++
+					if len(want.Global) < limit {
+						want.Global = append(want.Global, le)
+					}
+				case le.AppliesTo(root):
+					want.ProjectTotal++
+					if len(want.Project) < limit {
+						want.Project = append(want.Project, le)
+					}
+				}
+			}
+			got, ok := showCached(e, root, limit)
+			if !ok {
+				t.Fatalf("%s: the cache was not used", root)
+			}
+			if got.Err == nil || !strings.Contains(got.Err.Error(), "broken.md") {
+				t.Errorf("%s: broken entry not reported: %v", root, got.Err)
+			}
+			got.Err = nil
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, limit %d:\ncache %+v\nlist  %+v", root, limit, got, want)
+			}
+		}
 	}
 }

@@ -506,9 +506,9 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 		return Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"}).Block.Text
 	}
 	block() // writes the cache
-	cat, err := learn.Load(context.Background(), e)
-	if err != nil || cat.Len() != 4 {
-		t.Fatalf("catalog of %d, %v", cat.Len(), err)
+	v, err := learn.Show(context.Background(), e, repo, 40)
+	if err != nil || v.GlobalTotal != 2 || v.ProjectTotal != 1 || len(v.Project) != 1 || v.Project[0].Name != "freeze" {
+		t.Fatalf("view %+v, %v", v, err)
 	}
 	if text := block(); !strings.Contains(text, "- project/freeze — release freeze") || strings.Contains(text, "elsewhere") ||
 		strings.Index(text, "user/role") > strings.Index(text, "feedback/tabs") {

@@ -383,62 +383,38 @@ func learnedSection(ctx context.Context, e store.Env, root string, capLines, lin
 		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
 			filepath.Join(e.LearnedDir(), "<type>", "<name>.md") + ")",
 	}
-	cat, err := learn.Load(ctx, e)
+	v, err := learn.Show(ctx, e, root, capLines)
 	if err != nil {
 		return s, err
 	}
 	pending, perr := learn.Pending(e)
-	// User and feedback first, then the feedback pending review, then the
-	// project's entries (the catalog is in type order); only the entries
-	// shown are parsed.
-	rootSlug := store.Slug(root)
-	order := func() (global, project []int) {
-		for i := range cat.Len() {
-			if cat.Global(i) {
-				global = append(global, i)
-			} else if cat.AppliesTo(i, root, rootSlug) {
-				project = append(project, i)
-			}
-		}
-		return global, project
-	}
-	global, project := order()
-	shown := func(idx []int, room int) []int { return idx[:min(len(idx), max(0, room))] }
-	// An entry shown must be the file the cache read: one edited in place
-	// (its folder's time unchanged) has the catalog rebuilt.
-	for _, i := range append(shown(global, capLines), shown(project, capLines-len(global)-len(pending))...) {
-		if !cat.Fresh(i) {
-			if cat, err = learn.Rebuild(ctx, e); err != nil {
-				return s, err
-			}
-			global, project = order()
-			break
-		}
-	}
 	type item struct {
 		line, path string
 		body       bool
 	}
 	var items []item
 	add := func(line, desc, path string, body bool) {
+		if len(items) == capLines {
+			return
+		}
 		if desc != "" {
 			line += " — " + desc
 		}
 		items = append(items, item{str.Shorten(line, lineChars), path, body})
 	}
-	s.Total = len(global) + len(pending) + len(project)
-	for _, i := range shown(global, capLines) {
-		le := cat.Entry(i)
+	// User and feedback first, then the feedback pending review, then the
+	// project's entries.
+	s.Total = v.GlobalTotal + len(pending) + v.ProjectTotal
+	for _, le := range v.Global {
 		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true)
 	}
-	for _, p := range pending[:min(len(pending), max(0, capLines-len(items)))] {
+	for _, p := range pending {
 		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true)
 	}
-	for _, i := range shown(project, capLines-len(items)) {
-		le := cat.Entry(i)
+	for _, le := range v.Project {
 		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false)
 	}
-	err = cat.Err
+	err = v.Err
 	if perr != nil {
 		err = errors.Join(err, e.PathError(e.ReviewDir(), perr))
 	}
