@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-go fuzz recall
+.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -48,6 +48,11 @@ claude-code:
 ## then the recall precision report
 bench: build
 	$(GO) run ./internal/bench
+
+## bench-peers: claude-mem's hook commands timed beside ccmem's on the same payloads (fetches
+## claude-mem and Bun from npm into .cache/peers; skips with one line when it cannot)
+bench-peers: build
+	@if bash scripts/install-peers.sh; then $(GO) run ./internal/bench -peers; fi
 
 ## recall: the precision of search and per-prompt recall on generated corpora, against the targets
 recall:

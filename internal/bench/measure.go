@@ -65,11 +65,17 @@ func (p paired) ratio(base []sample) float64 {
 	if len(rs) == 0 {
 		return 0
 	}
-	sort.Float64s(rs)
+	sortFloats(rs)
 	return median(rs)
 }
 
+func sortFloats(xs []float64) { sort.Float64s(xs) }
+
+// median of sorted xs.
 func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
 	n := len(xs)
 	if n%2 == 1 {
 		return xs[n/2]
