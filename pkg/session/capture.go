@@ -6,7 +6,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -375,7 +374,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	// Atomic but not forced to disk: a checkpoint is rebuilt from its
 	// transcript when it is lost or damaged (see loadSession); episodes,
 	// INDEX.md, learned entries and records are written durably.
-	if err := store.WriteCacheJSONIn(e.ProjectDir(p.Key), path, c); err != nil {
+	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, false); err != nil {
 		return c, err
 	}
 	return c, readErr
@@ -478,7 +477,7 @@ func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage boo
 	c.State.Shown = shownKeys(c.State.Shown, recalled)
 	// Not forced to disk: a prompt's hook must be quick, and a checkpoint
 	// lost to a power cut only forgets what was shown.
-	return store.WriteCacheJSONIn(e.ProjectDir(p.Key), path, c)
+	return writeCheckpoint(e.ProjectDir(p.Key), path, c, false)
 }
 
 // loadSession returns the session's checkpoint; a session archived earlier
@@ -504,6 +503,20 @@ func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpo
 	return newCheckpoint(sid, p), nil
 }
 
+// writeCheckpoint writes a checkpoint, or with durable an episode, into the
+// project folder pdir, following no symlink.
+func writeCheckpoint(pdir, path string, c *Checkpoint, durable bool) error {
+	data, err := marshalCheckpoint(c)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if durable {
+		return store.WriteFileAtomicIn(pdir, path, data)
+	}
+	return store.WriteCacheFileIn(pdir, path, data)
+}
+
 // readCheckpoint reads a checkpoint or an episode of the project folder
 // pdir, following no symlink.
 func readCheckpoint(pdir, path string) (*Checkpoint, error) {
@@ -512,7 +525,7 @@ func readCheckpoint(pdir, path string) (*Checkpoint, error) {
 		return nil, err
 	}
 	var c Checkpoint
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := unmarshalCheckpoint(data, &c); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if c.Tools == nil {

@@ -199,7 +199,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 			continue
 		}
 		epPath := filepath.Join(e.EpisodesDir(p.Key), name)
-		if err := store.WriteJSONIn(e.ProjectDir(p.Key), epPath, c); err != nil {
+		if err := writeCheckpoint(e.ProjectDir(p.Key), epPath, c, true); err != nil {
 			return rep, err
 		}
 		if old := findOtherEpisodes(e, p.Key, c.SessionID, name); len(old) > 0 {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -160,18 +159,14 @@ func WriteFileAtomicIn(root, path string, data []byte) error {
 	return WriteFileAtomic(path, data)
 }
 
-// WriteCacheJSONIn is WriteJSONIn for data the next run can rebuild (a
-// checkpoint, which its transcript restores): atomic, but not forced to
+// WriteCacheFileIn is WriteFileAtomicIn for data the next run can rebuild
+// (a checkpoint, which its transcript restores): atomic, but not forced to
 // disk.
-func WriteCacheJSONIn(root, path string, v any) error {
+func WriteCacheFileIn(root, path string, data []byte) error {
 	if err := checkWritable(root, path); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteCacheFile(path, append(data, '\n'))
+	return WriteCacheFile(path, data)
 }
 
 func checkWritable(root, path string) error {

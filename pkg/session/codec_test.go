@@ -1,0 +1,138 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/triage"
+)
+
+// randomCheckpoint fills every field of a checkpoint from seed, with the
+// strings a hostile transcript or file system may hold.
+func randomCheckpoint(seed int64) *Checkpoint {
+	r := rand.New(rand.NewSource(seed))
+	pick := func() string {
+		pieces := []string{"", "a", "fix the flaky test", "<script>&amp;", "\"quoted\"", `back\slash`, "\n\t\r\b\f\x00\x1f\x7f", "\u2028\u2029",
+			"日本語", "😀", "\xff\xfe", "\xed\xa0\x80", "é", "/home/dev/src/shop", " "}
+		var b strings.Builder
+		for range r.Intn(4) {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		return b.String()
+	}
+	maybe := func() bool { return r.Intn(3) == 0 }
+	intMap := func() map[string]int {
+		switch r.Intn(3) {
+		case 0:
+			return nil
+		case 1:
+			return map[string]int{}
+		}
+		m := map[string]int{}
+		for range r.Intn(4) + 1 {
+			m[pick()] = r.Intn(1000) - 500
+		}
+		return m
+	}
+	strs := func() []string {
+		switch r.Intn(3) {
+		case 0:
+			return nil
+		case 1:
+			return []string{}
+		}
+		var out []string
+		for range r.Intn(4) + 1 {
+			out = append(out, pick())
+		}
+		return out
+	}
+	float := func() float64 {
+		return []float64{0, 1, -1, 0.5, 1e-7, 1e21, 123456789.125, 1e-300, math.MaxFloat64, r.Float64() * 10}[r.Intn(10)]
+	}
+	pos := func() TranscriptPos {
+		return TranscriptPos{Path: pick(), Offset: r.Int63(), Skip: int64(r.Intn(2)) * r.Int63n(1000), Size: r.Int63(), Inode: r.Uint64()}
+	}
+	c := &Checkpoint{SessionID: pick(), ProjectRoot: pick(), Goal: pick(), Turns: r.Intn(100), Tools: intMap(), SubagentTools: intMap(),
+		ToolErrors: r.Intn(5), FilesChanged: strs(), Compactions: r.Intn(3), StartedAt: pick(), EndedAt: pick(), GitBranch: pick(),
+		Model: pick(), ClientVersion: pick(), Outcome: pick(), Friction: friction.Result{Score: float(), Class: pick(), Signals: intMap()},
+		Redactions: r.Intn(3), Transcript: pos(), UpdatedAt: pick(), ArchivedAt: pick()}
+	if maybe() {
+		c.Process.PID = r.Intn(1 << 22)
+	}
+	if maybe() {
+		c.Process.Start = r.Uint64()
+	}
+	s := &c.State
+	s.Friction = friction.State{Signals: intMap(), Pending: maybe(), LastFailed: maybe(), TurnUpset: maybe(), CallRun: r.Intn(3), LastInterrupt: pick(), LastTimestamp: pick()}
+	if maybe() {
+		s.Friction.LastCall = r.Uint64()
+	}
+	if maybe() {
+		s.Friction.Prompts = []uint64{r.Uint64(), 0, 7}
+	}
+	if maybe() {
+		s.PendingFiles = map[string]string{pick(): pick(), "t1": pick()}
+	}
+	s.Boundaries, s.PreCompacts, s.CompactTrigger = r.Intn(2), r.Intn(2), pick()
+	s.GoalRedactions, s.OutcomeRedactions, s.OtherRedactions = r.Intn(2), r.Intn(2), r.Intn(2)
+	s.TriageFired = strs()
+	if maybe() {
+		s.TriagePending = []triage.Hit{{Category: pick(), Score: float(), Excerpt: pick()}, {Category: "decision", Score: 0.5}}
+	}
+	if maybe() {
+		s.Shown = []byte(pick() + "12345678")
+	}
+	if maybe() {
+		s.Subagents = map[string]TranscriptPos{pick(): pos(), "agent-1.jsonl": pos()}
+	}
+	return c
+}
+
+// FuzzCheckpointCodec holds the hand-written codec to encoding/json: the
+// bytes it writes are json.MarshalIndent's, and what it reads from any
+// input is what json.Unmarshal reads (where both accept it; the codec may
+// refuse only what encoding/json refuses too, or bytes given as an array).
+func FuzzCheckpointCodec(f *testing.F) {
+	for seed := range int64(20) {
+		f.Add(seed, []byte(nil))
+	}
+	for _, s := range []string{`null`, `{}`, `{"SESSION_ID":"x","ſession_id":"y"}`, `{"turns":1.5}`, `{"turns":1e2}`, `{"tools":{"a":null}}`,
+		`{"goal":"\ud83d\ude00 \ud800 \udc00x \u00e9"}`, `{"state":{"shown":"AAEC"}}`, `{"state":{"shown":[1,2]}}`, `{"process":{"pid":-1,"start":-1}}`,
+		`{"files_changed":null,"tools":null}`, `{"transcript":{"offset":9223372036854775808}}`, `{"x":[{"y":[true,false,null,-0.5e-3]}]} `,
+		`{"goal":"a"} x`, `{"goal":"` + "\xff" + `"}`, "{\"goal\":\"\x01\"}", `{"turns":-0}`, `{"friction":{"score":1e400}}`} {
+		f.Add(int64(-1), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, seed int64, data []byte) {
+		if seed >= 0 {
+			c := randomCheckpoint(seed)
+			want, werr := json.MarshalIndent(c, "", "  ")
+			got, gerr := marshalCheckpoint(c)
+			if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
+				t.Fatalf("marshal differs:\ncodec %v\n%s\njson %v\n%s", gerr, got, werr, want)
+			}
+			if werr == nil {
+				data = want
+			}
+		}
+		var want, got Checkpoint
+		werr := json.Unmarshal(data, &want)
+		gerr := unmarshalCheckpoint(data, &got)
+		switch {
+		case werr == nil && gerr == nil:
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("unmarshal of %q differs:\ncodec %+v\njson  %+v", data, got, want)
+			}
+		case gerr == nil:
+			t.Fatalf("the codec read %q, which encoding/json refuses (%v)", data, werr)
+		case werr == nil && !bytes.Contains(bytes.ToLower(data), []byte("shown")):
+			t.Fatalf("the codec refused %q (%v), which encoding/json reads", data, gerr)
+		}
+	})
+}
