@@ -12,6 +12,8 @@ targets=(
   "FuzzReadHead ./pkg/store"
   "FuzzEditIndex ./pkg/session"
   "FuzzFit ./pkg/inject"
+  "FuzzCheckpointCodec ./pkg/session"
+  "FuzzChars ./internal/str"
   "FuzzEnsure ./internal/settings"
 )
 for t in "${targets[@]}"; do
