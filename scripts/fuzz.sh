@@ -14,6 +14,7 @@ targets=(
   "FuzzFit ./pkg/inject"
   "FuzzCheckpointCodec ./pkg/session"
   "FuzzChars ./internal/str"
+  "FuzzNeutralizeMatchesRegexp ./pkg/inject"
   "FuzzEnsure ./internal/settings"
 )
 for t in "${targets[@]}"; do
