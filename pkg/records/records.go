@@ -429,6 +429,12 @@ func Read(root, path string) File {
 // files are returned with Err set, never fatal.
 func List(root string) []File {
 	var out []File
+	// Most repositories have no records: one check, not one per category.
+	if err := store.CheckIn(root, Dir(root)); err == nil {
+		if _, err := os.Lstat(Dir(root)); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
 	for _, cat := range Categories {
 		dir := filepath.Join(Dir(root), cat)
 		ents, err := store.ReadDirIn(root, dir)

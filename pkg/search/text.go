@@ -1,14 +1,14 @@
 package search
 
 import (
+	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// stopwords are words too common in English to tell memories apart.
-var stopwords = sync.OnceValue(func() map[string]bool { return set(stopText) })
+// stopwords are words too common in English to tell memories apart
+// (stopList, sorted, is stopText as a list).
 
 const stopText = `a about above after again against all also am an and any are as at be because been
 before being below between both but by can could did do does doing done down during each few for from
@@ -28,19 +28,53 @@ works work worked working now then more do it that this sounds sound agreed agre
 one never mind matter thing things stuff think idea something anything everything whatever maybe
 really just also much many lot lots bit little way please ship done finish finished fine`
 
-// promptStop is what per-prompt recall leaves out: stopwords, and small
-// talk in every form. The sets are made on first use: the hooks that never
-// search do not pay for them.
-var promptStop = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for w := range stopwords() {
-		m[w] = true
+// promptStopList is what per-prompt recall leaves out: stopwords, and
+// small talk in every form (chatterText and its stems). Both lists are
+// sorted literals, searched by bisection: a hook that builds a map of
+// them on every run pays more for it than for the search
+// (TestStopListsAreCurrent keeps them equal to the texts).
+var stopList = []string{
+	"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+	"are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but",
+	"by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "few",
+	"for", "from", "further", "get", "got", "had", "has", "have", "having", "he", "her", "here",
+	"hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself",
+	"just", "let", "lets", "me", "more", "most", "my", "no", "nor", "not", "now", "of",
+	"off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "same",
+	"she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then",
+	"there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "us",
+	"use", "used", "using", "very", "via", "was", "we", "were", "what", "when", "where", "which",
+	"while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself",
+}
+var promptStopList = []string{
+	"a", "about", "above", "after", "again", "against", "agre", "agree", "agreed", "ahead", "all", "alright",
+	"also", "am", "an", "and", "any", "anyth", "anything", "are", "as", "at", "awesom", "awesome",
+	"be", "because", "been", "before", "being", "below", "between", "bit", "both", "but", "by", "bye",
+	"can", "carry", "continu", "continue", "cool", "correct", "could", "did", "do", "does", "doing", "done",
+	"down", "during", "each", "everyth", "everything", "excellent", "few", "fine", "finish", "finished", "for", "from",
+	"further", "get", "go", "going", "good", "got", "great", "had", "has", "have", "having", "he",
+	"hello", "her", "here", "hers", "hey", "hi", "him", "his", "hm", "hmm", "how", "i",
+	"idea", "if", "in", "into", "is", "it", "its", "itself", "just", "k", "keep", "let",
+	"lets", "lgtm", "littl", "little", "look", "looks", "lot", "lots", "make", "makes", "many", "matter",
+	"mayb", "maybe", "me", "mind", "more", "most", "much", "my", "never", "next", "nice", "no",
+	"nope", "nor", "not", "now", "of", "off", "ok", "okay", "on", "once", "one", "only",
+	"or", "other", "our", "ours", "out", "over", "own", "perfect", "pleas", "please", "pls", "proc",
+	"proceed", "ready", "really", "retry", "right", "same", "seem", "seems", "sens", "sense", "she", "ship",
+	"should", "so", "some", "someth", "something", "sound", "sounds", "start", "stop", "stuff", "such", "sure",
+	"than", "thank", "thanks", "that", "the", "their", "theirs", "them", "then", "there", "these", "they",
+	"thing", "things", "think", "this", "those", "through", "thx", "to", "too", "try", "under", "until",
+	"up", "us", "use", "used", "using", "very", "via", "wait", "was", "way", "we", "well",
+	"were", "what", "whatever", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
+	"work", "worked", "working", "works", "would", "wrong", "yeah", "yep", "yes", "you", "your", "yours",
+	"yourself", "yup",
+}
+
+func inList(list []string) func(string) bool {
+	return func(w string) bool {
+		_, ok := slices.BinarySearch(list, w)
+		return ok
 	}
-	for w := range set(chatterText) {
-		m[w], m[stem(w)] = true, true
-	}
-	return m
-})
+}
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}
@@ -53,13 +87,13 @@ func set(words string) map[string]bool {
 // Terms are the search terms of a text: case-folded words (runs of letters
 // and digits), without stopwords, lightly stemmed so that "invoices",
 // "invoice" and "invoicing" are one term.
-func Terms(s string) []string { return appendTerms(nil, s, stopwords()) }
+func Terms(s string) []string { return appendTerms(nil, s, inList(stopList)) }
 
 // promptTerms are the terms of a prompt for per-prompt recall: without the
 // words of small talk either.
-func promptTerms(s string) []string { return appendTerms(nil, s, promptStop()) }
+func promptTerms(s string) []string { return appendTerms(nil, s, inList(promptStopList)) }
 
-func appendTerms(dst []string, s string, stop map[string]bool) []string {
+func appendTerms(dst []string, s string, stop func(string) bool) []string {
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
@@ -67,10 +101,10 @@ func appendTerms(dst []string, s string, stop map[string]bool) []string {
 		}
 		w := strings.ToLower(s[start:end])
 		start = -1
-		if utf8.RuneCountInString(w) < 2 && !isDigits(w) || len(w) > 64 || stop[w] {
+		if utf8.RuneCountInString(w) < 2 && !isDigits(w) || len(w) > 64 || stop(w) {
 			return
 		}
-		if st := stem(w); st != "" && !stop[st] {
+		if st := stem(w); st != "" && !stop(st) {
 			dst = append(dst, st)
 		}
 	}

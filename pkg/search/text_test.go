@@ -1,7 +1,9 @@
 package search
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -45,5 +47,25 @@ func TestTerms(t *testing.T) {
 	}
 	if got := promptTerms("ok, and the invoice export?"); !reflect.DeepEqual(got, []string{"invoic", "export"}) {
 		t.Fatalf("promptTerms = %q", got)
+	}
+}
+
+// TestStopListsAreCurrent: the sorted stopword lists are the word texts
+// they were written from (and the stems of small talk), so an edit to a
+// text without its list fails here.
+func TestStopListsAreCurrent(t *testing.T) {
+	stop := set(stopText)
+	prompt := set(stopText)
+	for w := range set(chatterText) {
+		prompt[w], prompt[stem(w)] = true, true
+	}
+	for _, tt := range []struct {
+		name string
+		list []string
+		want map[string]bool
+	}{{"stopList", stopList, stop}, {"promptStopList", promptStopList, prompt}} {
+		if want := slices.Sorted(maps.Keys(tt.want)); !slices.Equal(tt.list, want) {
+			t.Errorf("%s is not its text: want\n%q", tt.name, want)
+		}
 	}
 }
