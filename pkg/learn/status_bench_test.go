@@ -13,7 +13,7 @@ import (
 // BenchmarkStatusLine measures the status line's count (a directory listing
 // per silo, no file opened) on 5 silos and on 500 silos of 20 files.
 //
-//	go test -run '^$' -bench StatusLine ./pkg/memory
+//	go test -run '^$' -bench StatusLine ./pkg/learn
 func BenchmarkStatusLine(b *testing.B) {
 	for _, size := range []struct{ silos, files int }{{5, 4}, {500, 20}} {
 		b.Run(fmt.Sprintf("%dx%d", size.silos, size.files), func(b *testing.B) {
