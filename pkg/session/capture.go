@@ -503,6 +503,10 @@ func loadSession(e store.Env, p store.Project, sid string, fresh bool) (*Checkpo
 	return newCheckpoint(sid, p), nil
 }
 
+// errDamaged marks a checkpoint or episode that is not a record's JSON (a
+// power cut may leave a checkpoint empty: it is not forced to disk).
+var errDamaged = errors.New("damaged record")
+
 // writeCheckpoint writes a checkpoint, or with durable an episode, into the
 // project folder pdir, following no symlink.
 func writeCheckpoint(pdir, path string, c *Checkpoint, durable bool) error {
@@ -526,7 +530,7 @@ func readCheckpoint(pdir, path string) (*Checkpoint, error) {
 	}
 	var c Checkpoint
 	if err := unmarshalCheckpoint(data, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w (%w)", path, errDamaged, err)
 	}
 	if c.Tools == nil {
 		c.Tools = map[string]int{}

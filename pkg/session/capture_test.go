@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -713,5 +715,41 @@ func TestCaptureSubagentWork(t *testing.T) {
 	third := w.capture(t, c.SessionID)
 	if !reflect.DeepEqual(third.FilesChanged, []string{"b.go", "notes/sub.md"}) || third.SubagentTools["Write"] != 2 {
 		t.Fatalf("files %v tools %v after the subagent went on", third.FilesChanged, third.SubagentTools)
+	}
+}
+
+// TestTornCheckpointIsRebuilt: checkpoints are not forced to disk, so a
+// power cut can leave one empty or torn. The session's record is not lost:
+// once the session is over, the next start rebuilds it from the
+// transcript and archives it; a torn checkpoint with no transcript to be
+// found is left for a person.
+func TestTornCheckpointIsRebuilt(t *testing.T) {
+	w := newCaptureWorld(t)
+	tr := filepath.Join(filepath.Dir(w.tr), "torn.jsonl")
+	storetest.Append(t, tr, []byte(`{"type":"user","message":{"role":"user","content":"fix the flaky checkout test"},"timestamp":"2026-11-20T10:00:00Z"}`+"\n"))
+	storetest.Mkfile(t, w.e.CheckpointPath(w.p.Key, "torn"), "")
+	storetest.Mkfile(t, w.e.CheckpointPath(w.p.Key, "lost"), `{"session_id":"lost","tur`)
+	old := time.Now().Add(-2 * time.Hour)
+	for _, f := range []string{tr, w.e.CheckpointPath(w.p.Key, "torn"), w.e.CheckpointPath(w.p.Key, "lost")} {
+		if err := os.Chtimes(f, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "now"}, config.Default())
+	if err != nil || len(rep.Archived) != 1 {
+		t.Fatalf("archived %v, %v", rep.Archived, err)
+	}
+	c, err := readCheckpoint(w.e.ProjectDir(w.p.Key), rep.Archived[0])
+	if err != nil || c.SessionID != "torn" || c.Goal != "fix the flaky checkout test" || c.Turns != 1 {
+		t.Fatalf("episode %+v, %v", c, err)
+	}
+	if !slices.Contains(w.indexNames(t), filepath.Base(rep.Archived[0])) {
+		t.Fatalf("INDEX.md lacks the rebuilt episode")
+	}
+	if _, err := os.Stat(w.e.CheckpointPath(w.p.Key, "torn")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("the torn checkpoint stays")
+	}
+	if _, err := os.Stat(w.e.CheckpointPath(w.p.Key, "lost")); err != nil {
+		t.Fatal("a torn checkpoint without a transcript was removed")
 	}
 }

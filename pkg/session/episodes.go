@@ -141,7 +141,12 @@ func overSessions(ctx context.Context, e store.Env, p store.Project, cur Current
 		path := filepath.Join(dir, name)
 		c, err := readCheckpoint(e.ProjectDir(p.Key), path)
 		if err != nil {
-			continue // damaged: left for a person (ccmem gc reports it)
+			// Checkpoints are not forced to disk: one a power cut left
+			// empty or torn is rebuilt from its transcript, if it can be
+			// found; else it is left for a person (ccmem gc reports it).
+			if c = rebuildCheckpoint(e, p, strings.TrimSuffix(name, ".json"), err); c == nil {
+				continue
+			}
 		}
 		if !sessionOver(c, path, now, cfg.OrphanAfter, cur) {
 			continue
@@ -150,6 +155,29 @@ func overSessions(ctx context.Context, e store.Env, p store.Project, cur Current
 		paths = append(paths, path)
 	}
 	return over, paths, nil
+}
+
+// rebuildCheckpoint starts again the record of session sid, whose
+// checkpoint could not be read (err), from its transcript: the client
+// keeps it as <sid>.jsonl in the silo of the folder the session started
+// in, normally the project's own. It returns nil when the checkpoint is
+// not merely damaged (missing, refused, too big) or no transcript is found.
+func rebuildCheckpoint(e store.Env, p store.Project, sid string, err error) *Checkpoint {
+	if !errors.Is(err, errDamaged) || !store.ValidID(sid, 128, false) {
+		return nil
+	}
+	candidates := []string{filepath.Join(e.SilosDir(), p.Key, sid+".jsonl")}
+	if more, _ := filepath.Glob(filepath.Join(e.SilosDir(), "*", globEscape(sid)+".jsonl")); len(more) > 0 {
+		candidates = append(candidates, more...)
+	}
+	for _, tr := range candidates {
+		if fi, err := os.Stat(tr); err == nil && fi.Mode().IsRegular() {
+			c := newCheckpoint(sid, p)
+			c.Transcript.Path = tr
+			return c
+		}
+	}
+	return nil
 }
 
 // toEpisode brings a checkpoint of a session that is over up to date with
