@@ -6,10 +6,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/ccmem/ccmem/internal/jsonread"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/triage"
@@ -357,64 +356,60 @@ func appendJSONString(b []byte, s string) []byte {
 
 // unmarshalCheckpoint is json.Unmarshal(data, c).
 func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
-	d := &jsonReader{data: data}
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, checkpointKeys) {
+	d := jsonread.New(data)
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, checkpointKeys) {
 			case "session_id":
-				d.str(&c.SessionID)
+				d.Str(&c.SessionID)
 			case "project_root":
-				d.str(&c.ProjectRoot)
+				d.Str(&c.ProjectRoot)
 			case "goal":
-				d.str(&c.Goal)
+				d.Str(&c.Goal)
 			case "turns":
-				d.int(&c.Turns)
+				d.Int(&c.Turns)
 			case "tools":
-				d.intMap(&c.Tools)
+				d.IntMap(&c.Tools)
 			case "subagent_tools":
-				d.intMap(&c.SubagentTools)
+				d.IntMap(&c.SubagentTools)
 			case "tool_errors":
-				d.int(&c.ToolErrors)
+				d.Int(&c.ToolErrors)
 			case "files_changed":
-				d.strs(&c.FilesChanged)
+				d.Strs(&c.FilesChanged)
 			case "compactions":
-				d.int(&c.Compactions)
+				d.Int(&c.Compactions)
 			case "started_at":
-				d.str(&c.StartedAt)
+				d.Str(&c.StartedAt)
 			case "ended_at":
-				d.str(&c.EndedAt)
+				d.Str(&c.EndedAt)
 			case "git_branch":
-				d.str(&c.GitBranch)
+				d.Str(&c.GitBranch)
 			case "model":
-				d.str(&c.Model)
+				d.Str(&c.Model)
 			case "client_version":
-				d.str(&c.ClientVersion)
+				d.Str(&c.ClientVersion)
 			case "outcome":
-				d.str(&c.Outcome)
+				d.Str(&c.Outcome)
 			case "friction":
-				d.frictionResult(&c.Friction)
+				readFrictionResult(d, &c.Friction)
 			case "redactions":
-				d.int(&c.Redactions)
+				d.Int(&c.Redactions)
 			case "transcript":
-				d.pos(&c.Transcript)
+				readPos(d, &c.Transcript)
 			case "process":
-				d.process(&c.Process)
+				readProcess(d, &c.Process)
 			case "updated_at":
-				d.str(&c.UpdatedAt)
+				d.Str(&c.UpdatedAt)
 			case "archived_at":
-				d.str(&c.ArchivedAt)
+				d.Str(&c.ArchivedAt)
 			case "state":
-				d.state(&c.State)
+				readState(d, &c.State)
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
-	d.ws()
-	if d.err == nil && d.i < len(d.data) {
-		d.fail("invalid character after top-level value")
-	}
-	return d.err
+	return d.End()
 }
 
 var (
@@ -429,595 +424,182 @@ var (
 	hitKeys     = []string{"category", "score", "excerpt"}
 )
 
-func (d *jsonReader) pos(p *TranscriptPos) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, posKeys) {
+func readPos(d *jsonread.Reader, p *TranscriptPos) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, posKeys) {
 			case "path":
-				d.str(&p.Path)
+				d.Str(&p.Path)
 			case "offset":
-				d.int64(&p.Offset, 64)
+				d.Int64(&p.Offset, 64)
 			case "skip":
-				d.int64(&p.Skip, 64)
+				d.Int64(&p.Skip, 64)
 			case "size":
-				d.int64(&p.Size, 64)
+				d.Int64(&p.Size, 64)
 			case "inode":
-				d.uint64(&p.Inode)
+				d.Uint64(&p.Inode)
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
 }
 
-func (d *jsonReader) frictionResult(r *friction.Result) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, resultKeys) {
+func readFrictionResult(d *jsonread.Reader, r *friction.Result) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, resultKeys) {
 			case "score":
-				d.float(&r.Score)
+				d.Float(&r.Score)
 			case "class":
-				d.str(&r.Class)
+				d.Str(&r.Class)
 			case "signals":
-				d.intMap(&r.Signals)
+				d.IntMap(&r.Signals)
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
 }
 
-func (d *jsonReader) process(p *proc.Info) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, processKeys) {
+func readProcess(d *jsonread.Reader, p *proc.Info) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, processKeys) {
 			case "pid":
-				d.int(&p.PID)
+				d.Int(&p.PID)
 			case "start":
-				d.uint64(&p.Start)
+				d.Uint64(&p.Start)
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
 }
 
-func (d *jsonReader) state(s *CaptureState) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, stateKeys) {
+func readState(d *jsonread.Reader, s *CaptureState) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, stateKeys) {
 			case "friction":
-				d.frictionState(&s.Friction)
+				readFrictionState(d, &s.Friction)
 			case "pending_files":
-				d.nullable(func() { s.PendingFiles = nil }, func() {
+				d.Nullable(func() { s.PendingFiles = nil }, func() {
 					if s.PendingFiles == nil {
 						s.PendingFiles = map[string]string{}
 					}
-					d.object(func(k string) {
+					d.Object(func(k string) {
 						var v string
-						d.str(&v)
+						d.Str(&v)
 						s.PendingFiles[k] = v
 					})
 				})
 			case "boundaries":
-				d.int(&s.Boundaries)
+				d.Int(&s.Boundaries)
 			case "precompacts":
-				d.int(&s.PreCompacts)
+				d.Int(&s.PreCompacts)
 			case "compact_trigger":
-				d.str(&s.CompactTrigger)
+				d.Str(&s.CompactTrigger)
 			case "goal_redactions":
-				d.int(&s.GoalRedactions)
+				d.Int(&s.GoalRedactions)
 			case "outcome_redactions":
-				d.int(&s.OutcomeRedactions)
+				d.Int(&s.OutcomeRedactions)
 			case "other_redactions":
-				d.int(&s.OtherRedactions)
+				d.Int(&s.OtherRedactions)
 			case "triage_fired":
-				d.strs(&s.TriageFired)
+				d.Strs(&s.TriageFired)
 			case "triage_pending":
-				d.nullable(func() { s.TriagePending = nil }, func() {
+				d.Nullable(func() { s.TriagePending = nil }, func() {
 					s.TriagePending = s.TriagePending[:0]
 					if s.TriagePending == nil {
 						s.TriagePending = []triage.Hit{}
 					}
-					d.array(func() {
+					d.Array(func() {
 						var h triage.Hit
-						d.hit(&h)
+						readHit(d, &h)
 						s.TriagePending = append(s.TriagePending, h)
 					})
 				})
 			case "shown":
-				d.nullable(func() { s.Shown = nil }, func() {
+				d.Nullable(func() { s.Shown = nil }, func() {
 					var text string
-					d.str(&text)
+					d.Str(&text)
 					b, err := base64.StdEncoding.DecodeString(text)
 					if err != nil {
-						d.fail(err.Error())
+						d.Fail(err.Error())
 					}
 					s.Shown = b
 				})
 			case "subagents":
-				d.nullable(func() { s.Subagents = nil }, func() {
+				d.Nullable(func() { s.Subagents = nil }, func() {
 					if s.Subagents == nil {
 						s.Subagents = map[string]TranscriptPos{}
 					}
-					d.object(func(k string) {
+					d.Object(func(k string) {
 						var p TranscriptPos
-						d.pos(&p)
+						readPos(d, &p)
 						s.Subagents[k] = p
 					})
 				})
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
 }
 
-func (d *jsonReader) frictionState(f *friction.State) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, fStateKeys) {
+func readFrictionState(d *jsonread.Reader, f *friction.State) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, fStateKeys) {
 			case "signals":
-				d.intMap(&f.Signals)
+				d.IntMap(&f.Signals)
 			case "pending":
-				d.bool(&f.Pending)
+				d.Bool(&f.Pending)
 			case "last_failed":
-				d.bool(&f.LastFailed)
+				d.Bool(&f.LastFailed)
 			case "turn_upset":
-				d.bool(&f.TurnUpset)
+				d.Bool(&f.TurnUpset)
 			case "last_call":
-				d.uint64(&f.LastCall)
+				d.Uint64(&f.LastCall)
 			case "call_run":
-				d.int(&f.CallRun)
+				d.Int(&f.CallRun)
 			case "last_interrupt":
-				d.str(&f.LastInterrupt)
+				d.Str(&f.LastInterrupt)
 			case "last_timestamp":
-				d.str(&f.LastTimestamp)
+				d.Str(&f.LastTimestamp)
 			case "prompts":
-				d.nullable(func() { f.Prompts = nil }, func() {
+				d.Nullable(func() { f.Prompts = nil }, func() {
 					f.Prompts = f.Prompts[:0]
 					if f.Prompts == nil {
 						f.Prompts = []uint64{}
 					}
-					d.array(func() {
+					d.Array(func() {
 						var u uint64
-						d.uint64(&u)
+						d.Uint64(&u)
 						f.Prompts = append(f.Prompts, u)
 					})
 				})
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
 }
 
-func (d *jsonReader) hit(h *triage.Hit) {
-	d.value(func() {
-		d.object(func(k string) {
-			switch d.field(k, hitKeys) {
+func readHit(d *jsonread.Reader, h *triage.Hit) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, hitKeys) {
 			case "category":
-				d.str(&h.Category)
+				d.Str(&h.Category)
 			case "score":
-				d.float(&h.Score)
+				d.Float(&h.Score)
 			case "excerpt":
-				d.str(&h.Excerpt)
+				d.Str(&h.Excerpt)
 			default:
-				d.skip()
+				d.Skip()
 			}
 		})
 	})
-}
-
-// jsonReader reads JSON into typed places, failing at the first syntax or
-// type error (encoding/json goes on past a type error, but then returns an
-// error too, and a checkpoint with one is not used).
-type jsonReader struct {
-	data []byte
-	i    int
-	err  error
-}
-
-func (d *jsonReader) fail(msg string) {
-	if d.err == nil {
-		d.err = fmt.Errorf("json: %s at offset %d", msg, d.i)
-	}
-	d.i = len(d.data)
-}
-
-func (d *jsonReader) ws() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-func (d *jsonReader) peek() byte {
-	d.ws()
-	if d.i < len(d.data) {
-		return d.data[d.i]
-	}
-	d.fail("unexpected end of JSON input")
-	return 0
-}
-
-func (d *jsonReader) literal(word string) bool {
-	if d.err == nil && len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word {
-		d.i += len(word)
-		return true
-	}
-	return false
-}
-
-// nullable reads null (calling onNull) or another value (onValue reads it).
-func (d *jsonReader) nullable(onNull, onValue func()) {
-	if d.peek() == 'n' {
-		if !d.literal("null") {
-			d.fail("invalid character in literal null")
-		}
-		onNull()
-		return
-	}
-	if d.err == nil {
-		onValue()
-	}
-}
-
-// value reads an object with read, or null (a no-op, as for a struct).
-func (d *jsonReader) value(read func()) { d.nullable(func() {}, read) }
-
-func (d *jsonReader) object(field func(key string)) {
-	if d.peek() != '{' {
-		d.typeError()
-		return
-	}
-	d.i++
-	if d.peek() == '}' {
-		d.i++
-		return
-	}
-	for d.err == nil {
-		if d.peek() != '"' {
-			d.fail("looking for beginning of object key string")
-			return
-		}
-		key := d.quoted()
-		if d.peek() != ':' {
-			d.fail("after object key")
-			return
-		}
-		d.i++
-		field(key)
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return
-		default:
-			d.fail("after object key:value pair")
-		}
-	}
-}
-
-func (d *jsonReader) array(elem func()) {
-	if d.peek() != '[' {
-		d.typeError()
-		return
-	}
-	d.i++
-	if d.peek() == ']' {
-		d.i++
-		return
-	}
-	for d.err == nil {
-		elem()
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return
-		default:
-			d.fail("after array element")
-		}
-	}
-}
-
-// field is the known key k names: itself, else the one it equals
-// case-insensitively, else "".
-func (d *jsonReader) field(k string, keys []string) string {
-	if slices.Contains(keys, k) {
-		return k
-	}
-	for _, known := range keys {
-		if strings.EqualFold(k, known) {
-			return known
-		}
-	}
-	return ""
-}
-
-// typeError fails on a value of the wrong type, after checking that it is
-// at least valid JSON (a syntax error is reported as such).
-func (d *jsonReader) typeError() {
-	d.skip()
-	if d.err == nil {
-		d.fail("cannot unmarshal into a checkpoint field of another type")
-	}
-}
-
-func (d *jsonReader) str(p *string) {
-	d.nullable(func() {}, func() {
-		if d.peek() != '"' {
-			d.typeError()
-			return
-		}
-		*p = d.quoted()
-	})
-}
-
-func (d *jsonReader) strs(p *[]string) {
-	d.nullable(func() { *p = nil }, func() {
-		out := (*p)[:0]
-		if out == nil {
-			out = []string{}
-		}
-		d.array(func() {
-			var s string
-			d.str(&s)
-			out = append(out, s)
-		})
-		*p = out
-	})
-}
-
-func (d *jsonReader) bool(p *bool) {
-	d.nullable(func() {}, func() {
-		switch {
-		case d.literal("true"):
-			*p = true
-		case d.literal("false"):
-			*p = false
-		default:
-			d.typeError()
-		}
-	})
-}
-
-// number reads a number literal, checked against JSON's grammar.
-func (d *jsonReader) number() (string, bool) {
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		d.typeError()
-		return "", false
-	}
-	start := d.i
-	digits := func() int {
-		n := 0
-		for d.i < len(d.data) && d.data[d.i] >= '0' && d.data[d.i] <= '9' {
-			d.i++
-			n++
-		}
-		return n
-	}
-	if d.data[d.i] == '-' {
-		d.i++
-	}
-	if d.i < len(d.data) && d.data[d.i] == '0' {
-		d.i++
-	} else if digits() == 0 {
-		d.fail("in numeric literal")
-		return "", false
-	}
-	if d.i < len(d.data) && d.data[d.i] == '.' {
-		d.i++
-		if digits() == 0 {
-			d.fail("after decimal point in numeric literal")
-			return "", false
-		}
-	}
-	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
-		d.i++
-		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
-			d.i++
-		}
-		if digits() == 0 {
-			d.fail("in exponent of numeric literal")
-			return "", false
-		}
-	}
-	return string(d.data[start:d.i]), true
-}
-
-func (d *jsonReader) int64(p *int64, bits int) {
-	d.nullable(func() {}, func() {
-		if lit, ok := d.number(); ok {
-			n, err := strconv.ParseInt(lit, 10, bits)
-			if err != nil {
-				d.fail("cannot unmarshal number " + lit + " into an integer")
-				return
-			}
-			*p = n
-		}
-	})
-}
-
-func (d *jsonReader) int(p *int) {
-	n := int64(*p)
-	d.int64(&n, strconv.IntSize)
-	*p = int(n)
-}
-
-func (d *jsonReader) uint64(p *uint64) {
-	d.nullable(func() {}, func() {
-		if lit, ok := d.number(); ok {
-			n, err := strconv.ParseUint(lit, 10, 64)
-			if err != nil {
-				d.fail("cannot unmarshal number " + lit + " into an unsigned integer")
-				return
-			}
-			*p = n
-		}
-	})
-}
-
-func (d *jsonReader) float(p *float64) {
-	d.nullable(func() {}, func() {
-		if lit, ok := d.number(); ok {
-			f, err := strconv.ParseFloat(lit, 64)
-			if err != nil {
-				d.fail("cannot unmarshal number " + lit + " into a float")
-				return
-			}
-			*p = f
-		}
-	})
-}
-
-func (d *jsonReader) intMap(p *map[string]int) {
-	d.nullable(func() { *p = nil }, func() {
-		if *p == nil {
-			*p = map[string]int{}
-		}
-		d.object(func(k string) {
-			var v int
-			d.int(&v)
-			(*p)[k] = v
-		})
-	})
-}
-
-// skip reads any value.
-func (d *jsonReader) skip() {
-	switch c := d.peek(); {
-	case d.err != nil:
-	case c == '{':
-		d.object(func(string) { d.skip() })
-	case c == '[':
-		d.array(d.skip)
-	case c == '"':
-		d.quoted()
-	case c == 't' || c == 'f' || c == 'n':
-		if !d.literal("true") && !d.literal("false") && !d.literal("null") {
-			d.fail("invalid literal")
-		}
-	default:
-		if c == '-' || c >= '0' && c <= '9' {
-			d.number()
-		} else {
-			d.fail("looking for beginning of value")
-		}
-	}
-}
-
-// quoted reads a string at d.i, as encoding/json unquotes it: invalid
-// UTF-8 and lone surrogates become U+FFFD.
-func (d *jsonReader) quoted() string {
-	d.i++ // the opening quote
-	start := d.i
-	// The common case: no escapes, valid UTF-8.
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		if c == '"' {
-			s := d.data[start:d.i]
-			if utf8.Valid(s) {
-				d.i++
-				return string(s)
-			}
-			break
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-		d.i++
-	}
-	d.i = start
-	var b []byte
-	for {
-		if d.i >= len(d.data) {
-			d.fail("unexpected end of JSON input")
-			return ""
-		}
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			return string(b)
-		case c < 0x20:
-			d.fail("invalid character in string literal")
-			return ""
-		case c == '\\':
-			if d.i+1 >= len(d.data) {
-				d.fail("unexpected end of JSON input")
-				return ""
-			}
-			e := d.data[d.i+1]
-			d.i += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, ok := d.hex4()
-				if !ok {
-					return ""
-				}
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if d.i+1 < len(d.data) && d.data[d.i] == '\\' && d.data[d.i+1] == 'u' {
-						save := d.i
-						d.i += 2
-						if r2, ok = d.hex4(); !ok {
-							return ""
-						}
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							b = utf8.AppendRune(b, dec)
-							continue
-						}
-						d.i = save // not a pair: the second is read on its own
-					}
-					r = utf8.RuneError
-				}
-				b = utf8.AppendRune(b, r)
-			default:
-				d.fail("invalid character in string escape code")
-				return ""
-			}
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			d.i++
-		default:
-			r, size := utf8.DecodeRune(d.data[d.i:])
-			d.i += size
-			b = utf8.AppendRune(b, r)
-		}
-	}
-}
-
-func (d *jsonReader) hex4() (rune, bool) {
-	if len(d.data)-d.i < 4 {
-		d.fail("unexpected end of JSON input")
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(d.data[d.i:d.i+4]), 16, 32)
-	if err != nil || strings.ContainsAny(string(d.data[d.i:d.i+4]), "+-") {
-		d.fail("invalid character in \\u hexadecimal character escape")
-		return 0, false
-	}
-	d.i += 4
-	return rune(n), true
 }
