@@ -15,6 +15,7 @@ targets=(
   "FuzzCheckpointCodec ./pkg/session"
   "FuzzChars ./internal/str"
   "FuzzNeutralizeMatchesRegexp ./pkg/inject"
+  "FuzzParseMatchesEncodingJSON ./pkg/transcript"
   "FuzzEnsure ./internal/settings"
 )
 for t in "${targets[@]}"; do

@@ -16,19 +16,30 @@ import (
 // Reader reads one JSON value into typed places, as encoding/json would
 // read it into a struct (keys matched exactly, else case-insensitively;
 // null leaves a value as it is, empties a slice or map), without its
-// reflective set-up. It fails at the first syntax or type error
-// (encoding/json goes on past a type error, but then returns an error too).
+// reflective set-up. Like encoding/json, it stops at a syntax error but
+// goes on past a value of the wrong type (leaving its place as it was),
+// and reports the first error of either kind.
 type Reader struct {
-	data []byte
-	i    int
-	err  error
+	data    []byte
+	i       int
+	err     error // a syntax error: reading stopped
+	typeErr error // the first value of the wrong type
 }
 
 // New is a Reader of data.
 func New(data []byte) *Reader { return &Reader{data: data} }
 
 // Err is the first error met, or nil.
-func (d *Reader) Err() error { return d.err }
+func (d *Reader) Err() error {
+	if d.err != nil {
+		return d.err
+	}
+	return d.typeErr
+}
+
+// SyntaxError is the syntax error that stopped the reading, or nil
+// (encoding/json decodes nothing from input with one).
+func (d *Reader) SyntaxError() error { return d.err }
 
 // End checks that nothing but white space follows the value read, and
 // returns the first error met.
@@ -37,7 +48,7 @@ func (d *Reader) End() error {
 	if d.err == nil && d.i < len(d.data) {
 		d.fail("invalid character after top-level value")
 	}
-	return d.err
+	return d.Err()
 }
 
 // Raw reads any value and returns its bytes, as a json.RawMessage field
@@ -182,12 +193,13 @@ func (d *Reader) Field(k string, keys []string) string {
 	return ""
 }
 
-// typeError fails on a value of the wrong type, after checking that it is
-// at least valid JSON (a syntax error is reported as such).
+// typeError skips a value of the wrong type and records the error, as
+// encoding/json does (a syntax error in it is reported as such).
 func (d *Reader) typeError() {
+	at := d.i
 	d.Skip()
-	if d.err == nil {
-		d.fail("cannot unmarshal into a checkpoint field of another type")
+	if d.err == nil && d.typeErr == nil {
+		d.typeErr = fmt.Errorf("json: cannot unmarshal the value at offset %d into a field of another type", at)
 	}
 }
 

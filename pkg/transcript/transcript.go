@@ -11,6 +11,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/ccmem/ccmem/internal/jsonread"
 )
 
 // Kind is what a line means to ccmem.
@@ -47,17 +49,27 @@ func (t ToolUse) FilePath() string {
 	default:
 		return ""
 	}
-	var in struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	}
-	if json.Unmarshal(t.Input, &in) != nil {
+	var filePath, notebookPath string
+	d := jsonread.New(t.Input)
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, inputKeys) {
+			case "file_path":
+				d.Str(&filePath)
+			case "notebook_path":
+				d.Str(&notebookPath)
+			default:
+				d.Skip()
+			}
+		})
+	})
+	if d.End() != nil {
 		return ""
 	}
-	if in.FilePath != "" {
-		return in.FilePath
+	if filePath != "" {
+		return filePath
 	}
-	return in.NotebookPath
+	return notebookPath
 }
 
 // ToolResult is the outcome of one tool call.
@@ -111,15 +123,160 @@ type rawLine struct {
 	IsSidechain      bool   `json:"isSidechain"`
 	// PromptSource is "system" on a user line the client wrote itself
 	// (a background task's notification), not the user.
-	PromptSource string `json:"promptSource"`
-	Message      *struct {
-		ID      string          `json:"id"`
-		Model   string          `json:"model"`
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+	PromptSource    string      `json:"promptSource"`
+	Message         *rawMessage `json:"message"`
 	CompactMetadata *struct {
 		Trigger string `json:"trigger"`
 	} `json:"compactMetadata"`
+}
+
+type rawMessage struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Content json.RawMessage `json:"content"`
+}
+
+// Transcript lines are decoded by hand (internal/jsonread): a hook decodes
+// thousands on a first pass, and encoding/json's reflective set-up for
+// these types costs a short-lived process more than the lines do.
+// FuzzParseMatchesEncodingJSON holds the two the same.
+var (
+	lineKeys     = []string{"type", "subtype", "timestamp", "gitBranch", "version", "cwd", "isMeta", "isCompactSummary", "isSidechain", "promptSource", "message", "compactMetadata"}
+	messageKeys  = []string{"id", "model", "content"}
+	metadataKeys = []string{"trigger"}
+	blockKeys    = []string{"type", "text", "id", "name", "input", "tool_use_id", "is_error", "content"}
+	inputKeys    = []string{"file_path", "notebook_path"}
+)
+
+// decodeLine is json.Unmarshal(line, r).
+func decodeLine(line []byte, r *rawLine) error {
+	d := jsonread.New(line)
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, lineKeys) {
+			case "type":
+				d.Str(&r.Type)
+			case "subtype":
+				d.Str(&r.Subtype)
+			case "timestamp":
+				d.Str(&r.Timestamp)
+			case "gitBranch":
+				d.Str(&r.GitBranch)
+			case "version":
+				d.Str(&r.Version)
+			case "cwd":
+				d.Str(&r.Cwd)
+			case "isMeta":
+				d.Bool(&r.IsMeta)
+			case "isCompactSummary":
+				d.Bool(&r.IsCompactSummary)
+			case "isSidechain":
+				d.Bool(&r.IsSidechain)
+			case "promptSource":
+				d.Str(&r.PromptSource)
+			case "message":
+				d.Nullable(func() { r.Message = nil }, func() {
+					if d.Peek() != '{' {
+						d.Object(nil) // the type error
+						return
+					}
+					if r.Message == nil {
+						r.Message = &rawMessage{}
+					}
+					m := r.Message
+					d.Object(func(k string) {
+						switch d.Field(k, messageKeys) {
+						case "id":
+							d.Str(&m.ID)
+						case "model":
+							d.Str(&m.Model)
+						case "content":
+							m.Content = d.Raw()
+						default:
+							d.Skip()
+						}
+					})
+				})
+			case "compactMetadata":
+				d.Nullable(func() { r.CompactMetadata = nil }, func() {
+					if d.Peek() != '{' {
+						d.Object(nil)
+						return
+					}
+					if r.CompactMetadata == nil {
+						r.CompactMetadata = &struct {
+							Trigger string `json:"trigger"`
+						}{}
+					}
+					cm := r.CompactMetadata
+					d.Object(func(k string) {
+						if d.Field(k, metadataKeys) == "trigger" {
+							d.Str(&cm.Trigger)
+						} else {
+							d.Skip()
+						}
+					})
+				})
+			default:
+				d.Skip()
+			}
+		})
+	})
+	return d.End()
+}
+
+// decodeText is json.Unmarshal(raw, &s) for a string.
+func decodeText(raw []byte, s *string) error {
+	d := jsonread.New(raw)
+	d.Str(s)
+	return d.End()
+}
+
+// decodeBlocks is json.Unmarshal(raw, &blocks), whose error the callers
+// ignore: like encoding/json it fills what it can around values of the
+// wrong type.
+func decodeBlocks(raw []byte) []block {
+	var blocks []block
+	d := jsonread.New(raw)
+	d.Nullable(func() {}, func() {
+		if d.Peek() != '[' {
+			d.Array(nil) // the type error
+			return
+		}
+		blocks = []block{}
+		d.Array(func() {
+			var b block
+			d.Value(func() {
+				d.Object(func(k string) {
+					switch d.Field(k, blockKeys) {
+					case "type":
+						d.Str(&b.Type)
+					case "text":
+						d.Str(&b.Text)
+					case "id":
+						d.Str(&b.ID)
+					case "name":
+						d.Str(&b.Name)
+					case "input":
+						b.Input = d.Raw()
+					case "tool_use_id":
+						d.Str(&b.ToolUseID)
+					case "is_error":
+						d.Bool(&b.IsError)
+					case "content":
+						b.Content = d.Raw()
+					default:
+						d.Skip()
+					}
+				})
+			})
+			blocks = append(blocks, b)
+		})
+	})
+	if d.End(); d.SyntaxError() != nil {
+		return nil
+	}
+	return blocks
 }
 
 type block struct {
@@ -150,7 +307,7 @@ func Parse(line []byte) (Entry, bool) {
 		return Entry{}, false
 	}
 	var r rawLine
-	if err := json.Unmarshal(line, &r); err != nil {
+	if err := decodeLine(line, &r); err != nil {
 		return Entry{}, false
 	}
 	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain}
@@ -169,10 +326,8 @@ func Parse(line []byte) (Entry, bool) {
 			return Entry{}, false
 		}
 		e.Kind, e.MessageID, e.Model = Assistant, r.Message.ID, r.Message.Model
-		var blocks []block
-		_ = json.Unmarshal(r.Message.Content, &blocks)
 		var texts []string
-		for _, b := range blocks {
+		for _, b := range decodeBlocks(r.Message.Content) {
 			switch b.Type {
 			case "text":
 				texts = append(texts, b.Text)
@@ -194,11 +349,9 @@ func Parse(line []byte) (Entry, bool) {
 func userEntry(e Entry, r rawLine) Entry {
 	content := r.Message.Content
 	var text string
-	if json.Unmarshal(content, &text) != nil {
-		var blocks []block
-		_ = json.Unmarshal(content, &blocks)
+	if decodeText(content, &text) != nil {
 		var texts []string
-		for _, b := range blocks {
+		for _, b := range decodeBlocks(content) {
 			switch b.Type {
 			case "tool_result":
 				e.Results = append(e.Results, ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: resultText(b.Content)})
@@ -253,10 +406,8 @@ func between(s, open, close string) string {
 // is a string or a list of text blocks.
 func resultText(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		var blocks []block
-		_ = json.Unmarshal(raw, &blocks)
-		for _, b := range blocks {
+	if decodeText(raw, &s) != nil {
+		for _, b := range decodeBlocks(raw) {
 			if b.Type == "text" {
 				s = b.Text
 				break
