@@ -111,6 +111,25 @@ var compactType = []byte(`"type":"`)
 
 var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`)}
 
+// containsWanted tells whether line contains one of wanted, in one pass:
+// each begins with a quote, and most bytes of a skipped line are long
+// strings with few quotes in them.
+func containsWanted(line []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(line[i:], '"')
+		if j < 0 {
+			return false
+		}
+		rest := line[i+j:]
+		for _, w := range wanted {
+			if bytes.HasPrefix(rest, w) {
+				return true
+			}
+		}
+		i += j + 1
+	}
+}
+
 type rawLine struct {
 	Type             string `json:"type"`
 	Subtype          string `json:"subtype"`
@@ -293,13 +312,7 @@ type block struct {
 // Parse decodes one line; ok is false for lines ccmem does not use and for
 // lines that are not valid JSON.
 func Parse(line []byte) (Entry, bool) {
-	useful := false
-	for _, w := range wanted {
-		if bytes.Contains(line, w) {
-			useful = true
-			break
-		}
-	}
+	useful := containsWanted(line)
 	// The byte match assumes Claude Code's compact JSON. A line that does
 	// not match but is not compact either (`"type": "user"`, written with
 	// spaces) is decoded in full rather than dropped.
