@@ -44,18 +44,17 @@ func episodeSession(name string) string {
 	return strings.TrimSuffix(name[len(stampLayout)+1:], ".json")
 }
 
-// sessionEpisodes lists the episode files of one session (normally one).
+// sessionEpisodes lists the episode files of one session (normally one),
+// oldest first: one unsorted listing and a suffix test per name (a glob
+// would match every name against a pattern).
 func sessionEpisodes(e store.Env, key, sid string) []string {
-	if store.CheckIn(e.ProjectDir(key), e.EpisodesDir(key)) != nil {
-		return nil
-	}
-	matches, _ := filepath.Glob(filepath.Join(e.EpisodesDir(key), "*-"+globEscape(sid)+".json"))
 	var out []string
-	for _, m := range matches {
-		if episodeSession(filepath.Base(m)) == sid {
-			out = append(out, m)
+	suffix := "-" + sid + ".json"
+	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodesDir(key), func(de fs.DirEntry) {
+		if n := de.Name(); strings.HasSuffix(n, suffix) && episodeSession(n) == sid {
+			out = append(out, filepath.Join(e.EpisodesDir(key), n))
 		}
-	}
+	})
 	sort.Strings(out)
 	return out
 }
