@@ -365,7 +365,9 @@ func indexWith(r io.Reader, add []indexEdit, removed func(string) bool) ([]byte,
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		ep := lineEpisode(string(l))
+		// Only the episode's name is copied to test the line: most lines
+		// of a huge INDEX.md are dropped.
+		ep := lineEpisodeBytes(l)
 		if removed(ep) || replaced[episodeSession(ep)] {
 			continue
 		}
@@ -388,6 +390,15 @@ func indexWith(r io.Reader, add []indexEdit, removed func(string) bool) ([]byte,
 		out.WriteByte('\n')
 	}
 	return out.Bytes(), nil
+}
+
+// lineEpisodeBytes is lineEpisode for a line as bytes.
+func lineEpisodeBytes(line []byte) string {
+	i := bytes.LastIndex(line, []byte("episodes/"))
+	if i < 0 {
+		return ""
+	}
+	return string(bytes.TrimSpace(line[i+len("episodes/"):]))
 }
 
 // lineEpisode is the episode file name an INDEX.md line points at.

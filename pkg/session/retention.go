@@ -105,14 +105,18 @@ func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 	if err := os.MkdirAll(archive, 0o700); err != nil {
 		return rep, nil, err
 	}
+	mover, err := store.OpenMover(e.EpisodesDir(key), archive)
+	if err != nil {
+		return rep, nil, err
+	}
+	defer mover.Close()
 	moved := move[:0:0]
 	var moveErr error
 	for _, n := range move {
 		if ctx.Err() != nil {
 			break
 		}
-		from := filepath.Join(e.EpisodesDir(key), n)
-		if err := os.Rename(from, filepath.Join(archive, n)); err != nil {
+		if err := mover.Move(n); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // moved meanwhile by another run
 			}
@@ -121,7 +125,7 @@ func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 		}
 		moved = append(moved, n)
 		if report {
-			rep.Moved = append(rep.Moved, from)
+			rep.Moved = append(rep.Moved, filepath.Join(e.EpisodesDir(key), n))
 		}
 	}
 	// INDEX.md loses the lines of what moved, even when a move failed.
