@@ -55,7 +55,6 @@ type torture struct {
 	forgetting map[string]bool   // facts a forget was started on
 	forgotten  []fact            // facts whose forget reported success
 	memories   map[string]string // silo file → newest content written
-	sessions   int
 }
 
 type fact struct{ scope, text string }

@@ -461,6 +461,12 @@ func TestStatusRecountsOnlyChangedSilos(t *testing.T) {
 	if saved := ReadStatus(e); saved.Backlog.Files != 10 || !strings.Contains(saved.Silos, " 2 -b/") {
 		t.Fatalf("the recount was not saved: %+v", saved)
 	}
+	// Feedback awaiting review is counted too, from the listing alone.
+	storetest.Mkfile(t, filepath.Join(e.ReviewDir(), "terse.md"), "---\nname: terse\n---\nbody\n")
+	storetest.Mkfile(t, filepath.Join(e.ReviewDir(), ".terse.md.tmp-1"), "half")
+	if st := refresh(); st.Review != 1 || ReadStatus(e).Review != 1 {
+		t.Fatalf("review count %d, saved %d, want 1", st.Review, ReadStatus(e).Review)
+	}
 	// -a's folder changes too: its true count comes back.
 	touch("-a", old.Add(2*time.Minute))
 	if st := refresh(); st.Backlog != (Backlog{Files: 4, Silos: 3}) {

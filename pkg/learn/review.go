@@ -38,7 +38,7 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 	var out []ReviewItem
 	for _, de := range ents {
 		n := de.Name()
-		if !de.Type().IsRegular() || !strings.HasSuffix(n, ".md") || strings.HasPrefix(n, ".") {
+		if !isReviewFile(de) {
 			continue
 		}
 		it := ReviewItem{File: strings.TrimSuffix(n, ".md"), Path: filepath.Join(e.ReviewDir(), n)}
@@ -247,4 +247,27 @@ func ReviewText(data []byte) []byte {
 	b.WriteString("---\n")
 	b.Write(body)
 	return b.Bytes()
+}
+
+// isReviewFile tells a feedback file awaiting review from anything else in
+// the review folder.
+func isReviewFile(de fs.DirEntry) bool {
+	n := de.Name()
+	return de.Type().IsRegular() && strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".")
+}
+
+// countPending is len(Pending(e)) from a listing alone: the status cache
+// needs the count, not the names, on every session start.
+func countPending(e store.Env) (int, error) {
+	ents, err := os.ReadDir(e.ReviewDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	n := 0
+	for _, de := range ents {
+		if isReviewFile(de) {
+			n++
+		}
+	}
+	return n, err
 }

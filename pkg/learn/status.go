@@ -240,8 +240,8 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 	if changed || known == nil {
 		s.Silos = siloText(counts)
 	}
-	if items, err := Pending(e); err == nil {
-		s.Review = len(items)
+	if n, err := countPending(e); err == nil {
+		s.Review = n
 	}
 	if old.Backlog == s.Backlog && old.Review == s.Review && old.Silos == s.Silos && slices.Equal(old.Skipped, s.Skipped) {
 		return old, nil

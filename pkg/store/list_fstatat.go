@@ -15,38 +15,27 @@ import (
 // on every core; a name that is gone, or no longer a regular file, is left
 // out.
 func statNames(d *os.File, dir string, names []string) []FileStat {
-	fd := int(d.Fd())
-	stats := make([]FileStat, len(names))
-	ok := make([]bool, len(names))
-	parallel(len(names), func(from, to int) {
-		var st unix.Stat_t
-		for i := from; i < to; i++ {
-			if err := unix.Fstatat(fd, names[i], &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-				continue
-			}
-			stats[i], ok[i] = FileStat{names[i], st.Size, st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec)}, true
-		}
-	})
-	out := stats[:0]
-	for i, s := range stats {
-		if ok[i] {
-			out = append(out, s)
-		}
-	}
-	return out
+	return statEach(d, names, "", unix.AT_SYMLINK_NOFOLLOW, unix.S_IFREG)
 }
 
 // statSubdirs is statNames for the folder sub inside each named folder
 // (following symlinks, as the client does): the folders that have one, with
-// its modification time; thousands of folders on every core.
+// its modification time.
 func statSubdirs(d *os.File, dir string, names []string, sub string) []FileStat {
+	return statEach(d, names, "/"+sub, 0, unix.S_IFDIR)
+}
+
+// statEach stats name+suffix for each name relative to the open folder d,
+// on every core when there are many, keeping the names whose file is of
+// type mode (unix.S_IFREG, unix.S_IFDIR).
+func statEach(d *os.File, names []string, suffix string, flags int, mode uint32) []FileStat {
 	fd := int(d.Fd())
 	stats := make([]FileStat, len(names))
 	ok := make([]bool, len(names))
 	parallel(len(names), func(from, to int) {
 		var st unix.Stat_t
 		for i := from; i < to; i++ {
-			if err := unix.Fstatat(fd, names[i]+"/"+sub, &st, 0); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			if err := unix.Fstatat(fd, names[i]+suffix, &st, flags); err != nil || uint32(st.Mode)&unix.S_IFMT != mode {
 				continue
 			}
 			stats[i], ok[i] = FileStat{names[i], st.Size, st.Mtim.Sec*1e9 + int64(st.Mtim.Nsec)}, true

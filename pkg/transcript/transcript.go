@@ -142,11 +142,13 @@ type rawLine struct {
 	IsSidechain      bool   `json:"isSidechain"`
 	// PromptSource is "system" on a user line the client wrote itself
 	// (a background task's notification), not the user.
-	PromptSource    string      `json:"promptSource"`
-	Message         *rawMessage `json:"message"`
-	CompactMetadata *struct {
-		Trigger string `json:"trigger"`
-	} `json:"compactMetadata"`
+	PromptSource    string           `json:"promptSource"`
+	Message         *rawMessage      `json:"message"`
+	CompactMetadata *compactMetadata `json:"compactMetadata"`
+}
+
+type compactMetadata struct {
+	Trigger string `json:"trigger"`
 }
 
 type rawMessage struct {
@@ -194,11 +196,9 @@ func decodeLine(line []byte, r *rawLine) error {
 			case "promptSource":
 				d.Str(&r.PromptSource)
 			case "message":
+				// A value of another type fails the line, as in
+				// encoding/json: what it left allocated is not used.
 				d.Nullable(func() { r.Message = nil }, func() {
-					if d.Peek() != '{' {
-						d.Object(nil) // the type error
-						return
-					}
 					if r.Message == nil {
 						r.Message = &rawMessage{}
 					}
@@ -218,14 +218,8 @@ func decodeLine(line []byte, r *rawLine) error {
 				})
 			case "compactMetadata":
 				d.Nullable(func() { r.CompactMetadata = nil }, func() {
-					if d.Peek() != '{' {
-						d.Object(nil)
-						return
-					}
 					if r.CompactMetadata == nil {
-						r.CompactMetadata = &struct {
-							Trigger string `json:"trigger"`
-						}{}
+						r.CompactMetadata = &compactMetadata{}
 					}
 					cm := r.CompactMetadata
 					d.Object(func(k string) {
@@ -258,11 +252,6 @@ func decodeBlocks(raw []byte) []block {
 	var blocks []block
 	d := jsonread.New(raw)
 	d.Nullable(func() {}, func() {
-		if d.Peek() != '[' {
-			d.Array(nil) // the type error
-			return
-		}
-		blocks = []block{}
 		d.Array(func() {
 			var b block
 			d.Value(func() {
