@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code bench bench-peers bench-go fuzz recall
+.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -24,25 +24,37 @@ demo: build
 ## test: vet, every target's build and test compile, the demo's self-check, unit tests,
 ## testscripts and the real-client end-to-end tests (the pinned client is fetched first);
 ## each step says what it does, and the tests report as they finish
-test: vet cross build claude-code
+## and last, the README's two commands again as a new user would run them (make newcomer)
+test: vet cross build claude-code test-tools
 	@echo "test: the demo's self-check"
 	@$(GO) run ./scripts/demo >/dev/null
 	@echo "test: unit tests and testscripts"
 	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
 	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/
+	@$(MAKE) --no-print-directory newcomer
+
+## newcomer: make demo and make test in a fresh clone with HOME an empty folder (npm's cache
+## empty, Go's shared), as a new user runs them; skipped inside itself
+newcomer:
+	@if [ -n "$$CCMEM_NEWCOMER" ]; then echo "newcomer: skipped (this is the newcomer's own run)"; \
+	else echo "test: the README's commands in a fresh clone as a new user (HOME empty)"; bash scripts/newcomer.sh; fi
 
 ## unit: everything but the real-client end-to-end tests
 unit:
 	$(GO) test -short -count=1 ./...
 
 ## e2e: only the end-to-end tests with the pinned Claude Code
-e2e:
+e2e: claude-code test-tools
 	$(GO) test -count=1 -v ./e2e/
 
 ## claude-code: fetch the pinned Claude Code into .cache/ (the e2e tests do it too)
 claude-code:
 	@bash scripts/install-claude-code.sh >/dev/null
+
+## test-tools: the programs the e2e tests drive (tmux), from Debian's packages when missing
+test-tools:
+	@bash scripts/install-test-tools.sh
 
 ## bench: whole-process timings of every hook on generated stores, with baselines and targets,
 ## then the recall precision report

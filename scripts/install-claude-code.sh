@@ -18,13 +18,24 @@ bin="$dir/node_modules/@anthropic-ai/claude-code-$platform/claude"
 
 if [ ! -x "$bin" ] || [ "$(cat "$dir/.version" 2>/dev/null)" != "$version" ]; then
   command -v npm >/dev/null || { echo "install-claude-code: npm is not installed; the end-to-end tests need it to fetch @anthropic-ai/claude-code@$version" >&2; exit 1; }
-  mkdir -p "$dir"
+  mkdir -p "$dir" || { echo "install-claude-code: cannot make $dir; hint: is the clone writable?" >&2; exit 1; }
   echo "install-claude-code: installing @anthropic-ai/claude-code@$version into ${dir#"$root"/} (about 370 MB, once)" >&2
   # npm is silent while it downloads; say every 10 s how far it got (what
   # its cache and the target folder hold, in MB).
-  cache=$(npm config get cache 2>/dev/null || echo "$HOME/.npm")
-  mb() { du -sm "$dir" "$cache/_cacache" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
-  before=$(mb)
+  # A progress measure must never fail the step it measures: on a new
+  # user's machine npm's cache folder does not exist yet, and du then exits 1.
+  cache=$(npm config get cache 2>/dev/null) || cache=
+  [ -n "$cache" ] || cache="${HOME:-/nonexistent}/.npm"
+  mb() {
+    local d total=0 n
+    for d in "$dir" "$cache/_cacache"; do
+      [ -d "$d" ] || continue
+      n=$(du -sm "$d" 2>/dev/null | awk '{print $1 + 0; exit}') || n=0
+      total=$((total + ${n:-0}))
+    done
+    echo "$total"
+  }
+  before=$(mb) || before=0
   npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
       "@anthropic-ai/claude-code@$version" >&2 &
   pid=$!
@@ -35,11 +46,12 @@ if [ ! -x "$bin" ] || [ "$(cat "$dir/.version" 2>/dev/null)" != "$version" ]; th
       sleep 1
     done
     if kill -0 "$pid" 2>/dev/null; then
-      echo "install-claude-code: $(( $(date +%s) - start )) s, $(( $(mb) - before )) MB fetched so far…" >&2
+      now=$(mb) || now=$before
+      echo "install-claude-code: $(( $(date +%s) - start )) s, $(( now - before )) MB fetched so far…" >&2
     fi
   done
   if ! wait "$pid"; then
-    echo "install-claude-code: npm install @anthropic-ai/claude-code@$version failed (see above)" >&2
+    echo "install-claude-code: npm install @anthropic-ai/claude-code@$version failed (see above); hint: check that npm reaches its registry ($(npm config get registry 2>/dev/null || echo 'npm config get registry')), then run make claude-code again" >&2
     exit 1
   fi
   echo "install-claude-code: done in $(( $(date +%s) - start )) s" >&2
