@@ -66,7 +66,7 @@ func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
 		return nil
 	}
 	tw := command.NewTable(c.Stdout)
-	fmt.Fprintln(tw, "started (UTC)\tturns\tclass\tgoal\tfiles\trecord")
+	tw.Row("started (UTC)", "turns", "class", "goal", "files", "record")
 	for _, r := range rows {
 		rec := r.Record
 		started := "?"
@@ -77,7 +77,7 @@ func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
 		if r.State != "archived" {
 			class = r.State
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
+		tw.Row(started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
 	}
 	return tw.Flush()
 }

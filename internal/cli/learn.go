@@ -76,7 +76,7 @@ func runLearnCheck(c *command.Ctx, asJSON bool) error {
 
 func printPlan(c *command.Ctx, items []learn.Item) {
 	tw := command.NewTable(c.Stdout)
-	fmt.Fprintln(tw, "silo\tfile\ttype\taction\tdetail")
+	tw.Row("silo", "file", "type", "action", "detail")
 	for _, it := range items {
 		detail := it.Reason
 		if it.Target != "" && it.Action != learn.ActSkip && it.Action != learn.ActReview {
@@ -89,7 +89,7 @@ func printPlan(c *command.Ctx, items []learn.Item) {
 		if typ == "" {
 			typ = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Silo, filepath.Base(it.Path), typ, it.Action, detail)
+		tw.Row(it.Silo, filepath.Base(it.Path), typ, it.Action, detail)
 	}
 	tw.Flush()
 }

@@ -17,15 +17,16 @@ import (
 )
 
 var cmdConsolidate = &command.Command{
-	Name: "consolidate", Args: "[--cwd DIR] [--episodes] [--learned] [--dry-run] [--json]",
+	Name: "consolidate", Args: "[--cwd DIR] [--briefing] [--episodes] [--learned] [--dry-run] [--json]",
 	Summary: "write the project's team memory into CLAUDE.md between MEMORY:START/END",
 	Help: `Writes the section between <!-- MEMORY:START --> and <!-- MEMORY:END --> in
 the repository's CLAUDE.md, which is committed and read by the team. By
-default it holds only team content: the repository's memory bullets, the
-project briefing, high-confidence preferences, and active decisions and
-constraints. Your own sessions (--episodes: the last 5, without links into
-your store) and the entries learned from your Claude Code memory
-(--learned) go in only when you ask.
+default it holds only what the repository already holds for the team: its
+memory bullets, high-confidence preferences, and active decisions and
+constraints. What lives in your private store goes in only when you ask:
+the project briefing (--briefing), your own sessions (--episodes: the last
+5, without links into your store) and the entries learned from your Claude
+Code memory (--learned).
 When the markers are absent only that section is added (and CLAUDE.md is
 created when missing). Nothing outside the markers ever changes, and a
 second run with the same memory changes nothing.`,
@@ -34,6 +35,7 @@ second run with the same memory changes nothing.`,
 		dryRun := fs.Bool("dry-run", false, "say whether CLAUDE.md would change, and print the section")
 		asJSON := fs.Bool("json", false, "print the result as JSON")
 		var opts notes.ConsolidateOptions
+		fs.BoolVar(&opts.Briefing, "briefing", false, "also the project briefing (from your private store)")
 		fs.BoolVar(&opts.Episodes, "episodes", false, "also the last 5 sessions (your own: their goals become the team's to read)")
 		fs.BoolVar(&opts.Learned, "learned", false, "also the project entries learned from your Claude Code memory")
 		return func(c *command.Ctx, args []string) error {

@@ -348,16 +348,16 @@ func listRecords(c *command.Ctx, s *records.Store, category string, all, asJSON 
 		return nil
 	}
 	tw := command.NewTable(c.Stdout)
-	fmt.Fprintln(tw, "category\tid\tstatus\ttitle\thash")
+	tw.Row("category", "id", "status", "title", "hash")
 	for _, rf := range rows {
 		if rf.Err != nil {
 			// Named by where it lies: records/<category>/<id>.json.
-			fmt.Fprintf(tw, "%s\t%s\tINVALID\t%s\t%s\n", filepath.Base(filepath.Dir(rf.Path)), strings.TrimSuffix(filepath.Base(rf.Path), ".json"),
+			tw.Row(filepath.Base(filepath.Dir(rf.Path)), strings.TrimSuffix(filepath.Base(rf.Path), ".json"), "INVALID",
 				str.Shorten(rf.Err.Error(), 60), rf.Hash)
 			continue
 		}
 		r := rf.Record
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Category, r.ID, r.RecordStatus, str.Shorten(r.Title, 60), rf.Hash)
+		tw.Row(r.Category, r.ID, r.RecordStatus, str.Shorten(r.Title, 60), rf.Hash)
 	}
 	return tw.Flush()
 }

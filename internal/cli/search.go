@@ -11,7 +11,7 @@ import (
 )
 
 var cmdSearch = &command.Command{
-	Name: "search", Args: "[--kind K] [--limit N] [--all-projects] [--cwd DIR] [--json] QUERY…",
+	Name: "search", Args: "[--kind K] [--limit N] [--all-projects] [--forgotten] [--cwd DIR] [--json] QUERY…",
 	Summary: "find memory by its words, ranked: every kind, archived sessions too",
 	Help: `Ranks the memory of this project and of every project by the words of
 QUERY: lines of the global and the repository MEMORY.md and their topic
@@ -21,7 +21,9 @@ too). Words are matched case-folded and lightly stemmed ("invoice" finds
 description more than a body. Each hit shows the file to read (with its
 line for a line of a file). --kind limits the kinds (comma-separated):
 ` + strings.Join(search.Kinds, ", ") + `. --all-projects searches every
-project in the store. No match prints nothing (--json: []) and exits 0.
+project in the store. Retired and archived records are forgotten: never
+found or recalled unless --forgotten asks for them. No match prints
+nothing (--json: []) and exits 0.
 
 The index lives in ~/.claude/ccmem/search/; it is rebuilt wherever its
 files changed, so it never answers from stale memory.`,
@@ -29,6 +31,7 @@ files changed, so it never answers from stale memory.`,
 		kind := fs.String("kind", "", "only these `kinds`, comma-separated")
 		limit := fs.Int("limit", 10, "the most `hits` to show")
 		all := fs.Bool("all-projects", false, "search every project in the store")
+		forgotten := fs.Bool("forgotten", false, "also retired and archived records")
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the hits as a JSON array")
 		return func(c *command.Ctx, args []string) error {
@@ -49,7 +52,7 @@ files changed, so it never answers from stale memory.`,
 				}
 				kinds = append(kinds, k)
 			}
-			return runSearch(c, query, search.Options{Kinds: kinds, Limit: *limit, Scope: search.Scope{All: *all}}, *cwd, *asJSON)
+			return runSearch(c, query, search.Options{Kinds: kinds, Limit: *limit, Scope: search.Scope{All: *all}, Forgotten: *forgotten}, *cwd, *asJSON)
 		}
 	},
 }
@@ -65,11 +68,10 @@ func contains(list []string, s string) bool {
 
 // searchScope is the scope of a search run in dir: its project, if any.
 func searchScope(c *command.Ctx, cwd string, all bool) search.Scope {
-	sc := search.Scope{All: all}
 	if p, err := projectHere(c, cwd); err == nil {
-		sc.Root, sc.Key = p.Root, p.Key
+		return search.ScopeOf(&p, all)
 	}
-	return sc
+	return search.ScopeOf(nil, all)
 }
 
 func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJSON bool) error {

@@ -80,12 +80,12 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 	}
 	fmt.Fprintf(c.Stdout, "── injected for %s ──\n", where)
 	tw := command.NewTable(c.Stdout)
-	fmt.Fprintln(tw, "section\tlines\tcap\tchars\tguaranteed\tcut")
+	tw.Row("section", "lines", "cap", "chars", "guaranteed", "cut")
 	rest := b.Chars
 	for _, s := range b.Sections {
 		rest -= s.Chars
 	}
-	fmt.Fprintf(tw, "preamble\t\t\t%d\t\t\n", rest)
+	tw.Row("preamble", "", "", rest, "", "")
 	for _, s := range b.Sections {
 		cut := ""
 		if hidden := s.Total - s.Shown; hidden > 0 {
@@ -96,9 +96,9 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 		if s.Full {
 			name += " (with bodies)"
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d\t%s\n", name, s.Shown, s.Total, s.Cap, s.Chars, s.Guaranteed, cut)
+		tw.Row(name, fmt.Sprintf("%d/%d", s.Shown, s.Total), s.Cap, s.Chars, s.Guaranteed, cut)
 	}
-	fmt.Fprintf(tw, "total\t\t\t%d\tof %d\t(budget_chars)\n", b.Chars, b.Budget)
+	tw.Row("total", "", "", b.Chars, fmt.Sprintf("of %d", b.Budget), "(budget_chars)")
 	return tw.Flush()
 }
 
@@ -176,7 +176,7 @@ func runPaths(c *command.Ctx, cwd string, asJSON bool, names []string) error {
 	}
 	tw := command.NewTable(c.Stdout)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\n", r.Name, r.Path)
+		tw.Row(r.Name, r.Path)
 	}
 	return tw.Flush()
 }

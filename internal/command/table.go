@@ -1,16 +1,39 @@
 package command
 
 import (
+	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
+
+	"github.com/ccmem/ccmem/internal/str"
 )
 
-// NewTable is a tabwriter for aligned columns (two spaces apart) whose
-// lines end without the padding of empty trailing cells: output people
-// copy or diff has no trailing spaces. Flush it when done.
-func NewTable(w io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(&trimWriter{w: w}, 0, 0, 2, ' ', 0)
+// NewTable makes a table of aligned columns (two spaces apart) whose lines
+// end without the padding of empty trailing cells: output people copy or
+// diff has no trailing spaces. Flush it when done.
+func NewTable(w io.Writer) *Rows {
+	return &Rows{tabwriter.NewWriter(&trimWriter{w: w}, 0, 0, 2, ' ', 0)}
 }
+
+// Rows is an aligned table for people. Every cell is shown as one safe
+// line (str.Line: a file name or a memory with a newline, an escape
+// sequence or a tab cannot break a row or drive the terminal).
+type Rows struct{ tw *tabwriter.Writer }
+
+// Row writes one row, each cell as fmt.Sprint shows it.
+func (t *Rows) Row(cells ...any) {
+	for i, c := range cells {
+		if i > 0 {
+			io.WriteString(t.tw, "\t")
+		}
+		io.WriteString(t.tw, strings.ReplaceAll(str.Line(fmt.Sprint(c)), "\t", " "))
+	}
+	io.WriteString(t.tw, "\n")
+}
+
+// Flush writes the table out.
+func (t *Rows) Flush() error { return t.tw.Flush() }
 
 // trimWriter drops the spaces before each newline.
 type trimWriter struct {

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/settings"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -204,52 +205,65 @@ func LibDir(prefix string) string { return filepath.Join(prefix, "lib", "ccmem")
 // BackupPath is where the settings file is copied before ccmem changes it.
 func BackupPath(settingsPath string) string { return settingsPath + ".ccmem.bak" }
 
+// An edit is one change to a JSON settings file, applied to its parsed
+// value; it returns the changes made and a note for the user ("" none).
+type edit func(root *settings.Value) ([]settings.Change, string, error)
+
 // Install copies the binaries and registers the hooks. It is idempotent: a
-// second run finds nothing to do and writes nothing. An unparseable or
-// oddly shaped settings.json is refused before anything is written.
+// second run finds nothing to do and writes nothing. Both files it edits
+// (settings.json and the client's .claude.json) are read and their edits
+// tried first: an unparseable or oddly shaped file is refused before
+// anything is written or copied, so a refusal leaves nothing half done.
 func Install(o Options) (Report, error) {
 	rep := Report{Settings: o.Settings, DryRun: o.DryRun}
-	root, orig, err := readSettings(o.Settings)
-	if err != nil {
+	if o.StatusLineOnly {
+		return rep, editFile(&rep, o, o.Settings, func(root *settings.Value) ([]settings.Change, string, error) {
+			c, foreign, err := settings.EnsureStatusLine(root, StatusLineCommand(o.Exe), OwnedStatusLine)
+			note := ""
+			if foreign != "" {
+				note = statusLineNote(foreign, o.Exe)
+			}
+			return c, note, err
+		}, "")
+	}
+	lib := LibDir(o.Prefix)
+	ccmem := filepath.Join(BinDir(o.Prefix), Exe("ccmem"))
+	hooks := func(root *settings.Value) ([]settings.Change, string, error) {
+		if PluginEnabled(root) {
+			return nil, "", ErrPluginEnabled
+		}
+		var changes []settings.Change
+		for _, h := range Hooks {
+			c, err := settings.Ensure(root, settings.Hook{
+				Event: h.Event, Command: filepath.Join(lib, Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
+			}, Owned)
+			if err != nil {
+				return nil, "", err
+			}
+			changes = append(changes, c...)
+		}
+		c, foreign, err := settings.EnsureStatusLine(root, StatusLineCommand(ccmem), OwnedStatusLine)
+		if err != nil {
+			return nil, "", err
+		}
+		note := ""
+		if foreign != "" {
+			note = statusLineNote(foreign, ccmem)
+		}
+		return append(changes, c...), note, nil
+	}
+	mcp := func(root *settings.Value) ([]settings.Change, string, error) { return ensureMCP(root, ccmem) }
+	if err := tryEdit(o.Settings, hooks); err != nil {
 		return rep, err
 	}
-	next := root.Clone()
-	if o.StatusLineOnly {
-		c, foreign, err := settings.EnsureStatusLine(next, StatusLineCommand(o.Exe), OwnedStatusLine)
-		if err != nil {
-			return rep, fmt.Errorf("%s: %w", o.Settings, err)
+	if o.ClaudeJSON != "" {
+		if err := tryEdit(o.ClaudeJSON, mcp); err != nil {
+			return rep, err
 		}
-		if foreign != "" {
-			rep.Notes = append(rep.Notes, statusLineNote(foreign, o.Exe))
-		}
-		return rep, commitSettings(&rep, o, orig, next, c)
-	}
-	if PluginEnabled(root) {
-		return rep, ErrPluginEnabled
 	}
 	srcs, err := sources(o.Exe)
 	if err != nil {
 		return rep, err
-	}
-	lib := LibDir(o.Prefix)
-	ccmem := filepath.Join(BinDir(o.Prefix), Exe("ccmem"))
-	var changes []settings.Change
-	for _, h := range Hooks {
-		c, err := settings.Ensure(next, settings.Hook{
-			Event: h.Event, Command: filepath.Join(lib, Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
-		}, Owned)
-		if err != nil {
-			return rep, fmt.Errorf("%s: %w", o.Settings, err)
-		}
-		changes = append(changes, c...)
-	}
-	c, foreign, err := settings.EnsureStatusLine(next, StatusLineCommand(ccmem), OwnedStatusLine)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", o.Settings, err)
-	}
-	changes = append(changes, c...)
-	if foreign != "" {
-		rep.Notes = append(rep.Notes, statusLineNote(foreign, ccmem))
 	}
 
 	copies := []struct{ from, to string }{{srcs[Exe("ccmem")], ccmem}}
@@ -289,47 +303,101 @@ func Install(o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
+	if err := editFile(&rep, o, o.Settings, hooks, ""); err != nil {
 		return rep, err
 	}
 	if o.ClaudeJSON != "" {
-		if err := editClaudeJSON(&rep, o, func(root *settings.Value) ([]settings.Change, string, error) {
-			return ensureMCP(root, ccmem)
-		}); err != nil {
+		if err := editFile(&rep, o, o.ClaudeJSON, mcp, "mcp"); err != nil {
 			return rep, err
 		}
 	}
 	return rep, nil
 }
 
-// editClaudeJSON applies one edit to the client's .claude.json, keeping a
-// backup of it first, like settings.json.
-func editClaudeJSON(rep *Report, o Options, edit func(*settings.Value) ([]settings.Change, string, error)) error {
-	root, orig, err := readSettings(o.ClaudeJSON)
+// MaxSettingsBytes bounds a settings file ccmem edits. The client's own
+// .claude.json keeps every project's history and can reach megabytes; past
+// this it is refused rather than parsed (a 40 MB file once took seconds
+// and gigabytes).
+const MaxSettingsBytes = 32 << 20
+
+// Other programs write these files too, and the client rewrites
+// .claude.json whenever its state changes. So an edit is a compare and
+// swap: read, edit, then read again just before replacing the file; if it
+// changed meanwhile, start over from what it holds now (up to editTries
+// times), and a file caught half written (unparseable) is read again a
+// moment later before it is refused.
+const (
+	editTries   = 8
+	editBackoff = 25 * time.Millisecond
+	halfWritten = 4
+)
+
+// testOnlyBeforeSwap, when set, runs between an edit's read and its write
+// (a test's rival writer).
+var testOnlyBeforeSwap func(path string)
+
+// tryEdit reads path and applies the edit to a copy, writing nothing: the
+// file parses, has the shape the edit expects, and the edit succeeds.
+func tryEdit(path string, ed edit) error {
+	root, _, err := readSettingsSettled(path)
 	if err != nil {
 		return err
 	}
-	next := root.Clone()
-	changes, note, err := edit(next)
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.ClaudeJSON, err)
-	}
-	if note != "" {
-		rep.Notes = append(rep.Notes, note)
-	}
-	co := o
-	co.Settings = o.ClaudeJSON
-	sub := Report{}
-	if err := commitSettings(&sub, co, orig, next, changes); err != nil {
-		return err
-	}
-	for _, a := range sub.Actions {
-		rep.Actions = append(rep.Actions, Action{"mcp", a.What + " in " + o.ClaudeJSON})
-	}
-	if sub.Backup != "" {
-		rep.Actions = append(rep.Actions, Action{"backup", sub.Backup + " (" + filepath.Base(o.ClaudeJSON) + " before this change)"})
+	if _, _, err := ed(root.Clone()); err != nil {
+		if errors.Is(err, ErrPluginEnabled) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// editFile applies an edit to the settings file at path as a compare and
+// swap (see editTries), keeping a backup of the file as it was before
+// ccmem's first change. kind labels the actions ("" for settings).
+func editFile(rep *Report, o Options, path string, ed edit, kind string) error {
+	for try := 1; ; try++ {
+		root, orig, err := readSettingsSettled(path)
+		if err != nil {
+			return err
+		}
+		next := root.Clone()
+		changes, note, err := ed(next)
+		if err != nil {
+			if errors.Is(err, ErrPluginEnabled) {
+				return err
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		sub := Report{}
+		co := o
+		co.Settings = path
+		err = commitSettings(&sub, co, orig, next, changes)
+		if errors.Is(err, errChanged) {
+			if try < editTries {
+				time.Sleep(editBackoff * time.Duration(try))
+				continue
+			}
+			return fmt.Errorf("%s: another program kept rewriting it (%d tries), so ccmem's change was not made; hint: close Claude Code and run this again", path, editTries)
+		}
+		if note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+		for _, a := range sub.Actions {
+			if kind != "" {
+				a = Action{kind, a.What + " in " + path}
+			}
+			rep.Actions = append(rep.Actions, a)
+		}
+		if sub.Backup != "" {
+			if kind == "" {
+				rep.Backup = sub.Backup
+			} else {
+				rep.Actions = append(rep.Actions, Action{"backup", sub.Backup + " (" + filepath.Base(path) + " before this change)"})
+			}
+		}
+		return err
+	}
 }
 
 // writeFile installs a small file when its content differs.
@@ -356,26 +424,33 @@ func writeFile(rep *Report, o Options, path string, data []byte, mode os.FileMod
 // Memory in the store is never touched.
 func Uninstall(o Options) (Report, error) {
 	rep := Report{Settings: o.Settings, DryRun: o.DryRun}
-	root, orig, err := readSettings(o.Settings)
-	if err != nil {
+	hooks := func(root *settings.Value) ([]settings.Change, string, error) {
+		changes, err := settings.RemoveOwned(root, Owned)
+		if err != nil {
+			return nil, "", err
+		}
+		return append(changes, settings.RemoveStatusLine(root, OwnedStatusLine)...), "", nil
+	}
+	mcp := func(root *settings.Value) ([]settings.Change, string, error) { return removeMCP(root), "", nil }
+	claudeJSON := o.ClaudeJSON != ""
+	if claudeJSON {
+		_, err := os.Stat(o.ClaudeJSON)
+		claudeJSON = err == nil
+	}
+	if err := tryEdit(o.Settings, hooks); err != nil {
 		return rep, err
 	}
-	next := root.Clone()
-	changes, err := settings.RemoveOwned(next, Owned)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", o.Settings, err)
+	if claudeJSON {
+		if err := tryEdit(o.ClaudeJSON, mcp); err != nil {
+			return rep, err
+		}
 	}
-	changes = append(changes, settings.RemoveStatusLine(next, OwnedStatusLine)...)
-	if err := commitSettings(&rep, o, orig, next, changes); err != nil {
+	if err := editFile(&rep, o, o.Settings, hooks, ""); err != nil {
 		return rep, err
 	}
-	if o.ClaudeJSON != "" {
-		if _, err := os.Stat(o.ClaudeJSON); err == nil {
-			if err := editClaudeJSON(&rep, o, func(root *settings.Value) ([]settings.Change, string, error) {
-				return removeMCP(root), "", nil
-			}); err != nil {
-				return rep, err
-			}
+	if claudeJSON {
+		if err := editFile(&rep, o, o.ClaudeJSON, mcp, "mcp"); err != nil {
+			return rep, err
 		}
 	}
 	targets := []string{filepath.Join(BinDir(o.Prefix), Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
@@ -442,9 +517,46 @@ func removeLegacyCommands(rep *Report, o Options) error {
 	return nil
 }
 
+// readSettingsSettled is readSettings, read again a few times a moment
+// apart while the file does not parse: another program may be writing it
+// in place.
+func readSettingsSettled(path string) (*settings.Value, []byte, error) {
+	for try := 1; ; try++ {
+		v, data, err := readSettings(path)
+		if err == nil || !errors.Is(err, errUnparsable) || try >= halfWritten {
+			return v, data, err
+		}
+		time.Sleep(editBackoff * time.Duration(try))
+	}
+}
+
+// errUnparsable marks a settings file that is not valid JSON.
+var errUnparsable = errors.New("not valid JSON")
+
+// errChanged is a settings file another program changed between ccmem's
+// read and its write.
+var errChanged = errors.New("changed meanwhile")
+
+// readFile reads a settings file, refusing one over MaxSettingsBytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSettingsBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSettingsBytes {
+		return nil, fmt.Errorf("%s: over %d MB; left untouched (hint: is it really a settings file?)", path, MaxSettingsBytes>>20)
+	}
+	return data, nil
+}
+
 // readSettings parses the settings file; a missing file is an empty object.
 func readSettings(path string) (*settings.Value, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return settings.NewObject(), nil, nil
 	}
@@ -453,7 +565,7 @@ func readSettings(path string) (*settings.Value, []byte, error) {
 	}
 	v, err := settings.Parse(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w; left untouched", path, err)
+		return nil, nil, fmt.Errorf("%s: %w (%w); left untouched", path, err, errUnparsable)
 	}
 	if v.Kind != settings.Object {
 		return nil, nil, fmt.Errorf("%s: not a JSON object; left untouched", path)
@@ -484,6 +596,21 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 	target := o.Settings
 	if t, err := filepath.EvalSymlinks(target); err == nil {
 		target = t
+	}
+	// Compare and swap: the file must still hold what the edit was made
+	// on (a missing file must still be missing).
+	if testOnlyBeforeSwap != nil {
+		testOnlyBeforeSwap(o.Settings)
+	}
+	now, err := readFile(o.Settings)
+	if errors.Is(err, fs.ErrNotExist) {
+		now, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now, orig) || (now == nil) != (orig == nil) {
+		return errChanged
 	}
 	if orig != nil {
 		backup := BackupPath(o.Settings)

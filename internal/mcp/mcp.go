@@ -124,6 +124,13 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // handle answers one message; ok is false for a notification (no answer).
 func (s *Server) handle(ctx context.Context, line []byte) (response, bool) {
 	var req request
+	if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '{' {
+		// null, a number, a batch: no request object, so no id to answer
+		// to but null (JSON-RPC 2.0, section 5).
+		if json.Valid(t) {
+			return response{ID: json.RawMessage("null"), Error: &rpcError{codeInvalidRequest, "invalid request: a message must be a JSON object"}}, true
+		}
+	}
 	if err := json.Unmarshal(line, &req); err != nil {
 		return response{ID: json.RawMessage("null"), Error: &rpcError{codeParse, "parse error: " + err.Error()}}, true
 	}
@@ -142,6 +149,17 @@ func (s *Server) handle(ctx context.Context, line []byte) (response, bool) {
 		return response{ID: req.ID, Error: rerr}, true
 	}
 	return response{ID: req.ID, Result: result}, true
+}
+
+// callTool runs one tool call; a panic in it (a bug, or input nobody
+// foresaw) fails that call, not the server the session relies on.
+func callTool(ctx context.Context, t Tool, args json.RawMessage) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			text, err = "", fmt.Errorf("%s failed: internal error (%v)", t.Name, r)
+		}
+	}()
+	return t.Call(ctx, args)
 }
 
 func (s *Server) call(ctx context.Context, req request) (any, *rpcError) {
@@ -180,7 +198,7 @@ func (s *Server) call(ctx context.Context, req request) (any, *rpcError) {
 		if len(p.Arguments) == 0 || string(p.Arguments) == "null" {
 			p.Arguments = json.RawMessage("{}")
 		}
-		text, err := s.Tools[i].Call(ctx, p.Arguments)
+		text, err := callTool(ctx, s.Tools[i], p.Arguments)
 		isError := err != nil
 		if isError {
 			text = err.Error()

@@ -26,6 +26,10 @@ func testServer() *mcp.Server {
 					if in.Text == "fail" {
 						return "", errors.New("it failed")
 					}
+					if in.Text == "panic" {
+						var m map[string]int
+						m["x"] = 1 // a bug in a tool
+					}
 					return "echo: " + in.Text, nil
 				}},
 		}}
@@ -89,6 +93,29 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("want 3 answers, got %q", lines)
 	}
 	for i, want := range []string{`"code":-32700`, `"id":7,"error":{"code":-32601`, `"protocolVersion":"2025-06-18"`} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("answer %d %s lacks %s", i, lines[i], want)
+		}
+	}
+}
+
+// TestNoMessageGoesUnanswered: a message that is not a request object
+// (null, a number, an array) gets an Invalid Request error with id null,
+// and a tool that panics fails its call while the server goes on.
+func TestNoMessageGoesUnanswered(t *testing.T) {
+	in := strings.NewReader("null\n42\n[]\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"panic"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")
+	var out strings.Builder
+	if err := testServer().Serve(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("want 5 answers, got %q", lines)
+	}
+	for i, want := range []string{`"id":null,"error":{"code":-32600`, `"id":null,"error":{"code":-32600`, `"id":null,"error":{"code":-32600`,
+		`"id":1,"result":{"content":[{"text":"echo failed: internal error`, `"id":2,"result":{}`} {
 		if !strings.Contains(lines[i], want) {
 			t.Errorf("answer %d %s lacks %s", i, lines[i], want)
 		}

@@ -233,7 +233,7 @@ func (r Report) Pass() bool {
 // prompt through per-prompt recall with opt.
 func Evaluate(ctx context.Context, s *Set, opt search.RecallOptions) (Report, error) {
 	rep := Report{Memories: s.Memories, Queries: len(s.Cases), SmallTalk: len(s.SmallTalk)}
-	scope := search.Scope{Root: s.Project.Root, Key: s.Project.Key}
+	scope := search.ScopeOf(&s.Project, false)
 	opt.Scope = scope
 	at1, at5, injected := 0, 0, 0
 	for _, c := range s.Cases {

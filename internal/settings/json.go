@@ -39,12 +39,13 @@ func Parse(data []byte) (*Value, error) {
 		return NewObject(), nil
 	}
 	// Validate first: the standard decoder's messages and offsets are the
-	// clearest to show a person.
-	var probe any
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, syntaxError(data, err)
+	// clearest to show a person (json.Valid allocates nothing; only an
+	// invalid document is decoded again for its message).
+	if !json.Valid(data) {
+		var probe any
+		return nil, syntaxError(data, json.Unmarshal(data, &probe))
 	}
-	return parseRaw(bytes.TrimSpace(data))
+	return parseRaw(data)
 }
 
 func syntaxError(data []byte, err error) error {
@@ -62,46 +63,42 @@ func syntaxError(data []byte, err error) error {
 	return fmt.Errorf("invalid JSON at line %d: %s", line, msg)
 }
 
-// parseRaw builds a Value from one valid JSON value, keeping the text of
-// scalars verbatim (a string's escapes stay as the user wrote them).
+// parseRaw builds a Value from a valid JSON document, keeping the text of
+// scalars verbatim (a string's escapes stay as the user wrote them). It is
+// one pass of the scanner Patch uses, so a document of tens of megabytes
+// (the client's .claude.json keeps every project's history) costs about a
+// copy of it, not a decode per level of nesting.
 func parseRaw(raw []byte) (*Value, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' && raw[0] != '[' {
-		return &Value{Kind: Scalar, Raw: string(raw)}, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // '{' or '['
+	p := &scanner{src: raw}
+	p.ws()
+	n, err := p.value()
+	if err != nil {
 		return nil, err
 	}
-	v := &Value{Kind: Array}
-	if raw[0] == '{' {
-		v.Kind = Object
+	p.ws()
+	if p.pos != len(raw) {
+		return nil, errSyntax
 	}
-	for dec.More() {
-		key := ""
-		if v.Kind == Object {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			key, _ = kt.(string)
+	return toValue(raw, n), nil
+}
+
+// toValue is the Value of an original node.
+func toValue(src []byte, n *node) *Value {
+	switch n.kind {
+	case Object:
+		v := &Value{Kind: Object, Keys: make([]string, len(n.members)), Vals: make([]*Value, len(n.members))}
+		for i, m := range n.members {
+			v.Keys[i], v.Vals[i] = m.key, toValue(src, m.val)
 		}
-		var member json.RawMessage
-		if err := dec.Decode(&member); err != nil {
-			return nil, err
+		return v
+	case Array:
+		v := &Value{Kind: Array, Items: make([]*Value, len(n.items))}
+		for i, m := range n.items {
+			v.Items[i] = toValue(src, m.val)
 		}
-		mv, err := parseRaw(member)
-		if err != nil {
-			return nil, err
-		}
-		if v.Kind == Object {
-			v.Keys = append(v.Keys, key)
-			v.Vals = append(v.Vals, mv)
-		} else {
-			v.Items = append(v.Items, mv)
-		}
+		return v
 	}
-	return v, nil
+	return &Value{Kind: Scalar, Raw: string(src[n.start:n.end])}
 }
 
 // NewObject returns an empty object.

@@ -98,7 +98,9 @@ func (p *scanner) value() (*node, error) {
 				if err := p.str(); err != nil {
 					return nil, err
 				}
-				if err := json.Unmarshal(p.src[ks:p.pos], &m.key); err != nil {
+				if k := p.src[ks+1 : p.pos-1]; bytes.IndexByte(k, '\\') < 0 {
+					m.key = string(k)
+				} else if err := json.Unmarshal(p.src[ks:p.pos], &m.key); err != nil {
 					return nil, errSyntax
 				}
 				p.ws()
@@ -178,13 +180,37 @@ func (p *scanner) str() error {
 	return errSyntax
 }
 
-// valueOf is a node as a Value, to compare with the edited one.
-func (r *renderer) valueOf(n *node) *Value {
-	v, err := parseRaw(r.src[n.start:n.end])
-	if err != nil {
-		return &Value{Kind: Scalar, Raw: string(r.src[n.start:n.end])}
+// same tells whether the original node o is the edited value v, as Equal
+// would say of o's Value (the same text, key order included), without
+// building it: comparing costs o's size, and Patch descends only into
+// what differs, so a large file with a small edit is compared about once.
+func (r *renderer) same(o *node, v *Value) bool {
+	if o.kind != v.Kind {
+		return false
 	}
-	return v
+	switch o.kind {
+	case Object:
+		if len(o.members) != len(v.Keys) {
+			return false
+		}
+		for i, m := range o.members {
+			if m.key != v.Keys[i] || !r.same(m.val, v.Vals[i]) {
+				return false
+			}
+		}
+		return true
+	case Array:
+		if len(o.items) != len(v.Items) {
+			return false
+		}
+		for i, m := range o.items {
+			if !r.same(m.val, v.Items[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return string(r.src[o.start:o.end]) == v.Raw
 }
 
 type renderer struct {
@@ -200,7 +226,7 @@ func (r *renderer) node(b *bytes.Buffer, o *node, v *Value, indent string, multi
 		multi = r.multiline(o) // a value keeps its own style
 	}
 	switch {
-	case o != nil && Equal(r.valueOf(o), v):
+	case o != nil && r.same(o, v):
 		b.Write(r.src[o.start:o.end])
 	case o != nil && o.kind == v.Kind && v.Kind == Object:
 		r.object(b, o, v, indent, multi)
@@ -250,7 +276,7 @@ func (r *renderer) array(b *bytes.Buffer, o *node, v *Value, indent string, mult
 	// takes the unused original at its own position.
 	for i, it := range v.Items {
 		for j := range o.items {
-			if !used[j] && Equal(r.valueOf(o.items[j].val), it) {
+			if !used[j] && r.same(o.items[j].val, it) {
 				used[j], parts[i] = true, part{orig: &o.items[j], val: it}
 				break
 			}

@@ -158,10 +158,11 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		if len(s.Lines) == 0 && s.Total == 0 {
 			continue
 		}
-		s.Lines = escapeHeaders(s.Lines)
+		s.Lines = fenceLines(s.Lines)
 		if s.Full != nil {
-			s.Full = escapeHeaders(s.Full)
+			s.Full = fenceLines(s.Full)
 		}
+		s.Title, s.Path = str.Line(s.Title), str.Line(s.Path)
 		st := &fitState{sec: s, keep: len(s.Lines), fixed: len(sectionSep) + str.Chars(s.Title), pathChars: str.Chars(s.Path)}
 		st.prefix = make([]int, len(s.Lines)+1)
 		for i, l := range s.Lines {
@@ -290,12 +291,14 @@ func Fit(preamble string, sections []Section, budget int) Block {
 
 const sectionSep = "\n\n"
 
-// escapeHeaders escapes the lines of a section's content that would pass
-// for a section header (a copy; the caller's lines are not changed).
-func escapeHeaders(lines []string) []string {
+// fenceLines makes each line of a section's content one safe line (no
+// control character, no CR or line separator that a reader could take for
+// a line break: str.Line) that cannot pass for a section header (a copy;
+// the caller's lines are not changed).
+func fenceLines(lines []string) []string {
 	var out []string
 	for i, l := range lines {
-		if e := escapeHeader(l); e != l {
+		if e := escapeHeader(str.Line(l)); e != l {
 			if out == nil {
 				out = append([]string(nil), lines...)
 			}

@@ -37,9 +37,9 @@ type Entry struct {
 // entries do; project and reference entries belong to their source project.
 func (l Entry) Global() bool { return l.Type == "user" || l.Type == "feedback" }
 
-// AppliesTo tells whether the entry is injected in the project rooted at root.
-func (l Entry) AppliesTo(root string) bool {
-	return l.Global() || store.InProject(l.SourceCwd, "", root, store.Slug(root))
+// AppliesTo tells whether the entry is injected in the project here.
+func (l Entry) AppliesTo(here store.Here) bool {
+	return l.Global() || here.Holds(l.SourceCwd, "")
 }
 
 // List reads the frontmatter of every canonical entry, in display order
@@ -86,8 +86,8 @@ type View struct {
 // there are; it checks each entry it shows against its file's size and
 // time (an entry edited in place leaves its folder's time as it was).
 // Otherwise it rebuilds the cache as List does.
-func Show(ctx context.Context, e store.Env, root string, limit int) (View, error) {
-	if v, ok := showCached(e, root, limit); ok {
+func Show(ctx context.Context, e store.Env, here store.Here, limit int) (View, error) {
+	if v, ok := showCached(e, here, limit); ok {
 		return v, nil
 	}
 	all, err := rebuild(ctx, e)
@@ -96,7 +96,6 @@ func Show(ctx context.Context, e store.Env, root string, limit int) (View, error
 	}
 	var v View
 	var errs []error
-	rootSlug := store.Slug(root)
 	for _, ce := range all {
 		switch {
 		case ce.Err != "":
@@ -106,7 +105,7 @@ func Show(ctx context.Context, e store.Env, root string, limit int) (View, error
 			if len(v.Global) < limit {
 				v.Global = append(v.Global, ce.Entry)
 			}
-		case store.InProject(ce.Entry.SourceCwd, "", root, rootSlug):
+		case here.Holds(ce.Entry.SourceCwd, ""):
 			v.ProjectTotal++
 			if len(v.Project) < limit {
 				v.Project = append(v.Project, ce.Entry)
@@ -277,7 +276,7 @@ func readLines(r io.Reader, dir string, n int) ([]cachedEntry, bool) {
 
 // showCached is Show from the cache alone, when its stamps vouch for it
 // and every entry it shows is the file the cache read.
-func showCached(e store.Env, root string, limit int) (View, bool) {
+func showCached(e store.Env, here store.Here, limit int) (View, bool) {
 	var v View
 	dir := e.LearnedDir()
 	f, _, err := store.OpenRegular(filepath.Join(dir, cacheName))
@@ -301,10 +300,9 @@ func showCached(e store.Env, root string, limit int) (View, bool) {
 		v.Global = append(v.Global, ce.Entry)
 	}
 	// The project's: the first of each group that applies, merged.
-	rootSlug := store.Slug(root)
 	var project []cachedEntry
 	for _, g := range h.groups {
-		if !store.InProject(g.cwd, g.slug, root, rootSlug) {
+		if !here.Holds(g.cwd, g.slug) {
 			continue
 		}
 		v.ProjectTotal += g.count

@@ -764,33 +764,36 @@ func TestShowFromCacheMatchesList(t *testing.T) {
 	if listErr == nil || len(all) != n {
 		t.Fatalf("%d entries, %v", len(all), listErr)
 	}
-	for _, root := range []string{"/src/shop", "/src/shop/api", "/src/other", "/nowhere", ""} {
-		for _, limit := range []int{0, 3, 40} {
-			var want View
-			for _, le := range all {
-				switch {
-				case le.Global():
-					want.GlobalTotal++
-					if len(want.Global) < limit {
-						want.Global = append(want.Global, le)
-					}
-				case le.AppliesTo(root):
-					want.ProjectTotal++
-					if len(want.Project) < limit {
-						want.Project = append(want.Project, le)
+	for _, root := range []string{"/src/shop", "/src/shop/api", "/src/other", "/nowhere", "", "/src"} {
+		for _, git := range []bool{true, false} {
+			here := store.HereOf(root, git)
+			for _, limit := range []int{0, 3, 40} {
+				var want View
+				for _, le := range all {
+					switch {
+					case le.Global():
+						want.GlobalTotal++
+						if len(want.Global) < limit {
+							want.Global = append(want.Global, le)
+						}
+					case le.AppliesTo(here):
+						want.ProjectTotal++
+						if len(want.Project) < limit {
+							want.Project = append(want.Project, le)
+						}
 					}
 				}
-			}
-			got, ok := showCached(e, root, limit)
-			if !ok {
-				t.Fatalf("%s: the cache was not used", root)
-			}
-			if got.Err == nil || !strings.Contains(got.Err.Error(), "broken.md") {
-				t.Errorf("%s: broken entry not reported: %v", root, got.Err)
-			}
-			got.Err = nil
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, limit %d:\ncache %+v\nlist  %+v", root, limit, got, want)
+				got, ok := showCached(e, here, limit)
+				if !ok {
+					t.Fatalf("%s: the cache was not used", root)
+				}
+				if got.Err == nil || !strings.Contains(got.Err.Error(), "broken.md") {
+					t.Errorf("%s: broken entry not reported: %v", root, got.Err)
+				}
+				got.Err = nil
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, limit %d:\ncache %+v\nlist  %+v", root, limit, got, want)
+				}
 			}
 		}
 	}

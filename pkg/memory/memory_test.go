@@ -506,7 +506,7 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 		return Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"}).Block.Text
 	}
 	block() // writes the cache
-	v, err := learn.Show(context.Background(), e, repo, 40)
+	v, err := learn.Show(context.Background(), e, store.HereOf(repo, true), 40)
 	if err != nil || v.GlobalTotal != 2 || v.ProjectTotal != 1 || len(v.Project) != 1 || v.Project[0].Name != "freeze" {
 		t.Fatalf("view %+v, %v", v, err)
 	}

@@ -119,6 +119,9 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			warnings = append(warnings, what+": "+err.Error())
 		}
 	}
+	if pl.cfg.Enabled && !e.Disabled {
+		_ = e.MakePrivate() // best effort: a store someone else owns stays as it is
+	}
 	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
 		// Claim the project's folder first: a new project's lossy slug may
 		// be claimed by another root at this very moment.
@@ -201,7 +204,11 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 
 	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars))
 	if cfg.Caps.Learned > 0 {
-		s, err := learnedSection(ctx, e, root, cfg.Caps.Learned, cfg.LineChars)
+		here := store.Here{}
+		if p := pl.project; p != nil {
+			here = store.HereOf(p.Root, p.Git)
+		}
+		s, err := learnedSection(ctx, e, here, cfg.Caps.Learned, cfg.LineChars)
 		warn(err)
 		if len(s.Lines) > 0 {
 			sections = append(sections, s)
@@ -377,13 +384,13 @@ const (
 // and the feedback still awaiting review (a correction keeps reaching
 // sessions until someone decides on it). Its longer rendering adds the
 // bodies of user and feedback entries, which are short.
-func learnedSection(ctx context.Context, e store.Env, root string, capLines, lineChars int) (inject.Section, error) {
+func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines, lineChars int) (inject.Section, error) {
 	s := inject.Section{
 		Name: "learned", Cap: capLines, Path: e.LearnedDir(),
 		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
 			filepath.Join(e.LearnedDir(), "<type>", "<name>.md") + ")",
 	}
-	v, err := learn.Show(ctx, e, root, capLines)
+	v, err := learn.Show(ctx, e, here, capLines)
 	if err != nil {
 		return s, err
 	}

@@ -122,10 +122,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	var parts []string
 	var recalled []string
 	if rc := pl.cfg.Recall; rc.Enabled && rc.MaxItems > 0 {
-		sc := search.Scope{}
-		if p := pl.project; p != nil {
-			sc.Root, sc.Key = p.Root, p.Key
-		}
+		sc := search.ScopeOf(pl.project, false)
 		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
 			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
 		if err == nil && len(hits) > 0 {
@@ -166,7 +163,9 @@ func RecallText(hits []search.Hit, maxChars int) (string, []string) {
 		if h.Snippet != "" && h.Kind != search.KindGlobal && h.Kind != search.KindProject && h.Kind != search.KindBriefing {
 			line += " — " + h.Snippet
 		}
-		line = str.Shorten(line, max(40, maxChars/2)) + " (" + where + ")"
+		// A file's name is the repository's to choose: a newline in it must
+		// not start a forged line (str.Line).
+		line = str.Line(str.Shorten(line, max(40, maxChars/2)) + " (" + where + ")")
 		if str.Chars(b.String())+1+str.Chars(line) > maxChars {
 			continue
 		}

@@ -30,14 +30,17 @@ type ConsolidateOptions struct {
 	// Learned adds the learned project entries (curated from the user's
 	// own Claude Code memory).
 	Learned bool
+	// Briefing adds the project briefing, which lives in the user's private
+	// store (ccmem briefing --set, or drafted from their sessions).
+	Briefing bool
 }
 
 // ConsolidateSection renders the CLAUDE.md section for a project. By
 // default it holds only what the team shares or was meant to: the
-// repository's MEMORY.md bullets, the project briefing, high-confidence
-// preferences, active decisions and constraints; the user's own sessions
-// and learned entries only when opts ask for them, and never a link into
-// the private store. It is deterministic: the same files give the same
+// repository's MEMORY.md bullets, high-confidence preferences, active
+// decisions and constraints (all committed in the repository already); the
+// user's briefing, sessions and learned entries, which live in the private
+// store, only when opts ask for them, and never a link into the store. It is deterministic: the same files give the same
 // bytes.
 func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts ConsolidateOptions) string {
 	var b strings.Builder
@@ -60,14 +63,16 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	}
 	if learned, _ := learn.List(ctx, e); opts.Learned && len(learned) > 0 {
 		for _, le := range learned {
-			if le.Type == "project" && le.AppliesTo(p.Root) {
+			if le.Type == "project" && le.AppliesTo(store.HereOf(p.Root, p.Git)) {
 				facts = append(facts, "- "+le.Name+": "+le.Description)
 			}
 		}
 	}
 	section("Facts", facts)
 	var briefing []string
-	if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.BriefingPath(p.Key), store.Limits{Lines: 80, Chars: 16 << 10, LineChars: 500}); err == nil {
+	if !opts.Briefing {
+		// Private: only on request.
+	} else if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.BriefingPath(p.Key), store.Limits{Lines: 80, Chars: 16 << 10, LineChars: 500}); err == nil {
 		briefing = h.Lines
 	}
 	section("Briefing", briefing)

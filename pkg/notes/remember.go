@@ -64,6 +64,18 @@ func Target(e store.Env, scope Scope, p store.Project) (path, lockDir string, er
 	return "", "", fmt.Errorf("unknown scope %q", scope)
 }
 
+// Size caps of what Remember writes: a fact is one bullet (what outgrows
+// one belongs in a topic file, with a pointer line), and a MEMORY.md that
+// grows past what search reads (8 MB) or a session shows (200 lines) only
+// hides memory.
+const (
+	MaxFactChars = 2000
+	MaxFileBytes = 2 << 20
+)
+
+// ErrTooLong is a fact or a MEMORY.md over its cap.
+var ErrTooLong = errors.New("too long")
+
 // Remember adds one fact as a bullet under the "## topic" header of the
 // scope's MEMORY.md, creating the file (and its folder) if needed and the
 // header if missing. A fact already there (same words, any case or
@@ -101,13 +113,21 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 		read = func() ([]byte, error) { return store.ReadFileIn(p.Root, path, 16<<20) }
 		write = func(path string, data []byte) error { return store.WriteFileIn(p.Root, path, data) }
 	}
-	topic = strings.TrimSpace(strings.TrimLeft(str.OneLine(topic), "#"))
+	// One line each, with no control character (an ESC or a NUL would
+	// reach every later session's block and the user's terminal).
+	topic = strings.TrimSpace(strings.TrimLeft(str.Line(str.OneLine(topic)), "#"))
 	if topic == "" {
 		topic = DefaultTopic
 	}
-	fact := str.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- "))
+	if n := str.Chars(topic); n > 200 {
+		return RememberResult{}, fmt.Errorf("the topic has %d characters, more than 200: %w", n, ErrTooLong)
+	}
+	fact := str.Line(str.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- ")))
 	if fact == "" {
 		return RememberResult{}, errors.New("nothing to remember: the text is empty")
+	}
+	if n := str.Chars(fact); n > MaxFactChars {
+		return RememberResult{}, fmt.Errorf("the fact has %d characters, more than the %d a bullet holds (%w); hint: put the detail in a topic file beside MEMORY.md and remember a one-line pointer to it", n, MaxFactChars, ErrTooLong)
 	}
 	fact, n := redact.String(fact)
 	res := RememberResult{Path: path, Topic: topic, Line: "- " + fact, Redactions: n}
@@ -118,6 +138,9 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 		return res, write(path, []byte("## "+topic+"\n"+res.Line+"\n"))
 	case err != nil:
 		return res, err
+	}
+	if len(data)+len(res.Line)+len(topic)+8 > MaxFileBytes {
+		return res, fmt.Errorf("%s has %d bytes; a fact more would take it past %d MB (%w): sessions show its first 200 lines; hint: move detail into topic files, or ccmem forget what no longer holds", e.Tilde(path), len(data), MaxFileBytes>>20, ErrTooLong)
 	}
 	content := string(data)
 	lines := strings.Split(content, "\n")

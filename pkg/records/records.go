@@ -464,9 +464,10 @@ type Store struct {
 }
 
 // Open returns the record store of the project dir belongs to.
-// A kill between a record's write and the index's leaves index.md stale;
-// Open rebuilds it when it disagrees with the records, so every record
-// command (a refused one too) heals it.
+// A kill between a record's write and the index's leaves index.md stale,
+// and a kill inside a write leaves its temporary file; Open rebuilds the
+// one and removes the other (once old), so every record command (a
+// refused one too) heals them.
 func Open(e store.Env, dir string) (*Store, error) {
 	p, err := store.ResolveProject(e, dir)
 	if err != nil {
@@ -479,6 +480,7 @@ func Open(e store.Env, dir string) (*Store, error) {
 			return nil, err
 		}
 		defer unlock()
+		store.Tidy(Dir(s.Root), "index.md")
 		if err := s.writeIndex(); err != nil {
 			return nil, err
 		}

@@ -348,6 +348,22 @@ func TestRecordIndexHeals(t *testing.T) {
 	if !strings.Contains(index(), "[Second](decision/second.json)") {
 		t.Fatalf("the index was not healed:\n%s", index())
 	}
+	// A kill inside the index's write left its temporary file in the
+	// repository; the next record command, refused or not, removes it
+	// once it is old.
+	tmp := filepath.Join(Dir(w.s.Root), ".index.md.tmp-4242")
+	storetest.Mkfile(t, tmp, "# Records (half")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(tmp, old, old)
+	if s, err = Open(w.s.Env, w.s.Root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(decision("Second")); code(err) != "EXISTS" {
+		t.Fatalf("re-created: %v", err)
+	}
+	if _, err := os.Lstat(tmp); err == nil {
+		t.Fatal("the leftover index temporary file stayed in the repository")
+	}
 }
 
 // Records are committed with the repository: a secret in any field of a

@@ -51,7 +51,11 @@ type Doc struct {
 	Time time.Time
 	// Scope is the project root a learned project or reference entry
 	// belongs to ("" for memory of every project).
-	Scope  string
+	Scope string
+	// Hidden marks memory that is kept but forgotten (a retired or
+	// archived record): found only when asked for (Options.Forgotten),
+	// never recalled.
+	Hidden bool
 	Fields [nFields]string
 }
 
@@ -179,6 +183,7 @@ func recordDoc(root, path string) (Doc, bool) {
 	status := ""
 	if r.RecordStatus != "" && r.RecordStatus != records.StatusActive {
 		status = " (" + r.RecordStatus + ")"
+		d.Hidden = true
 	}
 	d.Snippet = str.Shorten(r.Category+status+": "+strings.Join(body, " · "), snippetLen)
 	d.Fields[fieldTitle] = r.Title

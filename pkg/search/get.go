@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -23,31 +24,16 @@ func Get(e store.Env, path, root string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("%s: the path must be absolute, as search gives it", path)
 	}
-	path = filepath.Clean(path)
-	var under string
-	if store.CheckIn(e.Store, path) == nil {
-		under = e.Store
-	} else {
-		for _, r := range knownRoots(e, root) {
-			if dir := store.RepoMemoryDir(r); store.CheckIn(dir, path) == nil {
-				under = dir
-				break
-			}
-		}
-	}
-	if under == "" {
-		if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("%s: %w", path, ErrNotMemory)
-		}
+	f, fi, err := store.OpenMemory(e, filepath.Clean(path), knownRoots(e, root))
+	if errors.Is(err, store.ErrOutside) {
 		return "", fmt.Errorf("%s: %w", path, ErrNotMemory)
 	}
-	f, fi, err := store.OpenIn(under, path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	buf := make([]byte, min(fi.Size(), maxGet))
-	n, _ := f.Read(buf)
+	n, _ := io.ReadFull(f, buf)
 	text := str.ValidUTF8(buf[:n])
 	if fi.Size() > maxGet {
 		text += fmt.Sprintf("\n… (cut: the file has %d bytes; read it with your file tools for the rest)", fi.Size())

@@ -27,9 +27,21 @@ import (
 // project's (or, with All, every project's in the store).
 type Scope struct {
 	// Root and Key are the current project's root and store key ("" for
-	// none: only memory of every project).
+	// none: only memory of every project); Git tells whether Root is a git
+	// working tree (see store.Here).
 	Root, Key string
+	Git       bool
 	All       bool
+}
+
+// ScopeOf is the scope of a search run in project p (nil: none), all
+// projects' too with all.
+func ScopeOf(p *store.Project, all bool) Scope {
+	sc := Scope{All: all}
+	if p != nil {
+		sc.Root, sc.Key, sc.Git = p.Root, p.Key, p.Git
+	}
+	return sc
 }
 
 // Options shape a search.
@@ -51,6 +63,9 @@ type Options struct {
 	// BuildFor, when set, bounds the time spent (re)building the index:
 	// what is not built by then is left out of this search.
 	BuildFor time.Duration
+	// Forgotten includes memory that is kept but forgotten (retired and
+	// archived records); without it, it is never found or recalled.
+	Forgotten bool
 	// prompt: the query is a user's prompt, small talk removed.
 	prompt bool
 }
@@ -104,7 +119,7 @@ func layout(e store.Env, sc Scope) []unit {
 	if sc.All {
 		ents, _ := os.ReadDir(e.ProjectsDir())
 		for _, de := range ents {
-			if de.IsDir() && store.ValidID(de.Name(), 255, false) {
+			if de.IsDir() && store.ValidKey(de.Name()) {
 				root := e.ProjectRoot(de.Name())
 				if de.Name() == sc.Key && sc.Root != "" {
 					root = sc.Root
@@ -358,12 +373,27 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			units = append(units, u)
 		}
 	}
-	readers := open(ctx, e, units, opt.Quick, opt.BuildFor)
-	defer func() {
+	for try := 0; ; try++ {
+		readers := open(ctx, e, units, opt.Quick, opt.BuildFor)
+		hits := rank(readers, terms, opt)
+		damaged := false
 		for _, r := range readers {
 			r.Close()
+			if r.damaged && r.path != "" {
+				// A block failed its checksum: the unit is rebuilt, and
+				// the search run again over what its files hold.
+				os.Remove(r.path)
+				damaged = true
+			}
 		}
-	}()
+		if !damaged || try > 0 {
+			return hits, nil
+		}
+	}
+}
+
+// rank scores the documents of the open units for the terms.
+func rank(readers []*reader, terms []string, opt Options) []Hit {
 	// The number of documents and each term's document frequency over
 	// the whole scope: a term's idf.
 	n := 0
@@ -375,7 +405,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 		}
 	}
 	if n == 0 {
-		return []Hit{}, nil
+		return []Hit{}
 	}
 	idf := make([]float64, len(terms))
 	idfSum := 0.0
@@ -406,10 +436,10 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 				}
 			}
 			d, err := c.r.doc(c.doc)
-			if err != nil {
+			if err != nil || d.Hidden && !opt.Forgotten {
 				continue
 			}
-			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope.Root) {
+			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope) {
 				continue // another project's learned entry
 			}
 			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet,
@@ -419,7 +449,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			keep *= 8 // filters left too few: look further down
 			continue
 		}
-		return sortNewerFirst(hits), nil
+		return sortNewerFirst(hits)
 	}
 }
 
@@ -547,7 +577,7 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 
 // inScope tells whether memory of the project at scope applies at root
 // (see store.InProject).
-func inScope(scope, root string) bool { return store.InProject(scope, "", root, store.Slug(root)) }
+func inScope(scope string, sc Scope) bool { return store.HereOf(sc.Root, sc.Git).Holds(scope, "") }
 
 func dedupe(terms []string) []string {
 	seen := map[string]bool{}
@@ -585,6 +615,11 @@ type RecallOptions struct {
 	MinScore, MinMatched float64
 }
 
+// maxRecallPrompt is how much of a prompt recall reads for its words: a
+// person's question fits many times over; a pasted log of megabytes would
+// otherwise cost the hook its deadline (and hundreds of megabytes).
+const maxRecallPrompt = 16 << 10
+
 // recallBuild bounds the index building one prompt may do: the first
 // prompt in a large store that was never searched does not wait for all of
 // it (`ccmem search` builds the rest, or later prompts do).
@@ -596,6 +631,9 @@ const recallBuild = time.Second
 func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
 	if o.MaxItems <= 0 {
 		return []Hit{}, nil
+	}
+	if len(prompt) > maxRecallPrompt {
+		prompt = strings.ToValidUTF8(prompt[:maxRecallPrompt], "")
 	}
 	hits, err := Search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost, prompt: true, BuildFor: recallBuild})
 	if err != nil {

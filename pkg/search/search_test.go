@@ -20,7 +20,7 @@ type world struct {
 	p    store.Project
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	e := storetest.Env(t)
 	root, p := storetest.Repo(t, e, "shop")
@@ -37,16 +37,16 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func (w *world) episode(t *testing.T, dir, name, goal string, at time.Time, file string) string {
+func (w *world) episode(t testing.TB, dir, name, goal string, at time.Time, file string) string {
 	path := filepath.Join(w.e.ProjectDir(w.p.Key), dir, name)
 	storetest.Mkfile(t, path, fmt.Sprintf(`{"session_id":%q,"goal":%q,"turns":3,"files_changed":[%q],"started_at":%q,"outcome":"done","friction":{"class":"OK"}}`,
 		name, goal, file, at.Format(time.RFC3339)))
 	return path
 }
 
-func (w *world) search(t *testing.T, q string, opt Options) []Hit {
+func (w *world) search(t testing.TB, q string, opt Options) []Hit {
 	t.Helper()
-	opt.Scope = Scope{Root: w.root, Key: w.p.Key, All: opt.Scope.All}
+	opt.Scope = ScopeOf(&w.p, opt.Scope.All)
 	hits, err := Search(context.Background(), w.e, q, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +86,40 @@ func TestSearchFindsEveryKind(t *testing.T) {
 	}
 	if hits := w.search(t, "payment retry checkout", Options{Kinds: []string{KindGlobal}}); len(hits) != 0 {
 		t.Fatalf("kind filter: %+v", hits)
+	}
+}
+
+// TestAllProjectsSearchesEveryProject: --all-projects (and MCP's
+// all_projects) searches every project of the store, the current one
+// included, from inside a project or outside any (project keys start with
+// "-", as a path's slug does).
+func TestAllProjectsSearchesEveryProject(t *testing.T) {
+	w := newWorld(t)
+	api, ap := storetest.Repo(t, w.e, "api")
+	if _, err := store.ClaimProject(w.e, ap); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.ClaimProject(w.e, w.p); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, filepath.Join(w.e.EpisodesDir(ap.Key), "20261121T100000Z-a1.json"),
+		`{"session_id":"a1","goal":"rotate the grpc certificates","turns":2,"started_at":"2026-11-21T10:00:00Z"}`)
+	storetest.Mkfile(t, store.RepoMemory(api), "## Ops\n- certificates rotate every ninety days\n")
+	for _, sc := range []Scope{ScopeOf(&w.p, true), {All: true}} {
+		hits, err := Search(context.Background(), w.e, "payment retry grpc certificates", Options{Scope: sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, h := range hits {
+			paths = append(paths, h.Path)
+		}
+		all := strings.Join(paths, "\n")
+		for _, want := range []string{"20261120T100000Z-s1.json", "20261121T100000Z-a1.json", store.RepoMemory(api)} {
+			if !strings.Contains(all, want) {
+				t.Errorf("scope %+v: %s not found in\n%s", sc, want, all)
+			}
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"hash/fnv"
 	"io"
 	"io/fs"
@@ -175,8 +176,9 @@ func (u unit) docs(ents []entry) []Doc {
 
 // The index file of a unit, all integers little-endian:
 //
-//	header (64 bytes): magic, docs, terms, stamp length, dictionary
-//	  length, offsets of postings, doc offsets, docs, ref keys
+//	header (80 bytes): magic, docs, terms, stamp length, dictionary
+//	  length, offsets of postings, doc offsets, docs, ref keys and the
+//	  block checksums, the header's checksum
 //	stamp
 //	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
 //	  of its postings
@@ -185,17 +187,31 @@ func (u unit) docs(ents []entry) []Doc {
 //	  normalised by the fields' lengths against the unit's averages),
 //	  scaled to 0..65535: a query multiplies and adds, nothing more
 //	doc offsets: per doc, u32 offset of its record in docs
-//	docs: per doc: u8 kind, i64 unix seconds, u32 line, then path, title,
-//	  snippet and scope, each u16 length + bytes
+//	docs: per doc: u8 kind (bit 7: hidden unless asked for), i64 unix
+//	  seconds, u32 line, then path, title, snippet and scope, each u16
+//	  length + bytes
 //	ref keys: per doc, the 8-byte RefKey of its ref (so "already shown"
 //	  is told without reading the doc)
+//	block checksums: a CRC-32C of each 4 KB block of everything from the
+//	  postings to the ref keys
+//
+// The header's checksum (CRC-32C of the header, with the checksum's own
+// bytes zero, the stamp and the dictionary) is checked at every open; a
+// block's when it is read (all of a small file's at open). A damaged file
+// is never trusted: the unit is rebuilt from its sources.
 const (
-	magic      = "CCMIDX04"
-	headerLen  = 64
+	magic      = "CCMIDX05"
+	headerLen  = 80
 	postingLen = 6
+	blockLen   = 4096
 	// impactMax is the largest impact, (k1+1) as a term's frequency grows.
 	impactMax = k1 + 1
+	// hiddenBit marks a doc left out unless asked for (a retired or
+	// archived record: forgotten, never recalled).
+	hiddenBit = 0x80
 )
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // built is a unit's index in memory.
 type built struct {
@@ -306,7 +322,11 @@ func (b *built) encode() []byte {
 		k := RefKey(d.Ref())
 		keys.Write(k[:])
 		binary.Write(&offs, le, uint32(docs.Len()))
-		docs.WriteByte(kindIndex[d.Kind])
+		kind := kindIndex[d.Kind]
+		if d.Hidden {
+			kind |= hiddenBit
+		}
+		docs.WriteByte(kind)
 		var unix int64
 		if !d.Time.IsZero() {
 			unix = d.Time.Unix()
@@ -318,26 +338,37 @@ func (b *built) encode() []byte {
 		putString(d.Snippet)
 		putString(d.Scope)
 	}
-	var out bytes.Buffer
-	out.WriteString(magic)
-	postStart := uint64(headerLen + len(b.stamp) + dict.Len())
+	bodyStart := uint64(headerLen + len(b.stamp) + dict.Len())
+	postStart := bodyStart
 	offsStart := postStart + uint64(post.Len())
 	docsStart := offsStart + uint64(offs.Len())
 	keysStart := docsStart + uint64(docs.Len())
-	binary.Write(&out, le, uint32(len(b.docs)))
-	binary.Write(&out, le, uint32(len(b.terms)))
-	binary.Write(&out, le, uint32(len(b.stamp)))
-	binary.Write(&out, le, uint32(dict.Len()))
-	binary.Write(&out, le, []uint64{postStart, offsStart, docsStart, keysStart})
-	binary.Write(&out, le, uint64(0)) // reserved
+	crcStart := keysStart + uint64(keys.Len())
+	out := bytes.NewBuffer(make([]byte, 0, crcStart+4*(crcStart-bodyStart)/blockLen+8))
+	out.WriteString(magic)
+	binary.Write(out, le, uint32(len(b.docs)))
+	binary.Write(out, le, uint32(len(b.terms)))
+	binary.Write(out, le, uint32(len(b.stamp)))
+	binary.Write(out, le, uint32(dict.Len()))
+	binary.Write(out, le, []uint64{postStart, offsStart, docsStart, keysStart, crcStart})
+	out.Write(make([]byte, headerLen-out.Len())) // the header's checksum (below) and reserved bytes
 	out.WriteString(b.stamp)
 	out.Write(dict.Bytes())
+	le.PutUint32(out.Bytes()[headCRCAt:], crc32.Checksum(out.Bytes(), castagnoli))
 	out.Write(post.Bytes())
 	out.Write(offs.Bytes())
 	out.Write(docs.Bytes())
 	out.Write(keys.Bytes())
+	var crcs []byte
+	for body := out.Bytes()[bodyStart:]; len(body) > 0; body = body[min(blockLen, len(body)):] {
+		crcs = le.AppendUint32(crcs, crc32.Checksum(body[:min(blockLen, len(body))], castagnoli))
+	}
+	out.Write(crcs)
 	return out.Bytes()
 }
+
+// headCRCAt is where the header's checksum is.
+const headCRCAt = 64
 
 // errBadIndex is an index file that cannot be used: it is rebuilt.
 var errBadIndex = errors.New("damaged search index")
@@ -350,11 +381,19 @@ type reader struct {
 	// the parts needed, from f.
 	data   []byte
 	f      *os.File
+	path   string
 	size   int64
 	stamp  string
 	nDocs  int
 	dict   map[string]dictEntry
-	starts [4]uint64 // postings, doc offsets, docs, ref keys
+	starts [5]uint64 // postings, doc offsets, docs, ref keys, block checksums
+	// crcs are the block checksums of a large file; verified marks the
+	// blocks whose checksum was checked.
+	crcs     []byte
+	verified []uint64
+	// damaged is set when a read found a block that fails its checksum:
+	// the file is rebuilt.
+	damaged bool
 	// keys are every doc's ref key, read after keyReads single reads.
 	keys     []byte
 	keyReads int
@@ -366,14 +405,14 @@ type dictEntry struct {
 }
 
 // wholeRead is how much of a small index file is read at once.
-const wholeRead = 256 << 10
+var wholeRead int64 = 256 << 10
 
 func openReader(path string) (*reader, error) {
 	f, fi, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{size: fi.Size()}
+	r := &reader{size: fi.Size(), path: path}
 	if r.size > wholeRead {
 		r.f = f // index files are replaced by rename, never changed in place
 	} else {
@@ -397,20 +436,50 @@ func (r *reader) Close() {
 	}
 }
 
+// span bounds-checks n bytes at off, without overflow for any off.
+func (r *reader) span(off uint64, n int) bool {
+	return n >= 0 && off <= uint64(r.size) && uint64(n) <= uint64(r.size)-off
+}
+
 // at is n bytes of the index at off (read only: for a small index, not a
-// copy).
+// copy). A large file's blocks are checked against their checksums as they
+// are first read.
 func (r *reader) at(off uint64, n int) ([]byte, error) {
-	if n < 0 || off+uint64(n) > uint64(r.size) {
+	if !r.span(off, n) {
 		return nil, errBadIndex
 	}
 	if r.f == nil {
 		return r.data[off : off+uint64(n) : off+uint64(n)], nil
 	}
-	buf := make([]byte, n)
-	if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
+	body, end := r.starts[0], r.starts[4]
+	if r.crcs == nil || off+uint64(n) <= body || off >= end {
+		buf := make([]byte, n)
+		if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
+			return nil, errBadIndex
+		}
+		return buf, nil
+	}
+	// Read whole blocks, so each can be checked.
+	first := (max(off, body) - body) / blockLen
+	last := (min(off+uint64(n), end) - body + blockLen - 1) / blockLen
+	from, to := body+first*blockLen, min(body+last*blockLen, end)
+	lo, hi := min(off, from), max(off+uint64(n), to)
+	buf := make([]byte, hi-lo)
+	if _, err := r.f.ReadAt(buf, int64(lo)); err != nil {
 		return nil, errBadIndex
 	}
-	return buf, nil
+	for b := first; b < last; b++ {
+		if r.verified[b/64]&(1<<(b%64)) != 0 {
+			continue
+		}
+		bs, be := body+b*blockLen-lo, min(body+(b+1)*blockLen, end)-lo
+		if crc32.Checksum(buf[bs:be], castagnoli) != binary.LittleEndian.Uint32(r.crcs[4*b:]) {
+			r.damaged = true
+			return nil, errBadIndex
+		}
+		r.verified[b/64] |= 1 << (b % 64)
+	}
+	return buf[off-lo : off-lo+uint64(n) : off-lo+uint64(n)], nil
 }
 
 func (r *reader) readHead() error {
@@ -421,18 +490,53 @@ func (r *reader) readHead() error {
 	le := binary.LittleEndian
 	r.nDocs = int(le.Uint32(h[8:]))
 	nTerms := int(le.Uint32(h[12:]))
-	stampLen := int(le.Uint32(h[16:]))
-	dictLen := int(le.Uint32(h[20:]))
+	stampLen := uint64(le.Uint32(h[16:]))
+	dictLen := uint64(le.Uint32(h[20:]))
 	for i := range r.starts {
 		r.starts[i] = le.Uint64(h[24+8*i:])
 	}
-	rest, err := r.at(headerLen, stampLen+dictLen)
+	// The sections lie in order, inside the file, where their sizes say.
+	body := headerLen + stampLen + dictLen
+	nBlocks := (r.starts[4] - min(body, r.starts[4]) + blockLen - 1) / blockLen
+	if r.starts[0] != body || r.starts[4] > uint64(r.size) || uint64(r.size)-r.starts[4] != 4*nBlocks {
+		return errBadIndex
+	}
+	for i := 1; i < len(r.starts); i++ {
+		if r.starts[i-1] > r.starts[i] {
+			return errBadIndex
+		}
+	}
+	if r.starts[2]-r.starts[1] != 4*uint64(r.nDocs) || r.starts[4]-r.starts[3] != refKeyLen*uint64(r.nDocs) {
+		return errBadIndex
+	}
+	rest, err := r.at(headerLen, int(stampLen+dictLen))
 	if err != nil {
 		return err
 	}
+	sum := crc32.Update(crc32.Update(crc32.Checksum(h[:headCRCAt], castagnoli), castagnoli, []byte{0, 0, 0, 0}), castagnoli, h[headCRCAt+4:])
+	if crc32.Update(sum, castagnoli, rest) != le.Uint32(h[headCRCAt:]) {
+		return errBadIndex
+	}
+	// The blocks: all of them now for a file read whole; a large file's
+	// as they are read.
+	crcs, err := r.at(r.starts[4], int(4*nBlocks))
+	if err != nil {
+		return err
+	}
+	if r.f == nil {
+		for b := uint64(0); b < nBlocks; b++ {
+			from, to := body+b*blockLen, min(body+(b+1)*blockLen, r.starts[4])
+			if crc32.Checksum(r.data[from:to], castagnoli) != le.Uint32(crcs[4*b:]) {
+				return errBadIndex
+			}
+		}
+	} else {
+		r.crcs, r.verified = crcs, make([]uint64, (nBlocks+63)/64)
+	}
 	r.stamp = string(rest[:stampLen])
 	d := rest[stampLen:]
-	r.dict = make(map[string]dictEntry, nTerms)
+	r.dict = make(map[string]dictEntry, min(nTerms, len(d)/10))
+	postings := r.starts[1] - r.starts[0]
 	for range nTerms {
 		if len(d) < 2 {
 			return errBadIndex
@@ -441,16 +545,12 @@ func (r *reader) readHead() error {
 		if len(d) < 2+n+8 {
 			return errBadIndex
 		}
-		r.dict[string(d[2:2+n])] = dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
-		d = d[10+n:]
-	}
-	for i := 1; i < len(r.starts); i++ {
-		if r.starts[i-1] > r.starts[i] {
+		e := dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
+		if uint64(e.off)+uint64(e.df)*postingLen > postings {
 			return errBadIndex
 		}
-	}
-	if r.starts[3]+refKeyLen*uint64(r.nDocs) != uint64(r.size) {
-		return errBadIndex
+		r.dict[string(d[2:2+n])] = e
+		d = d[10+n:]
 	}
 	return nil
 }
@@ -496,14 +596,7 @@ func (r *reader) doc(i uint32) (Doc, error) {
 	if err != nil || len(buf) < 13 {
 		return Doc{}, errBadIndex
 	}
-	d := Doc{}
-	if int(buf[0]) < len(Kinds) {
-		d.Kind = Kinds[buf[0]]
-	}
-	if unix := int64(binary.LittleEndian.Uint64(buf[1:])); unix != 0 {
-		d.Time = time.Unix(unix, 0).UTC()
-	}
-	d.Line = int(binary.LittleEndian.Uint32(buf[9:]))
+	d := docHead(buf)
 	buf = buf[13:]
 	var strs [4]string
 	for i := range strs {
@@ -522,16 +615,32 @@ func (r *reader) doc(i uint32) (Doc, error) {
 	return d, nil
 }
 
+// docHead reads a doc record's fixed part: kind, hidden, time and line.
+func docHead(buf []byte) Doc {
+	d := Doc{Hidden: buf[0]&hiddenBit != 0, Line: int(binary.LittleEndian.Uint32(buf[9:]))}
+	if k := int(buf[0] &^ hiddenBit); k < len(Kinds) {
+		d.Kind = Kinds[k]
+	}
+	// A time outside years 1–9999 cannot be written as JSON: damage.
+	if unix := int64(binary.LittleEndian.Uint64(buf[1:])); unix != 0 && unix > minUnix && unix < maxUnix {
+		d.Time = time.Unix(unix, 0).UTC()
+	}
+	return d
+}
+
+// The unix seconds of years 1 and 10000.
+const (
+	minUnix = -62135596800
+	maxUnix = 253402300800
+)
+
 // docSlow reads a doc record whose strings do not fit the usual read.
 func (r *reader) docSlow(off uint64) (Doc, error) {
 	buf, err := r.at(off, int(min(int64(4*math.MaxUint16+13), r.size-int64(off))))
 	if err != nil || len(buf) < 13 {
 		return Doc{}, errBadIndex
 	}
-	d := Doc{Line: int(binary.LittleEndian.Uint32(buf[9:]))}
-	if int(buf[0]) < len(Kinds) {
-		d.Kind = Kinds[buf[0]]
-	}
+	d := docHead(buf)
 	buf = buf[13:]
 	var strs [4]string
 	for i := range strs {

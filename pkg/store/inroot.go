@@ -28,10 +28,10 @@ var ErrOutside = errors.New("outside the folder it belongs in")
 // by whoever chose it). Every component but the last must be a folder; a
 // missing component ends the check, since nothing is there to follow.
 func CheckIn(root, path string) error {
-	rel, err := filepath.Rel(root, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if !Within(root, path) {
 		return &fs.PathError{Op: "open", Path: path, Err: ErrOutside}
 	}
+	rel, _ := filepath.Rel(root, path)
 	if rel == "." {
 		return nil
 	}
@@ -54,6 +54,32 @@ func CheckIn(root, path string) error {
 		}
 	}
 	return nil
+}
+
+// Within tells whether path lies under dir, by their names alone (both
+// clean and absolute).
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// OpenMemory opens a memory file named by its path: one in the store, or in
+// the memory folder (.claude/memory/) of one of the repositories roots. A
+// repository's file is checked from the repository's root down, so a
+// .claude or .claude/memory that a repository commits as a symlink (to /,
+// to ~/.ssh) is refused like any symlink below it; the store's from the
+// store down. It is the one containment rule for reading memory by path.
+func OpenMemory(e Env, path string, roots []string) (*os.File, os.FileInfo, error) {
+	path = filepath.Clean(path)
+	if Within(e.Store, path) {
+		return OpenIn(e.Store, path)
+	}
+	for _, r := range roots {
+		if r != "" && Within(RepoMemoryDir(r), path) {
+			return OpenIn(r, path)
+		}
+	}
+	return nil, nil, &fs.PathError{Op: "open", Path: path, Err: ErrOutside}
 }
 
 // OpenIn is OpenRegular for a file under root, refusing symlinks (see

@@ -2,6 +2,7 @@ package store
 
 import (
 	"crypto/sha256"
+	"os"
 	"path/filepath"
 	"strconv"
 )
@@ -107,4 +108,20 @@ const RefKeyLen = 8
 func RefKey(ref string) [RefKeyLen]byte {
 	sum := sha256.Sum256([]byte(ref))
 	return [RefKeyLen]byte(sum[:RefKeyLen])
+}
+
+// MakePrivate makes the store's own folder private (0700) when it exists
+// and others may read or enter it: a store made by hand, or by an older
+// tool, with a loose mode. Only the folder itself is changed (everything
+// ccmem writes inside it is private already; `ccmem doctor --fix` mends
+// the rest). It is one stat when the folder is as it should be.
+func (e Env) MakePrivate() error {
+	if !modesMatter {
+		return nil
+	}
+	fi, err := os.Lstat(e.Store)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	return os.Chmod(e.Store, fi.Mode().Perm()&^0o077)
 }

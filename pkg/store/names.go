@@ -102,6 +102,21 @@ func ValidID(s string, max int, lower bool) bool {
 	return true
 }
 
+// ValidKey tells whether s can be a project's key, the name of its folder in
+// the store: what Slug and a hash suffix make, 1 to 255 of [A-Za-z0-9-]
+// (a key starts with "-" as a path's slug does), never "." or "..".
+func ValidKey(s string) bool {
+	if len(s) == 0 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // Slugify makes a record id from a title: lowercase ASCII letters and
 // digits, other runs as one "-", at most 80 characters.
 func Slugify(title string) string {
@@ -123,21 +138,41 @@ func Slugify(title string) string {
 	return s
 }
 
-// InProject tells whether memory that came from folder src applies in the
-// project rooted at root: the same folder or one inside it, or the same
+// Here is the project a session runs in, as the rule for memory that
+// names the folder it came from sees it (see Holds).
+type Here struct {
+	root, slug string
+	git        bool
+}
+
+// HereOf is the project rooted at root (git: a git working tree, as
+// Project.Git says).
+func HereOf(root string, git bool) Here {
+	if root == "" {
+		return Here{}
+	}
+	return Here{root: filepath.Clean(root), slug: Slug(root), git: git}
+}
+
+// Holds tells whether memory that came from folder src applies in this
+// project — the one rule for "applies to this project". It applies when
+// src is the project's root, or (for a git repository, whose
+// subfolders are the project too) a folder inside it, or has the root's
 // slug, since a folder read back from a silo's slug is only approximate
-// (slugs are lossy). rootSlug is Slug(root), and srcSlug Slug(src) or ""
-// to compute it; callers that test many sources pass them precomputed.
-func InProject(src, srcSlug, root, rootSlug string) bool {
-	if root == "" || src == "" {
+// (slugs are lossy). A folder that is not a git repository is a project of
+// its own, not a container: a session in $HOME or ~/src is never given the
+// memory of the projects below it. srcSlug is Slug(src), or "" to compute
+// it; callers that test many sources pass it precomputed.
+func (h Here) Holds(src, srcSlug string) bool {
+	if h.root == "" || src == "" {
 		return false
 	}
 	src = filepath.Clean(src)
-	if src == root || strings.HasPrefix(src, root+string(filepath.Separator)) {
+	if src == h.root || h.git && strings.HasPrefix(src, h.root+string(filepath.Separator)) {
 		return true
 	}
 	if srcSlug == "" {
 		srcSlug = Slug(src)
 	}
-	return srcSlug == rootSlug
+	return srcSlug == h.slug
 }
