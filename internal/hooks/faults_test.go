@@ -58,7 +58,17 @@ type faultWorld struct {
 
 func newFaultWorld(t *testing.T) *faultWorld {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "ccmem-faults-")
+	// The unprivileged user must reach the hook binary and its files: a
+	// private TMPDIR (macOS's, or a fresh user's 0700 one) cannot be
+	// traversed by it, so the system's /tmp is used then.
+	base := os.TempDir()
+	if os.Geteuid() == 0 && !traversableByAll(base) {
+		base = "/tmp"
+		if !traversableByAll(base) {
+			t.Fatalf("neither TMPDIR (%s) nor /tmp can be entered by the unprivileged user these tests run hooks as", os.TempDir())
+		}
+	}
+	dir, err := os.MkdirTemp(base, "ccmem-faults-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +91,20 @@ func newFaultWorld(t *testing.T) *faultWorld {
 	w.mkfile(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), "- global-fact: terse answers\n", 0o644)
 	w.env = store.Env{Home: w.home, Store: filepath.Join(w.home, ".claude", "ccmem"), ClaudeDir: filepath.Join(w.home, ".claude")}
 	return w
+}
+
+// traversableByAll tells whether every folder from / down to dir can be
+// entered by any user.
+func traversableByAll(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
 }
 
 func (w *faultWorld) mkfile(path, content string, mode os.FileMode) {
