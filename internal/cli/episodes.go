@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/command"
@@ -12,24 +13,48 @@ import (
 )
 
 var cmdEpisodes = &command.Command{
-	Name: "episodes", Args: "[--cwd DIR] [--json]",
-	Summary: "list a project's recorded sessions, newest first",
+	Name: "episodes", Args: "[--automated | --all] [--cwd DIR] [--json] | show ID",
+	Summary: "list a project's recorded sessions, newest first; show one's digest",
 	Help: `Lists the episodes (finished sessions) of the project that DIR belongs to
 (default: the current directory), newest first, then the sessions not yet
 archived: "ended" (over; the next session start in the project archives
-it) or "live" (still running). --json prints the full records.`,
+it) or "live" (still running). Automated runs — sessions another program
+started (a hook's or a plugin's background claude -p, a CI job) — are
+counted, not listed: --automated lists them alone, --all with the rest.
+--json prints the full records. ` + "`ccmem episodes show ID`" + ` prints one session:
+its title, counts and digest (what was asked, concluded, failed and fixed).`,
 	Renamed: map[string]string{"project": "cwd"},
+	Subs:    []*command.Command{cmdEpisodesShow},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		project := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the records as JSON")
+		automated := fs.Bool("automated", false, "list only the automated runs")
+		all := fs.Bool("all", false, "list a person's sessions and automated runs")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			return runEpisodes(c, *project, *asJSON)
+			if *automated && *all {
+				return command.Usagef("", "--automated and --all do not go together")
+			}
+			which := person
+			switch {
+			case *automated:
+				which = automatedOnly
+			case *all:
+				which = everyone
+			}
+			return runEpisodes(c, *project, which, *asJSON)
 		}
 	},
 }
+
+// Which sessions a listing shows.
+const (
+	person = iota
+	automatedOnly
+	everyone
+)
 
 type episodeRow struct {
 	State  string              `json:"state"` // "archived", "ended" or "live"
@@ -37,7 +62,7 @@ type episodeRow struct {
 	Record *session.Checkpoint `json:"record"`
 }
 
-func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
+func runEpisodes(c *command.Ctx, dir string, which int, asJSON bool) error {
 	p, err := projectHere(c, dir)
 	if err != nil {
 		return err
@@ -48,38 +73,147 @@ func runEpisodes(c *command.Ctx, dir string, asJSON bool) error {
 		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 	}
 	rows := []episodeRow{}
+	left := 0
+	keep := func(r *session.Checkpoint) bool {
+		ok := which == everyone || (which == automatedOnly) == r.Automated
+		if !ok {
+			left++
+		}
+		return ok
+	}
 	for _, r := range eps {
-		rows = append(rows, episodeRow{"archived", r.Path, r.Record})
+		if keep(r.Record) {
+			rows = append(rows, episodeRow{"archived", r.Path, r.Record})
+		}
 	}
 	for _, r := range live {
 		state := "live"
 		if r.Ended {
 			state = "ended"
 		}
-		rows = append(rows, episodeRow{state, r.Path, r.Record})
+		if keep(r.Record) {
+			rows = append(rows, episodeRow{state, r.Path, r.Record})
+		}
 	}
 	if asJSON {
 		return c.PrintJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(c.Stdout, "no sessions recorded yet for %s\n", c.Env.Tilde(p.Root))
-		return nil
-	}
-	tw := command.NewTable(c.Stdout)
-	tw.Row("started (UTC)", "turns", "class", "goal", "files", "record")
-	for _, r := range rows {
-		rec := r.Record
-		started := "?"
-		if t, err := time.Parse(time.RFC3339Nano, rec.StartedAt); err == nil {
-			started = t.UTC().Format("2006-01-02 15:04")
+		what := "no sessions recorded yet"
+		if which == automatedOnly {
+			what = "no automated runs recorded"
 		}
-		class := rec.Friction.Class
-		if r.State != "archived" {
-			class = r.State
+		fmt.Fprintf(c.Stdout, "%s for %s\n", what, c.Env.Tilde(p.Root))
+	} else {
+		tw := command.NewTable(c.Stdout)
+		tw.Row("started (UTC)", "turns", "class", "title", "files", "record")
+		for _, r := range rows {
+			rec := r.Record
+			class := rec.Friction.Class
+			if r.State != "archived" {
+				class = r.State
+			}
+			tw.Row(startedAt(rec), rec.Turns, class, str.Shorten(titleOf(rec), 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
 		}
-		tw.Row(started, rec.Turns, class, str.Shorten(rec.Goal, 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
-	return tw.Flush()
+	if which == person && left > 0 {
+		fmt.Fprintf(c.Stdout, "%s not listed: `ccmem episodes --automated`\n", str.Plural(left, "automated run", "automated runs"))
+	}
+	return nil
+}
+
+// titleOf is a session's title, or its goal for a record from before titles.
+func titleOf(c *session.Checkpoint) string {
+	if c.Title != "" {
+		return c.Title
+	}
+	return c.Goal
+}
+
+func startedAt(c *session.Checkpoint) string {
+	if t, err := time.Parse(time.RFC3339Nano, c.StartedAt); err == nil {
+		return t.UTC().Format("2006-01-02 15:04")
+	}
+	return "?"
+}
+
+var cmdEpisodesShow = &command.Command{
+	Name: "show", Args: "[--cwd DIR] [--json] ID",
+	Summary: "print one session: its title, counts and digest",
+	Help: `Prints the session ID names (its session id, a unique prefix of it, or its
+episode's file name) of the project that DIR belongs to: title, when, how
+long, counts, the files it changed, and its digest — each prompt, each
+turn's conclusion, the commands that failed and what fixed them — as the
+record holds it (redacted). --json prints the whole record.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		project := command.CwdFlag(fs)
+		asJSON := fs.Bool("json", false, "print the record as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if len(args) != 1 {
+				return command.Usagef("for example: ccmem episodes show 3f2a", "show needs one session id")
+			}
+			p, err := projectHere(c, *project)
+			if err != nil {
+				return err
+			}
+			f, err := session.FindSession(c.Env, p.Key, args[0])
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return c.PrintJSON(episodeRow{State: "archived", Path: f.Path, Record: f.Record})
+			}
+			printSession(c, f)
+			return nil
+		}
+	},
+}
+
+// printSession prints a session's record for people.
+func printSession(c *command.Ctx, f session.SessionFile) {
+	r := f.Record
+	w := c.Stdout
+	fmt.Fprintf(w, "%s\n", str.Line(titleOf(r)))
+	fmt.Fprintf(w, "  session %s · %s UTC · %s · %s", r.SessionID, startedAt(r), str.Plural(r.Turns, "turn", "turns"), r.Friction.Class)
+	if r.Automated {
+		fmt.Fprintf(w, " · automated (%s)", str.Line(r.AutomatedBy))
+	}
+	fmt.Fprintln(w)
+	if r.Parent != "" {
+		fmt.Fprintf(w, "  forked from %s\n", str.Line(r.Parent))
+	}
+	if len(r.FilesChanged) > 0 {
+		fmt.Fprintf(w, "  changed: %s\n", str.Line(strings.Join(r.FilesChanged, ", ")))
+	}
+	if r.ToolErrors > 0 || r.Declined > 0 {
+		fmt.Fprintf(w, "  %s, %s\n", str.Plural(r.ToolErrors, "tool error", "tool errors"), str.Plural(r.Declined, "call declined", "calls declined"))
+	}
+	fmt.Fprintf(w, "  record: %s\n", c.Env.Tilde(f.Path))
+	d := r.Digest
+	if len(d.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range d.Notes {
+		label := map[string]string{session.NotePrompt: "asked", session.NoteAnswer: "concluded", session.NoteFailure: "failed",
+			session.NoteFix: "fixed", session.NoteTriage: "triage"}[n.Kind]
+		text := n.Text
+		if n.Cmd != "" {
+			text = "`" + n.Cmd + "`: " + text
+		}
+		fmt.Fprintf(w, "  [%d] %-9s %s\n", n.Turn, label, str.Line(text))
+	}
+	if len(d.Commands) > 0 {
+		fmt.Fprintf(w, "\n  commands run: %s\n", str.Line(strings.Join(d.Commands, " · ")))
+	}
+	if len(d.Read) > 0 {
+		fmt.Fprintf(w, "  files read: %s\n", str.Line(strings.Join(d.Read, ", ")))
+	}
+	if d.Dropped > 0 {
+		fmt.Fprintf(w, "  (%s gave way to the digest's size cap)\n", str.Plural(d.Dropped, "note", "notes"))
+	}
 }
 
 var cmdGC = &command.Command{

@@ -1,18 +1,22 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/internal/install"
+	"github.com/ccmem/ccmem/internal/str"
 )
 
 var cmdInstall = &command.Command{
-	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--dry-run] [--json]",
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--dry-run] [--json]",
 	Summary: "install the binaries and register ccmem's hooks in Claude Code",
 	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
@@ -21,7 +25,9 @@ other hook is kept; the old file is saved as settings.json.ccmem.bak first.
 Running it again changes nothing. An unparseable settings.json is refused
 and left untouched. When the ccmem plugin is enabled it changes nothing:
 the plugin registers the same hooks. --status-line only registers this
-ccmem's status line, which a plugin cannot.`,
+ccmem's status line, which a plugin cannot. Once installed, it offers to
+import the sessions Claude Code already keeps (ccmem import), so your first
+session starts with a menu; --import does it without asking.`,
 	Setup: installSetup(false),
 }
 
@@ -39,6 +45,7 @@ type installFlags struct {
 	settings, prefix *string
 	dryRun, asJSON   *bool
 	statusLine       *bool
+	doImport         *bool
 }
 
 // prefixUsage describes --prefix for install or uninstall.
@@ -59,8 +66,9 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args 
 		}
 		if !remove {
 			f.statusLine = fs.Bool("status-line", false, "only register this ccmem's status line (for the plugin, which cannot)")
+			f.doImport = fs.Bool("import", false, "then import the sessions Claude Code already keeps (ccmem import), without asking")
 		} else {
-			f.statusLine = new(bool)
+			f.statusLine, f.doImport = new(bool), new(bool)
 		}
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -163,7 +171,32 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 			fmt.Fprintf(c.Stdout, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
 		}
 	}
+	if !remove && !o.StatusLineOnly && !rep.DryRun {
+		return offerImport(c, *f.doImport)
+	}
 	return nil
+}
+
+// offerImport offers, once ccmem is installed, to import the sessions
+// Claude Code already keeps, so memory starts full: at a terminal it asks
+// (yes by default); elsewhere it says how, unless --import asked for it.
+func offerImport(c *command.Ctx, yes bool) error {
+	n := importable(c.Env)
+	if n == 0 {
+		return nil
+	}
+	where := c.Env.Tilde(c.Env.SilosDir())
+	if !yes && hookio.IsTerminal(c.P.Stdin) {
+		fmt.Fprintf(c.Stdout, "Claude Code keeps %s in %s. Import them now, so your next sessions start with their projects' history? [Y/n] ",
+			str.Plural(n, "session transcript", "session transcripts"), where)
+		answer, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+		yes = !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "n")
+	}
+	if !yes {
+		fmt.Fprintf(c.Stdout, "note      %s in %s can become episodes, so memory starts full: ccmem import\n", str.Plural(n, "session", "sessions"), where)
+		return nil
+	}
+	return runImport(c, "", 0, false, false)
 }
 
 // dryRunLine says what an action would do, after "would ".

@@ -27,7 +27,9 @@ type Command struct {
 	Args    string // synopsis after the name
 	Summary string
 	Help    string // longer text for "ccmem help NAME"
-	// Subs are the sub-commands of a group such as learn or record.
+	// Subs are the sub-commands of a group such as learn or record. A
+	// group with a Setup of its own runs it when no sub-command is named
+	// (ccmem episodes, ccmem episodes show ID).
 	Subs []*Command
 	// Setup defines the command's flags on fs and returns what runs it
 	// with the flags parsed and the other arguments.
@@ -133,12 +135,20 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 	path := []string{cmd.Name}
 	args = args[1:]
 	for len(cmd.Subs) > 0 {
+		if cmd.Setup != nil && (len(args) == 0 || t.Find(append(path, args[0])) == nil && !isHelp(args[0])) {
+			break // the group itself runs
+		}
 		if len(args) == 0 {
 			return Usagef("run `ccmem help "+strings.Join(path, " ")+"`", "%s needs a sub-command: %s", strings.Join(path, " "), subNames(cmd))
 		}
 		switch args[0] {
 		case "-h", "-help", "--help", "help":
-			c.PrintHelp(path, cmd, nil)
+			var fs *flag.FlagSet
+			if cmd.Setup != nil {
+				fs = NewFlagSet(path)
+				cmd.Setup(fs)
+			}
+			c.PrintHelp(path, cmd, fs)
 			return nil
 		}
 		sub := t.Find(append(path, args[0]))
@@ -164,6 +174,14 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 		return err
 	}
 	return run(c, pos)
+}
+
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
 }
 
 // Unknown is the usage error for a command path that names no command:

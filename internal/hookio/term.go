@@ -13,3 +13,9 @@ func IsTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// IsTerminalOut tells whether w is a terminal (progress lines go there).
+func IsTerminalOut(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -52,10 +52,12 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			return 1
 		}
 		in := r.in
+		claude := proc.Claude(p.Getenv)
 		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{
 			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, Started: r.started,
-			Process: proc.Claude(p.Getenv), PreCompact: preCompact, Trigger: in.Trigger,
+			Process: claude, PreCompact: preCompact, Trigger: in.Trigger,
 			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+			Automation: func() string { return proc.Automation(p.Getenv, claude) },
 		})
 		if res.Disabled {
 			return 0

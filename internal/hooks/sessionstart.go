@@ -46,10 +46,11 @@ func SessionStart(p hookio.Process) int {
 		}
 		var probs hookio.Problems
 		probs.Add(r.inErr) // the block is still composed, without a project
+		claude := proc.Claude(p.Getenv)
 		inj := memory.Start(context.Background(), r.env, memory.StartRequest{
 			Cwd: r.in.Cwd, Source: r.in.Source, Started: r.started,
-			SessionID: r.in.SessionID, TranscriptPath: r.in.TranscriptPath, Process: proc.Claude(p.Getenv),
-			CCMem: ccmemCommand,
+			SessionID: r.in.SessionID, TranscriptPath: r.in.TranscriptPath, Process: claude,
+			CCMem: ccmemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
 		})
 		if inj.Disabled {
 			return 0

@@ -48,10 +48,32 @@ type Config struct {
 	OrphanAfter    time.Duration `yaml:"orphan_after" json:"orphan_after"`
 	RetentionDays  int           `yaml:"retention_days" json:"retention_days"`
 	MaxEpisodes    int           `yaml:"max_episodes" json:"max_episodes"`
+	// KeepNewest is how many of a project's newest sessions (a person's,
+	// not automated runs) age never archives: coming back after a long
+	// break finds a menu.
+	KeepNewest int     `yaml:"keep_newest" json:"keep_newest"`
+	Capture    Capture `yaml:"capture" json:"capture"`
 	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
 	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
 	Triage                 Triage `yaml:"triage" json:"triage"`
 	Recall                 Recall `yaml:"recall" json:"recall"`
+}
+
+// Capture configures what a session's record keeps (the Stop hook).
+type Capture struct {
+	// DigestBytes caps a session's digest; 0 keeps none.
+	DigestBytes int `yaml:"digest_bytes" json:"digest_bytes"`
+	// Prompts, Answers, Failures and Commands turn the digest's parts on
+	// and off: the prompts a person typed, each turn's conclusion, failed
+	// commands and their fixes, and the commands run and files read.
+	Prompts  bool `yaml:"prompts" json:"prompts"`
+	Answers  bool `yaml:"answers" json:"answers"`
+	Failures bool `yaml:"failures" json:"failures"`
+	Commands bool `yaml:"commands" json:"commands"`
+	// Automation is how sessions another program started are told:
+	// "detect" (a client started by another client's process, or a CI
+	// environment) or "off" (every session is a person's).
+	Automation string `yaml:"automation" json:"automation"`
 }
 
 // Recall configures per-prompt recall (the userpromptsubmit hook).
@@ -127,6 +149,8 @@ func Default() Config {
 		OrphanAfter:    30 * time.Minute,
 		RetentionDays:  90,
 		MaxEpisodes:    200,
+		KeepNewest:     10,
+		Capture:        Capture{DigestBytes: 32 << 10, Prompts: true, Answers: true, Failures: true, Commands: true, Automation: "detect"},
 		PreCompactInstructions: "When summarising, keep: every decision with its reason; the user's " +
 			"corrections and stated preferences, in their words; errors that are not " +
 			"yet resolved, with the exact messages; and the files being worked on, " +
@@ -193,6 +217,15 @@ func (c Config) Validate() error {
 	}
 	if c.MaxEpisodes < 1 || c.MaxEpisodes > maxCount {
 		return fmt.Errorf("max_episodes must be between 1 and %d, not %d", maxCount, c.MaxEpisodes)
+	}
+	if c.KeepNewest < 0 || c.KeepNewest > maxCount {
+		return fmt.Errorf("keep_newest must be between 0 and %d, not %d", maxCount, c.KeepNewest)
+	}
+	if c.Capture.DigestBytes != 0 && (c.Capture.DigestBytes < 1024 || c.Capture.DigestBytes > 1<<20) {
+		return fmt.Errorf("capture.digest_bytes must be 0 (no digest) or between 1024 and %d, not %d", 1<<20, c.Capture.DigestBytes)
+	}
+	if a := c.Capture.Automation; a != "detect" && a != "off" {
+		return fmt.Errorf("capture.automation must be detect or off, not %q", a)
 	}
 	if c.Recall.MaxItems < 0 || c.Recall.MaxItems > 20 {
 		return fmt.Errorf("recall.max_items must be between 0 and 20, not %d", c.Recall.MaxItems)

@@ -116,20 +116,83 @@ func isCurse(text string) bool {
 	return hasPrefixWord(w, "fuck", "shit", "damn", "goddamn", "bullshit") || hasAny(w, "wtf", "crap", "bloody hell")
 }
 
+// corrections are how people tell the model it got something wrong, per
+// language: openers that correct when a prompt starts with them, and
+// phrases that correct within its first words. CJK prompts have no spaces
+// between words, so theirs are matched in the prompt's first characters.
+var corrections = []struct {
+	lang     string
+	openers  []string // at the start of the prompt (as words)
+	early    []string // within the first six words
+	cjkEarly []string // within the first twelve characters
+}{
+	{lang: "en",
+		openers: []string{"no", "nope", "wrong", "that's not", "thats not", "that's wrong", "not what i", "still broken", "still failing",
+			"still fails", "not quite", "that's incorrect", "incorrect", "you broke", "revert that", "undo that", "i said", "i told you", "that is not",
+			"this is not what", "don't do that", "that's not it", "not that"},
+		early: []string{"doesn't work", "didn't work", "isn't working", "does not work", "did not work", "is not working", "doesnt work",
+			"didnt work", "still doesn't work", "still not working", "you broke", "wrong file", "that's wrong", "not what i asked", "is wrong"}},
+	{lang: "zh",
+		cjkEarly: []string{"不对", "不是这样", "不是这个", "错了", "搞错", "还是不行", "还是不对", "不行", "没用", "不是我要的", "别这样", "撤销", "改回去", "还是报错", "不對", "錯了", "還是不行"}},
+	{lang: "ja",
+		cjkEarly: []string{"違う", "ちがう", "違います", "そうじゃない", "まだ動かない", "動かない", "だめ", "ダメ", "間違", "元に戻して", "やめて", "直ってない"}},
+	{lang: "es",
+		openers: []string{"no", "eso no", "no es", "está mal", "esta mal", "incorrecto", "mal", "te equivocaste", "no era eso", "así no", "asi no"},
+		early:   []string{"no funciona", "sigue sin funcionar", "sigue fallando", "no sirve", "está mal", "esta mal", "no es lo que", "lo rompiste"}},
+	{lang: "de",
+		openers: []string{"nein", "falsch", "das stimmt nicht", "stimmt nicht", "nicht so", "das ist falsch", "das ist nicht"},
+		early:   []string{"funktioniert nicht", "geht nicht", "immer noch", "klappt nicht", "ist falsch", "nicht was ich"}},
+	{lang: "fr",
+		openers: []string{"non", "c'est faux", "faux", "pas ça", "pas ca", "ce n'est pas", "c'est pas", "tu t'es trompé"},
+		early:   []string{"ne marche pas", "ça ne marche pas", "ca ne marche pas", "ne fonctionne pas", "toujours pas", "c'est faux", "marche toujours pas"}},
+}
+
+// notCorrections open with a correction's word and mean nothing of it.
+var notCorrections = []string{"no problem", "no worries", "no rush", "no need", "no hurry", "no es necesario", "no te preocupes", "non merci", "nein danke"}
+
+// isNegation tells a prompt that corrects the model, in any of the
+// languages of corrections.
 func isNegation(text string) bool {
 	w := words(text)
-	for _, p := range []string{"no", "nope", "wrong", "that's not", "thats not", "that's wrong", "not what i", "still broken", "still failing", "still fails"} {
+	for _, p := range notCorrections {
 		if strings.HasPrefix(w, " "+p+" ") {
-			return true
+			return false
 		}
 	}
-	for _, p := range []string{"doesn't work", "didn't work", "isn't working", "does not work", "did not work", "is not working", "doesnt work", "didnt work", "still doesn't work"} {
-		// "it doesn't work", "that still didn't work": within the opening words.
-		if i := strings.Index(w, " "+p+" "); i >= 0 && strings.Count(w[:i], " ") <= 3 {
-			return true
+	head := firstWords(w, 6)
+	trimmed := []rune(strings.TrimSpace(strings.ToLower(text)))
+	cjkHead := string(trimmed[:min(len(trimmed), 12)])
+	for _, c := range corrections {
+		for _, p := range c.openers {
+			if strings.HasPrefix(w, " "+p+" ") {
+				return true
+			}
+		}
+		for _, p := range c.early {
+			if strings.Contains(head, " "+p+" ") {
+				return true
+			}
+		}
+		for _, p := range c.cjkEarly {
+			if strings.Contains(cjkHead, p) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// firstWords is the first n words of w (as words pads them).
+func firstWords(w string, n int) string {
+	spaces := 0
+	for i := 1; i < len(w); i++ {
+		if w[i] == ' ' {
+			if spaces++; spaces == n {
+				return w[:i+1]
+			}
+		}
+	}
+	return w
 }
 
 func claimsSuccess(text string) bool {
@@ -225,6 +288,9 @@ func (t Tracker) Observe(e transcript.Entry) {
 		}
 	case transcript.ToolResults:
 		for _, r := range e.Results {
+			if r.Declined {
+				continue // a "no", not a failure of the work
+			}
 			if r.IsError {
 				s.Pending, s.LastFailed = true, true
 				if isExitError(r.Text) {

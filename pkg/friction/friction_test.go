@@ -111,3 +111,71 @@ func TestDetectors(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionsInTheLanguagesPeopleWrite: a person who tells the model
+// it got something wrong, in English, Chinese, Japanese, Spanish, German
+// or French, is heard; everyday openings that only look alike are not.
+func TestCorrectionsInTheLanguagesPeopleWrite(t *testing.T) {
+	corrections := []string{
+		"No, use the staging config, not prod",
+		"that's not what I asked for — I wanted the CSV export",
+		"It still doesn't work, same 500 on /checkout",
+		"you broke the login page",
+		"不对，应该改的是 payment/client.go 而不是 server.go",
+		"还是不行，测试还是报错",
+		"这不是我要的，撤销刚才的修改",
+		"違う、そのファイルじゃなくて config.yaml を直して",
+		"まだ動かないです。エラーは同じ",
+		"No, eso no es lo que pedí",
+		"Sigue sin funcionar, el test falla igual",
+		"está mal, el endpoint es /api/v2",
+		"Nein, das ist die falsche Datei",
+		"Das funktioniert immer noch nicht",
+		"Non, ce n'est pas le bon fichier",
+		"Ça ne marche toujours pas",
+	}
+	for _, p := range corrections {
+		if !isNegation(p) {
+			t.Errorf("not heard as a correction: %q", p)
+		}
+	}
+	fine := []string{
+		"add retries to the invoice exporter",
+		"No problem, go ahead with the migration",
+		"no worries — take the time you need and then run the tests",
+		"Now write the README section for the importer",
+		"帮我给支付客户端加上重试",
+		"修改一下 README，加上安装步骤",
+		"このバグを直してください",
+		"Añade una prueba para el exportador de facturas",
+		"No te preocupes, sigue con el plan",
+		"Bitte füge einen Test für den Exporter hinzu",
+		"Nonetheless, add the feature flag",
+		"Peux-tu ajouter un test pour l'export ?",
+	}
+	for _, p := range fine {
+		if isNegation(p) {
+			t.Errorf("heard as a correction: %q", p)
+		}
+	}
+}
+
+// TestDeclinedIsNotFailed: a tool call the user said no to (or a denied
+// permission, a blocking hook) is no tool error, and a session that ends
+// right after one is not BAD.
+func TestDeclinedIsNotFailed(t *testing.T) {
+	var s State
+	tr := Tracker{S: &s}
+	for _, e := range []transcript.Entry{
+		prompt("delete the build folder", "2026-11-21T10:00:00Z"),
+		call("Bash", `{"command":"rm -rf build"}`),
+		{Kind: transcript.ToolResults, Results: []transcript.ToolResult{{ID: "x", IsError: true, Declined: true, Text: "The user doesn't want to proceed with this tool use."}}},
+		{Kind: transcript.Meta, Declined: true, Timestamp: "2026-11-21T10:00:05Z"},
+	} {
+		tr.Observe(e)
+	}
+	r := tr.Score(1, 0, true)
+	if r.Class != "OK" || len(r.Signals) != 0 {
+		t.Fatalf("a declined call scored %+v", r)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,9 @@ type StartRequest struct {
 	// on saving memory; asked only when that advice is given. Nil means
 	// "ccmem" from PATH.
 	CCMem func() string
+	// Automation says what other program started the session ("" for a
+	// person); asked once per session (see session.CaptureRequest).
+	Automation func() string
 }
 
 // Injection is the outcome of composing the memory block for a session.
@@ -158,8 +162,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
 		_, err := session.Capture(ctx, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
-			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear", Project: p,
-			Shown: inj.Block.Refs, SetShown: true})
+			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear" || req.Source == "fork", Project: p,
+			Shown: inj.Block.Refs, SetShown: true, Capture: &pl.cfg.Capture, Automation: req.Automation, Fork: req.Source == "fork"})
 		note("checkpoint", err)
 	}
 	inj.Warnings = append(warnings, inj.Warnings...)
@@ -238,15 +242,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 			next, changed, err = session.NextIndex(ctx, e, *p, cfg)
 			warn(err)
 		}
-		if changed {
-			s := inject.Section{Name: "episodes", Title: episodes, Path: e.IndexPath(p.Key), Cap: cfg.Caps.Episodes}
-			h, err := store.ReadHeadFrom(bytes.NewReader(next), store.Limits{Lines: cfg.Caps.Episodes, Chars: budget,
-				LineChars: cfg.LineChars, Cut: goesOn(s.Path)})
-			s.Lines, s.Total = h.Lines, h.Total
-			add(s, err)
-		} else {
-			add(fileSection(pdir, "episodes", episodes, e.IndexPath(p.Key), cfg.Caps.Episodes, budget, cfg.LineChars))
-		}
+		add(episodesSection(pdir, episodes, e.IndexPath(p.Key), next, changed, cfg))
 	}
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
 		var b learn.Backlog
@@ -314,6 +310,43 @@ func fileSection(root, name, title, path string, capLines, budget, lineChars int
 	s.Lines, s.Total, s.Approx = h.Lines, h.Total, h.Approx
 	for _, n := range h.LineNos {
 		s.Refs = append(s.Refs, search.Ref(path, n))
+	}
+	return s, nil
+}
+
+// episodesSection is the episode menu: the newest lines of INDEX.md that
+// are a person's sessions (next, when changed, is INDEX.md as the next
+// start will leave it), and one line counting the automated runs kept out
+// of it.
+func episodesSection(pdir, title, path string, next []byte, changed bool, cfg config.Config) (inject.Section, error) {
+	s := inject.Section{Name: "episodes", Title: title, Path: path, Cap: cfg.Caps.Episodes}
+	if cfg.Caps.Episodes <= 0 {
+		return s, fs.ErrNotExist
+	}
+	var r io.Reader = bytes.NewReader(next)
+	if !changed {
+		f, _, err := store.OpenIn(pdir, path)
+		if err != nil {
+			return s, err
+		}
+		defer f.Close()
+		r = io.LimitReader(f, 64<<20)
+	}
+	m, err := session.ReadMenu(r, cfg.Caps.Episodes)
+	if err != nil {
+		return s, err
+	}
+	cut := goesOn(path)
+	for i, l := range m.Lines {
+		if str.Chars(l) > cfg.LineChars {
+			l = str.Prefix(l, cfg.LineChars-1) + "…" + cut(m.LineNos[i])
+		}
+		s.Lines = append(s.Lines, l)
+	}
+	s.Total = m.Total
+	if m.Automated > 0 {
+		s.Lines = append(s.Lines, m.AutomatedLine("ccmem"))
+		s.Total++
 	}
 	return s, nil
 }

@@ -35,6 +35,9 @@ type TurnRequest struct {
 	// LastAssistantMessage is the reply the Stop hook was given (the
 	// transcript can lag behind it).
 	LastAssistantMessage string
+	// Automation says what other program started the session ("" for a
+	// person); asked once per session.
+	Automation func() string
 }
 
 // TurnResult is what the hook tells the client.
@@ -70,7 +73,7 @@ func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, err
 		SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd,
 		Process: req.Process, PreCompact: req.PreCompact, Trigger: req.Trigger,
 		StopHookActive: req.StopHookActive, LastAssistantMessage: req.LastAssistantMessage,
-		Project: pl.project,
+		Project: pl.project, Capture: &pl.cfg.Capture, Automation: req.Automation,
 	}
 	if !req.PreCompact && pl.cfg.Triage.Enabled {
 		creq.Triage = &pl.cfg.Triage

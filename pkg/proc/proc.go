@@ -90,3 +90,69 @@ type status struct {
 	start  uint64
 	zombie bool
 }
+
+// ClaudeAncestor names the nearest process above p (its parent, and theirs,
+// up to 32 levels) that is a Claude Code client, or "" when none is: a
+// session whose client was started by another client's process — a hook's
+// or a plugin's background `claude -p`, a live session's Bash tool call —
+// is automated work, not a person's session. A `claude -p` a person types
+// has a shell and a terminal above it, no client.
+func ClaudeAncestor(p Info) string {
+	if p.PID <= 1 {
+		return ""
+	}
+	st, err := stat(p.PID)
+	if err != nil {
+		return ""
+	}
+	seen := map[int]bool{p.PID: true}
+	for pid, i := st.ppid, 0; pid > 1 && i < 32 && !seen[pid]; i++ {
+		seen[pid] = true
+		up, err := stat(pid)
+		if err != nil {
+			return ""
+		}
+		if isClaude(up.name) {
+			return up.name + " (pid " + strconv.Itoa(pid) + ")"
+		}
+		pid = up.ppid
+	}
+	return ""
+}
+
+// isClaude tells whether a process name is Claude Code's client: its
+// native binary, "claude" (or "claude.exe").
+func isClaude(name string) bool {
+	return strings.TrimSuffix(strings.ToLower(name), ".exe") == "claude"
+}
+
+// CI names the continuous-integration service whose environment a process
+// runs in (the variables each sets), or "".
+func CI(getenv func(string) string) string {
+	for _, v := range []struct{ name, service string }{
+		{"GITHUB_ACTIONS", "GitHub Actions"}, {"GITLAB_CI", "GitLab CI"}, {"BUILDKITE", "Buildkite"},
+		{"CIRCLECI", "CircleCI"}, {"JENKINS_URL", "Jenkins"}, {"TF_BUILD", "Azure Pipelines"},
+		{"TRAVIS", "Travis CI"}, {"BITBUCKET_BUILD_NUMBER", "Bitbucket Pipelines"}, {"TEAMCITY_VERSION", "TeamCity"},
+	} {
+		if getenv(v.name) != "" {
+			return v.service
+		}
+	}
+	if ci := strings.ToLower(getenv("CI")); ci != "" && ci != "false" && ci != "0" {
+		return "CI"
+	}
+	return ""
+}
+
+// Automation says what other program started the session whose client is
+// p — a CI job, or another Claude Code client (a hook's or a plugin's
+// background run, a live session's Bash call) — or "" for a person.
+func Automation(getenv func(string) string, p Info) string {
+	if ci := CI(getenv); ci != "" {
+		return "a CI job (" + ci + ")"
+	}
+	if a := ClaudeAncestor(p); a != "" {
+		return "started by another Claude Code process, " + a
+	}
+	return ""
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -30,26 +31,44 @@ import (
 // session runs, then archived unchanged (plus archived_at) as its episode.
 // Every string in it passed the redactor.
 type Checkpoint struct {
-	SessionID   string         `json:"session_id"`
-	ProjectRoot string         `json:"project_root"`
-	Goal        string         `json:"goal"`
-	Turns       int            `json:"turns"`
-	Tools       map[string]int `json:"tools"`
+	SessionID   string `json:"session_id"`
+	ProjectRoot string `json:"project_root"`
+	// Goal is the first prompt as it was (shortened); Title what a person
+	// would call the session (see titleOf), which the menu shows.
+	Goal  string         `json:"goal"`
+	Title string         `json:"title,omitempty"`
+	Turns int            `json:"turns"`
+	Tools map[string]int `json:"tools"`
 	// SubagentTools counts the tool uses of the session's subagents (the
 	// Agent tool's), apart from its own; their errors and file changes
 	// are in ToolErrors and FilesChanged.
-	SubagentTools map[string]int  `json:"subagent_tools,omitempty"`
-	ToolErrors    int             `json:"tool_errors"`
-	FilesChanged  []string        `json:"files_changed"`
-	Compactions   int             `json:"compactions"`
-	StartedAt     string          `json:"started_at"`
-	EndedAt       string          `json:"ended_at"`
-	GitBranch     string          `json:"git_branch"`
-	Model         string          `json:"model"`
-	ClientVersion string          `json:"client_version"`
-	Outcome       string          `json:"outcome"`
-	Friction      friction.Result `json:"friction"`
-	Redactions    int             `json:"redactions"`
+	SubagentTools map[string]int `json:"subagent_tools,omitempty"`
+	ToolErrors    int            `json:"tool_errors"`
+	// Declined counts the tool calls the user said no to, a permission
+	// denied or a hook blocked: not errors of the work.
+	Declined      int      `json:"declined,omitempty"`
+	FilesChanged  []string `json:"files_changed"`
+	Compactions   int      `json:"compactions"`
+	StartedAt     string   `json:"started_at"`
+	EndedAt       string   `json:"ended_at"`
+	GitBranch     string   `json:"git_branch"`
+	Model         string   `json:"model"`
+	ClientVersion string   `json:"client_version"`
+	// Entrypoint is how the client was run, as its first prompt records it
+	// (cli, sdk-cli for claude -p, claude-vscode, sdk-ts…).
+	Entrypoint string `json:"entrypoint,omitempty"`
+	Outcome    string `json:"outcome"`
+	// Automated is set on a session another program started (see
+	// AutomatedBy for what): kept, counted and searched, but out of the
+	// menu.
+	Automated   bool   `json:"automated,omitempty"`
+	AutomatedBy string `json:"automated_by,omitempty"`
+	// Parent is the session a forked session was forked from.
+	Parent     string          `json:"parent_session,omitempty"`
+	Friction   friction.Result `json:"friction"`
+	Redactions int             `json:"redactions"`
+	// Digest is what was said (see Digest).
+	Digest Digest `json:"digest"`
 	// Transcript is where reading resumes.
 	Transcript TranscriptPos `json:"transcript"`
 	// Process is the claude process, to tell a live session from an orphan.
@@ -69,6 +88,20 @@ type Checkpoint struct {
 	newTools   map[string]bool
 	// lastText is the newest assistant text read in this run.
 	lastText string
+	// capture is what the record keeps (config capture).
+	capture config.Capture
+	// spawns, when set (an import), gathers the shell calls that started a
+	// headless client.
+	spawns *[]spawn
+}
+
+// configure sets what the record keeps (nil: the defaults).
+func (c *Checkpoint) configure(cc *config.Capture) {
+	if cc == nil {
+		c.capture = config.Default().Capture
+		return
+	}
+	c.capture = *cc
 }
 
 // TranscriptPos says how far a transcript has been read.
@@ -115,6 +148,19 @@ type CaptureState struct {
 	// Subagents is how far each subagent transcript (by file name) was
 	// read.
 	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
+	// Calls maps tool-use ids of shell calls to their command until their
+	// result comes; Failing holds the failed commands a later run may fix
+	// (for the digest).
+	Calls   map[string]string   `json:"calls,omitempty"`
+	Failing map[string]*failing `json:"failing,omitempty"`
+	// TitleOpen is set while the title's request has had no answer: aborted
+	// then, it is given up for the next substantive prompt.
+	TitleOpen bool `json:"title_open,omitempty"`
+	// ForkedAt is when a forked session started: what its transcript holds
+	// from before is the parent's.
+	ForkedAt string `json:"forked_at,omitempty"`
+	// Checked is set once the session was checked for automation.
+	Checked bool `json:"automation_checked,omitempty"`
 }
 
 // Text limits for what a checkpoint keeps of the conversation.
@@ -145,6 +191,9 @@ func (c *Checkpoint) reset() {
 
 // apply folds one transcript entry into the checkpoint.
 func (c *Checkpoint) apply(e transcript.Entry) {
+	if c.inherited(e) {
+		return
+	}
 	friction.Tracker{S: &c.State.Friction}.Observe(e)
 	if e.Timestamp != "" {
 		if c.StartedAt == "" {
@@ -166,6 +215,12 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 	switch e.Kind {
 	case transcript.Prompt:
 		if e.Command != "" {
+			// A slash command: not a turn of its own, but its arguments
+			// can hold the whole request.
+			c.notePrompt(e)
+			if args := strings.TrimSpace(strings.TrimPrefix(e.Text, e.Command)); args != "" {
+				c.considerTitle(args)
+			}
 			return
 		}
 		c.collect("user", e.Text)
@@ -176,11 +231,19 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 		if c.Goal == "" {
 			c.Goal, c.State.GoalRedactions = redact.Shorten(e.Text, goalChars)
 		}
+		if c.Entrypoint == "" && e.Entrypoint != "" {
+			c.Entrypoint = str.Shorten(e.Entrypoint, 40)
+		}
+		c.notePrompt(e)
+		c.considerTitle(e.Text)
 	case transcript.Assistant:
 		if e.Model != "" && e.Model != "<synthetic>" {
 			c.Model = e.Model
 		}
 		c.collect("assistant", e.Text)
+		if strings.TrimSpace(e.Text) != "" || len(e.Tools) > 0 {
+			c.State.TitleOpen = false // the request was answered
+		}
 		for _, u := range e.Tools {
 			if c.collecting {
 				c.newAct.ToolUses++
@@ -197,11 +260,18 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 				c.State.PendingFiles[u.ID] = p
 			}
 		}
+		c.noteCalls(e)
 		if strings.TrimSpace(e.Text) != "" {
 			c.lastText = e.Text // the outcome, redacted once the run read its last reply
+			c.noteAnswer(e)
 		}
 	case transcript.ToolResults:
-		c.applyResults(e.Results)
+		c.applyResults(e.Results, e.Timestamp)
+	case transcript.Meta:
+		if e.Interrupted && c.State.TitleOpen {
+			// Aborted before any answer: not what the session is about.
+			c.Title, c.State.TitleOpen = "", false
+		}
 	case transcript.Compaction:
 		c.State.Boundaries++
 		if e.Trigger != "" {
@@ -210,13 +280,44 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 	}
 }
 
-// applyResults counts tool errors and records the files whose edits
-// succeeded.
-func (c *Checkpoint) applyResults(results []transcript.ToolResult) {
+// inherited tells whether a forked session's entry is the parent's: from
+// before the fork, copied into the new transcript. It names the parent.
+func (c *Checkpoint) inherited(e transcript.Entry) bool {
+	if c.State.ForkedAt == "" || e.Timestamp == "" {
+		return false
+	}
+	fork, err1 := time.Parse(time.RFC3339Nano, c.State.ForkedAt)
+	t, err2 := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if err1 != nil || err2 != nil || !t.Before(fork) {
+		return false
+	}
+	if c.Parent == "" && e.SessionID != "" && e.SessionID != c.SessionID {
+		c.Parent, _ = redact.String(e.SessionID)
+	}
+	return true
+}
+
+// considerTitle makes a substantive request the session's title while it
+// has none (see titleOf).
+func (c *Checkpoint) considerTitle(text string) {
+	if c.Title != "" || !substantive(text) {
+		return
+	}
+	red, _ := redact.String(text) // counted once, for the prompt's note
+	c.Title, c.State.TitleOpen = titleOf(red, c.ProjectRoot), true
+}
+
+// applyResults counts tool errors and refusals and records the files
+// whose edits succeeded.
+func (c *Checkpoint) applyResults(results []transcript.ToolResult, ts string) {
 	for _, r := range results {
-		if r.IsError {
+		switch {
+		case r.Declined:
+			c.Declined++
+		case r.IsError:
 			c.ToolErrors++
 		}
+		c.noteResult(r, ts)
 		p, ok := c.State.PendingFiles[r.ID]
 		if !ok {
 			continue
@@ -258,10 +359,31 @@ func (c *Checkpoint) addFile(p string) {
 	c.FilesChanged = append(c.FilesChanged, "")
 	copy(c.FilesChanged[i+1:], c.FilesChanged[i:])
 	c.FilesChanged[i] = red
+	c.noteChanged(red)
 }
 
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
+	if c.Title == "" && final {
+		// No request stood out: the first prompt, as it was.
+		for _, n := range c.Digest.Notes {
+			if n.Kind == NotePrompt {
+				c.Title = titleOf(n.Text, c.ProjectRoot)
+				break
+			}
+		}
+		if c.Title == "" {
+			c.Title = titleOf(c.Goal, c.ProjectRoot)
+		}
+	}
+	if c.capture.DigestBytes == 0 && c.capture.Automation == "" {
+		c.configure(nil) // a record made outside Capture: the defaults
+	}
+	if c.capture.DigestBytes == 0 {
+		c.Digest = Digest{}
+	} else {
+		c.Digest.fit(c.capture.DigestBytes)
+	}
 	if c.lastText != "" {
 		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)
 		c.lastText = ""
@@ -299,6 +421,41 @@ type CaptureRequest struct {
 	// the refs of a session start's block.
 	Shown    []string
 	SetShown bool
+	// Capture is what the record keeps (nil: the defaults).
+	Capture *config.Capture
+	// Automation, when set, says what other program started the session
+	// ("" for a person); it is asked once per session.
+	Automation func() string
+	// Fork is set by a session start with source "fork": what the
+	// transcript holds from before now is the parent session's.
+	Fork bool
+}
+
+// sessionProject is the project the session started in: p, unless the
+// session's checkpoint is not there but in the project of a folder above
+// p's root — a working directory that drifted into a subfolder of a
+// folder that is not a git repository (each such folder is a project of
+// its own) is still the session's project. One stat when the checkpoint
+// is where it should be.
+func sessionProject(e store.Env, p store.Project, sid string) store.Project {
+	if p.Root == "" || fileExists(e.CheckpointPath(p.Key, sid)) {
+		return p
+	}
+	for d := filepath.Dir(p.Root); d != filepath.Dir(d); d = filepath.Dir(d) {
+		key := store.Slug(d)
+		if !fileExists(e.CheckpointPath(key, sid)) {
+			continue
+		}
+		if q, err := store.ResolveProject(e, d); err == nil && q.Key == key {
+			return q
+		}
+	}
+	return p
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // sessionFile is a session's id as a safe file name part.
@@ -326,6 +483,9 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	} else if p, err = store.ResolveProject(e, req.Cwd); err != nil {
 		return nil, err
 	}
+	if !req.NewSession {
+		p = sessionProject(e, p, sid)
+	}
 	if p, err = store.ClaimProject(e, p); err != nil {
 		return nil, err
 	}
@@ -341,6 +501,16 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	}
 	if req.Process.PID != 0 {
 		c.Process = req.Process
+	}
+	c.configure(req.Capture)
+	if req.Fork && c.State.ForkedAt == "" && c.Turns == 0 {
+		c.State.ForkedAt = e.Time().UTC().Format(time.RFC3339Nano)
+	}
+	if !c.State.Checked && req.Automation != nil && c.capture.Automation != "off" {
+		c.State.Checked = true
+		if by := req.Automation(); by != "" {
+			c.Automated, c.AutomatedBy = true, by
+		}
 	}
 	if req.SetShown {
 		c.State.Shown = shownKeys(nil, req.Shown)
@@ -363,6 +533,7 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 		}
 		for _, h := range triage.Score(c.newMsgs, c.newAct, req.Triage.Thresholds) {
 			if !slices.Contains(c.State.TriageFired, h.Category) {
+				c.noteTriage(h.Category, h.Excerpt, c.EndedAt)
 				c.Triage = append(c.Triage, h)
 				c.State.TriageFired = append(c.State.TriageFired, h.Category)
 				c.State.TriagePending = append(c.State.TriagePending, h)
@@ -663,7 +834,8 @@ func (c *Checkpoint) applySubagent(e transcript.Entry) {
 				c.State.PendingFiles[u.ID] = p
 			}
 		}
+		c.noteCalls(e) // its commands and files read are the session's too
 	case transcript.ToolResults:
-		c.applyResults(e.Results)
+		c.applyResults(e.Results, e.Timestamp)
 	}
 }

@@ -31,12 +31,18 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	w.str("session_id", c.SessionID)
 	w.str("project_root", c.ProjectRoot)
 	w.str("goal", c.Goal)
+	if c.Title != "" {
+		w.str("title", c.Title)
+	}
 	w.int("turns", int64(c.Turns))
 	w.intMap("tools", c.Tools)
 	if len(c.SubagentTools) > 0 {
 		w.intMap("subagent_tools", c.SubagentTools)
 	}
 	w.int("tool_errors", int64(c.ToolErrors))
+	if c.Declined != 0 {
+		w.int("declined", int64(c.Declined))
+	}
 	w.strs("files_changed", c.FilesChanged)
 	w.int("compactions", int64(c.Compactions))
 	w.str("started_at", c.StartedAt)
@@ -44,7 +50,20 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	w.str("git_branch", c.GitBranch)
 	w.str("model", c.Model)
 	w.str("client_version", c.ClientVersion)
+	if c.Entrypoint != "" {
+		w.str("entrypoint", c.Entrypoint)
+	}
 	w.str("outcome", c.Outcome)
+	if c.Automated {
+		w.key("automated")
+		w.b = append(w.b, "true"...)
+	}
+	if c.AutomatedBy != "" {
+		w.str("automated_by", c.AutomatedBy)
+	}
+	if c.Parent != "" {
+		w.str("parent_session", c.Parent)
+	}
 	w.key("friction")
 	w.open('{')
 	w.float("score", c.Friction.Score)
@@ -52,6 +71,8 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	w.intMap("signals", c.Friction.Signals)
 	w.close('}')
 	w.int("redactions", int64(c.Redactions))
+	w.key("digest")
+	w.digest(&c.Digest)
 	w.key("transcript")
 	w.pos(c.Transcript)
 	w.key("process")
@@ -71,6 +92,42 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	w.state(&c.State)
 	w.close('}')
 	return w.b, w.err
+}
+
+func (w *jsonWriter) digest(d *Digest) {
+	w.open('{')
+	if len(d.Notes) > 0 {
+		w.key("notes")
+		w.open('[')
+		for _, n := range d.Notes {
+			w.elem()
+			w.open('{')
+			w.int("turn", int64(n.Turn))
+			if n.At != "" {
+				w.str("at", n.At)
+			}
+			w.str("kind", n.Kind)
+			if n.Cmd != "" {
+				w.str("cmd", n.Cmd)
+			}
+			w.str("text", n.Text)
+			w.close('}')
+		}
+		w.close(']')
+	}
+	if len(d.Commands) > 0 {
+		w.strs("commands", d.Commands)
+	}
+	if len(d.Read) > 0 {
+		w.strs("files_read", d.Read)
+	}
+	if d.Dropped != 0 {
+		w.int("dropped", int64(d.Dropped))
+	}
+	if d.Cut != 0 {
+		w.int("cut", int64(d.Cut))
+	}
+	w.close('}')
 }
 
 func (w *jsonWriter) pos(p TranscriptPos) {
@@ -183,6 +240,50 @@ func (w *jsonWriter) state(s *CaptureState) {
 			w.pos(s.Subagents[k])
 		}
 		w.close('}')
+	}
+	if len(s.Calls) > 0 {
+		w.key("calls")
+		w.open('{')
+		for _, k := range sortedKeys(s.Calls) {
+			w.str(k, s.Calls[k])
+		}
+		w.close('}')
+	}
+	if len(s.Failing) > 0 {
+		w.key("failing")
+		w.open('{')
+		for _, k := range sortedKeys(s.Failing) {
+			w.key(k)
+			f := s.Failing[k]
+			if f == nil {
+				w.b = append(w.b, "null"...)
+				continue
+			}
+			w.open('{')
+			w.int("turn", int64(f.Turn))
+			w.str("cmd", f.Cmd)
+			if len(f.Changed) > 0 {
+				w.strs("changed", f.Changed)
+			}
+			w.close('}')
+		}
+		w.close('}')
+	}
+	for _, b := range []struct {
+		name string
+		v    bool
+	}{{"title_open", s.TitleOpen}} {
+		if b.v {
+			w.key(b.name)
+			w.b = append(w.b, "true"...)
+		}
+	}
+	if s.ForkedAt != "" {
+		w.str("forked_at", s.ForkedAt)
+	}
+	if s.Checked {
+		w.key("automation_checked")
+		w.b = append(w.b, "true"...)
 	}
 	w.close('}')
 }
@@ -366,6 +467,8 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Str(&c.ProjectRoot)
 			case "goal":
 				d.Str(&c.Goal)
+			case "title":
+				d.Str(&c.Title)
 			case "turns":
 				d.Int(&c.Turns)
 			case "tools":
@@ -374,6 +477,8 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.IntMap(&c.SubagentTools)
 			case "tool_errors":
 				d.Int(&c.ToolErrors)
+			case "declined":
+				d.Int(&c.Declined)
 			case "files_changed":
 				d.Strs(&c.FilesChanged)
 			case "compactions":
@@ -388,8 +493,18 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Str(&c.Model)
 			case "client_version":
 				d.Str(&c.ClientVersion)
+			case "entrypoint":
+				d.Str(&c.Entrypoint)
 			case "outcome":
 				d.Str(&c.Outcome)
+			case "automated":
+				d.Bool(&c.Automated)
+			case "automated_by":
+				d.Str(&c.AutomatedBy)
+			case "parent_session":
+				d.Str(&c.Parent)
+			case "digest":
+				readDigest(d, &c.Digest)
 			case "friction":
 				readFrictionResult(d, &c.Friction)
 			case "redactions":
@@ -413,16 +528,68 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 }
 
 var (
-	checkpointKeys = []string{"session_id", "project_root", "goal", "turns", "tools", "subagent_tools", "tool_errors", "files_changed",
-		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "outcome", "friction", "redactions",
-		"transcript", "process", "updated_at", "archived_at", "state"}
+	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed",
+		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "outcome", "automated", "automated_by", "parent_session",
+		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
+	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
+	noteKeys    = []string{"turn", "at", "kind", "cmd", "text"}
+	failingKeys = []string{"turn", "cmd", "changed"}
 	posKeys     = []string{"path", "offset", "skip", "size", "inode"}
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
-	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "subagents"}
-	fStateKeys  = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
-	hitKeys     = []string{"category", "score", "excerpt"}
+	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "subagents",
+		"calls", "failing", "title_open", "forked_at", "automation_checked"}
+	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
+	hitKeys    = []string{"category", "score", "excerpt"}
 )
+
+func readDigest(d *jsonread.Reader, g *Digest) {
+	d.Value(func() {
+		d.Object(func(k string) {
+			switch d.Field(k, digestKeys) {
+			case "notes":
+				d.Nullable(func() { g.Notes = nil }, func() {
+					g.Notes = g.Notes[:0]
+					if g.Notes == nil {
+						g.Notes = []Note{}
+					}
+					d.Array(func() {
+						var n Note
+						d.Value(func() {
+							d.Object(func(k string) {
+								switch d.Field(k, noteKeys) {
+								case "turn":
+									d.Int(&n.Turn)
+								case "at":
+									d.Str(&n.At)
+								case "kind":
+									d.Str(&n.Kind)
+								case "cmd":
+									d.Str(&n.Cmd)
+								case "text":
+									d.Str(&n.Text)
+								default:
+									d.Skip()
+								}
+							})
+						})
+						g.Notes = append(g.Notes, n)
+					})
+				})
+			case "commands":
+				d.Strs(&g.Commands)
+			case "files_read":
+				d.Strs(&g.Read)
+			case "dropped":
+				d.Int(&g.Dropped)
+			case "cut":
+				d.Int(&g.Cut)
+			default:
+				d.Skip()
+			}
+		})
+	})
+}
 
 func readPos(d *jsonread.Reader, p *TranscriptPos) {
 	d.Value(func() {
@@ -530,6 +697,48 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 					}
 					s.Shown = b
 				})
+			case "calls":
+				d.Nullable(func() { s.Calls = nil }, func() {
+					if s.Calls == nil {
+						s.Calls = map[string]string{}
+					}
+					d.Object(func(k string) {
+						var v string
+						d.Str(&v)
+						s.Calls[k] = v
+					})
+				})
+			case "failing":
+				d.Nullable(func() { s.Failing = nil }, func() {
+					if s.Failing == nil {
+						s.Failing = map[string]*failing{}
+					}
+					d.Object(func(k string) {
+						var f *failing
+						d.Nullable(func() {}, func() {
+							f = &failing{}
+							d.Object(func(k string) {
+								switch d.Field(k, failingKeys) {
+								case "turn":
+									d.Int(&f.Turn)
+								case "cmd":
+									d.Str(&f.Cmd)
+								case "changed":
+									d.Strs(&f.Changed)
+								default:
+									d.Skip()
+								}
+							})
+						})
+						s.Failing[k] = f
+					})
+				})
+			case "title_open":
+				d.Bool(&s.TitleOpen)
+			case "forked_at":
+				d.Str(&s.ForkedAt)
+			case "automation_checked":
+				d.Bool(&s.Checked)
 			case "subagents":
 				d.Nullable(func() { s.Subagents = nil }, func() {
 					if s.Subagents == nil {

@@ -92,6 +92,21 @@ func randomCheckpoint(seed int64) *Checkpoint {
 	if maybe() {
 		s.Subagents = map[string]TranscriptPos{pick(): pos(), "agent-1.jsonl": pos()}
 	}
+	c.Title, c.Declined, c.Automated, c.AutomatedBy, c.Parent, c.Entrypoint = pick(), r.Intn(3), maybe(), pick(), pick(), pick()
+	if maybe() {
+		c.Digest.Notes = []Note{{Turn: r.Intn(9), At: pick(), Kind: pick(), Cmd: pick(), Text: pick()}, {Turn: 1, Kind: "prompt", Text: "x"}}
+	}
+	if maybe() {
+		c.Digest.Notes = []Note{}
+	}
+	c.Digest.Commands, c.Digest.Read, c.Digest.Dropped, c.Digest.Cut = strs(), strs(), r.Intn(3), r.Intn(3)
+	if maybe() {
+		s.Calls = map[string]string{pick(): pick(), "t9": "go test"}
+	}
+	if maybe() {
+		s.Failing = map[string]*failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
+	}
+	s.TitleOpen, s.ForkedAt, s.Checked = maybe(), pick(), maybe()
 	return c
 }
 
@@ -106,7 +121,8 @@ func FuzzCheckpointCodec(f *testing.F) {
 	for _, s := range []string{`null`, `{}`, `{"SESSION_ID":"x","ſession_id":"y"}`, `{"turns":1.5}`, `{"turns":1e2}`, `{"tools":{"a":null}}`,
 		`{"goal":"\ud83d\ude00 \ud800 \udc00x \u00e9"}`, `{"state":{"shown":"AAEC"}}`, `{"state":{"shown":[1,2]}}`, `{"process":{"pid":-1,"start":-1}}`,
 		`{"files_changed":null,"tools":null}`, `{"transcript":{"offset":9223372036854775808}}`, `{"x":[{"y":[true,false,null,-0.5e-3]}]} `,
-		`{"goal":"a"} x`, `{"goal":"` + "\xff" + `"}`, "{\"goal\":\"\x01\"}", `{"turns":-0}`, `{"friction":{"score":1e400}}`} {
+		`{"goal":"a"} x`, `{"goal":"` + "\xff" + `"}`, "{\"goal\":\"\x01\"}", `{"turns":-0}`, `{"friction":{"score":1e400}}`,
+		`{"digest":{"notes":[{"turn":1,"kind":"prompt","text":"x"},null,5]}}`, `{"state":{"failing":{"a":null,"b":{"changed":null}}}}`, `{"digest":null}`} {
 		f.Add(int64(-1), []byte(s))
 	}
 	f.Fuzz(func(t *testing.T, seed int64, data []byte) {

@@ -72,15 +72,23 @@ func globEscape(s string) string {
 }
 
 // IndexLine is a session's line in INDEX.md:
-// - 2026-11-21 14:03 · 12 turns · OK · "goal" · a.go, b.go +2 — episodes/<name>
+// - 2026-11-21 14:03 · 12 turns · OK · "title" · a.go, b.go +2 — episodes/<name>
+// An automated run's line says so after the time (see automatedMark).
 func IndexLine(c *Checkpoint, name string) string {
 	when := "unknown time"
 	if t, err := time.Parse(time.RFC3339Nano, c.StartedAt); err == nil {
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
 	turns := str.Plural(c.Turns, "turn", "turns")
-	goal := strings.ReplaceAll(str.Shorten(c.Goal, 80), `"`, "'")
-	parts := []string{when, turns, c.Friction.Class, `"` + goal + `"`}
+	title := c.Title
+	if title == "" {
+		title = c.Goal
+	}
+	title = strings.ReplaceAll(str.Shorten(title, titleChars), `"`, "'")
+	parts := []string{when, turns, c.Friction.Class, `"` + title + `"`}
+	if c.Automated {
+		parts = append([]string{when, automatedMark}, parts[1:]...)
+	}
 	if files := mainFiles(c.FilesChanged); files != "" {
 		parts = append(parts, files)
 	}
@@ -218,6 +226,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 		if TestOnlyArchiveDelay > 0 {
 			time.Sleep(TestOnlyArchiveDelay)
 		}
+		c.configure(&cfg.Capture)
 		name, ok := c.toEpisode(ctx, now)
 		if !ok {
 			if os.Remove(paths[i]) == nil {
@@ -256,6 +265,7 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 	var add []indexEdit
 	names := map[string]bool{}
 	for _, c := range over {
+		c.configure(&cfg.Capture)
 		if name, ok := c.toEpisode(ctx, now); ok {
 			add = append(add, indexEdit{sid: c.SessionID, line: IndexLine(c, name)})
 			names[name] = true
@@ -266,7 +276,8 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 			names[n] = true
 		}
 	}
-	retired := retire(slices.Collect(maps.Keys(names)), now, cfg)
+	all := slices.Collect(maps.Keys(names))
+	retired := retire(all, now, cfg, func() map[string]bool { return newestOfAPerson(e, p.Key, all, cfg.KeepNewest) })
 	if len(add) == 0 && len(retired) == 0 {
 		return nil, false, nil
 	}
@@ -449,4 +460,47 @@ func ListSessions(e store.Env, key string, cfg config.Config) (episodes, live []
 		live[i].Ended = sessionOver(live[i].Record, live[i].Path, e.Time(), cfg.OrphanAfter, Current{})
 	}
 	return read(e.EpisodesDir(key)), live, problems
+}
+
+// FindSession finds one session of a project by its id, a unique prefix
+// of it, or its episode's file name: an episode, an archived one, or a
+// checkpoint.
+func FindSession(e store.Env, key, id string) (SessionFile, error) {
+	id = strings.TrimSuffix(filepath.Base(id), ".json")
+	if _, after, ok := strings.Cut(id, "Z-"); ok && len(id) > len(stampLayout) {
+		id = after // an episode's file name
+	}
+	if id == "" {
+		return SessionFile{}, errors.New("no session id given")
+	}
+	var found []string
+	for _, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key), e.CheckpointsDir(key)} {
+		_ = store.ScanDirIn(e.ProjectDir(key), dir, func(de fs.DirEntry) {
+			n := de.Name()
+			sid := episodeSession(n)
+			if sid == "" && dir == e.CheckpointsDir(key) && strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+				sid = strings.TrimSuffix(n, ".json")
+			}
+			if sid != "" && strings.HasPrefix(sid, id) {
+				found = append(found, filepath.Join(dir, n))
+			}
+		})
+	}
+	switch {
+	case len(found) == 0:
+		return SessionFile{}, fmt.Errorf("no session %q in this project (ccmem episodes --all lists them)", id)
+	case len(found) > 1:
+		names := map[string]bool{}
+		for _, f := range found {
+			names[filepath.Base(f)] = true
+		}
+		if len(names) > 1 {
+			return SessionFile{}, fmt.Errorf("%q names %d sessions; give more of the id", id, len(found))
+		}
+	}
+	c, err := readCheckpoint(e.ProjectDir(key), found[0])
+	if err != nil {
+		return SessionFile{}, e.PathError(found[0], err)
+	}
+	return SessionFile{Path: found[0], Record: c}, nil
 }

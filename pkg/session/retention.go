@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,7 +84,7 @@ func applyRetention(ctx context.Context, e store.Env, key string, cfg config.Con
 	if !dryRun {
 		rep.Cleaned = append(rep.Cleaned, store.TidyListed(e.EpisodesDir(key), l.temps)...)
 	}
-	move := retire(l.names, e.Time(), cfg)
+	move := retire(l.names, e.Time(), cfg, func() map[string]bool { return newestOfAPerson(e, key, l.names, cfg.KeepNewest) })
 	if len(move) == 0 {
 		return rep, &l, nil
 	}
@@ -151,9 +152,11 @@ func inSorted(names []string) func(string) bool {
 }
 
 // retire picks the episodes retention moves to the archive, oldest first:
-// older than retention_days, or beyond the newest max_episodes. At or under
-// max_episodes with none too old, it costs one pass and no sort.
-func retire(names []string, now time.Time, cfg config.Config) []string {
+// older than retention_days — but never the newest keep_newest sessions of
+// a person, which keep asks for only when age would move one — or beyond
+// the newest max_episodes. At or under max_episodes with none too old, it
+// costs one pass and no sort.
+func retire(names []string, now time.Time, cfg config.Config, keep func() map[string]bool) []string {
 	// Names start with a fixed-width UTC stamp, so they compare as times.
 	cutoff := now.UTC().AddDate(0, 0, -cfg.RetentionDays).Format(stampLayout)
 	tooOld := func(n string) bool {
@@ -169,11 +172,42 @@ func retire(names []string, now time.Time, cfg config.Config) []string {
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
 	over := max(0, len(sorted)-cfg.MaxEpisodes) // the oldest beyond the newest max_episodes
+	var kept map[string]bool
+	if cfg.KeepNewest > 0 && keep != nil && slices.ContainsFunc(sorted[over:], tooOld) {
+		kept = keep()
+	}
 	var move []string
 	for i, n := range sorted {
-		if i < over || tooOld(n) {
+		if i < over || tooOld(n) && !kept[n] {
 			move = append(move, n)
 		}
 	}
 	return move
+}
+
+// newestOfAPerson names the newest n episodes that are a person's
+// sessions, as INDEX.md says (its lines mark automated runs); when
+// INDEX.md cannot be read, the newest n episodes.
+func newestOfAPerson(e store.Env, key string, names []string, n int) map[string]bool {
+	out := map[string]bool{}
+	if f, _, err := store.OpenIn(e.ProjectDir(key), e.IndexPath(key)); err == nil {
+		defer f.Close()
+		present := inSorted(slices.Clone(names))
+		if m, err := ReadMenu(io.LimitReader(f, 64<<20), n); err == nil {
+			for _, l := range m.Lines {
+				if ep := lineEpisode(l); present(ep) {
+					out[ep] = true
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	for _, ep := range sorted[max(0, len(sorted)-n):] {
+		out[ep] = true
+	}
+	return out
 }

@@ -295,3 +295,18 @@ func (e Env) ProjectRoot(key string) string {
 	root, _, _ := e.keyOwner(key)
 	return root
 }
+
+// ProjectAt is the project whose root is the folder root, as ResolveProject
+// would find it, for a folder that may no longer exist (a transcript's cwd
+// from months ago): when it is gone, root is taken as it is (no git, no
+// remote), keyed as ResolveProject keys it.
+func ProjectAt(e Env, root string) Project {
+	if p, err := ResolveProject(e, root); err == nil {
+		return p
+	}
+	p := Project{Root: filepath.Clean(root)}
+	var recorded []byte
+	p.Key, p.Root, recorded = e.keyFor(p.Root)
+	p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
+	return p
+}

@@ -4,24 +4,31 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 )
 
 // The encoding/json decoding that the hand-written one replaced, kept as
-// the oracle.
+// the oracle: the same line decoded with encoding/json and passed through
+// the same build.
+
+var jsonCodec = codec{
+	text:   func(raw []byte, s *string) error { return json.Unmarshal(raw, s) },
+	blocks: func(raw []byte) []block { var b []block; _ = json.Unmarshal(raw, &b); return b },
+}
 
 func oracleParse(line []byte) (Entry, bool) {
-	useful := false
+	// Useful: a wanted mark comes before any progress mark (bytes.Index,
+	// not the one-pass scan).
+	first := -1
 	for _, w := range wanted {
-		if bytes.Contains(line, w) {
-			useful = true
-			break
+		if i := bytes.Index(line, w); i >= 0 && (first < 0 || i < first) {
+			first = i
 		}
 	}
-	// The byte match assumes Claude Code's compact JSON. A line that does
-	// not match but is not compact either (`"type": "user"`, written with
-	// spaces) is decoded in full rather than dropped.
+	useful := first >= 0
+	if p := bytes.Index(line, progress); p >= 0 && p < first {
+		useful = false
+	}
 	if !useful && bytes.Contains(line, compactType) {
 		return Entry{}, false
 	}
@@ -29,125 +36,22 @@ func oracleParse(line []byte) (Entry, bool) {
 	if err := json.Unmarshal(line, &r); err != nil {
 		return Entry{}, false
 	}
-	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain}
-	switch r.Type {
-	case "system":
-		if r.Subtype != "compact_boundary" {
-			return Entry{}, false
-		}
-		e.Kind = Compaction
-		if r.CompactMetadata != nil {
-			e.Trigger = r.CompactMetadata.Trigger
-		}
-		return e, true
-	case "assistant":
-		if r.Message == nil {
-			return Entry{}, false
-		}
-		e.Kind, e.MessageID, e.Model = Assistant, r.Message.ID, r.Message.Model
-		var blocks []block
-		_ = json.Unmarshal(r.Message.Content, &blocks)
-		var texts []string
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				texts = append(texts, b.Text)
-			case "tool_use":
-				e.Tools = append(e.Tools, ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
-			}
-		}
-		e.Text = strings.Join(texts, "\n")
-		return e, true
-	case "user":
-		if r.Message == nil {
-			return Entry{}, false
-		}
-		return oracleUserEntry(e, r), true
-	}
-	return Entry{}, false
+	return build(r, jsonCodec)
 }
 
-func oracleUserEntry(e Entry, r rawLine) Entry {
-	content := r.Message.Content
-	var text string
-	if json.Unmarshal(content, &text) != nil {
-		var blocks []block
-		_ = json.Unmarshal(content, &blocks)
-		var texts []string
-		for _, b := range blocks {
-			switch b.Type {
-			case "tool_result":
-				e.Results = append(e.Results, ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: oracleResultText(b.Content)})
-			case "text":
-				texts = append(texts, b.Text)
-			}
-		}
-		if len(e.Results) > 0 {
-			e.Kind = ToolResults
-			return e
-		}
-		text = strings.Join(texts, "\n")
-	}
-	e.Text = text
-	trimmed := strings.TrimSpace(text)
-	switch {
-	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
-		e.Kind, e.Interrupted = Meta, true
-	case r.IsCompactSummary, strings.HasPrefix(trimmed, "This session is being continued from a previous conversation"):
-		e.Kind = Meta
-	case strings.HasPrefix(trimmed, "<command-name>"):
-		e.Kind = Prompt
-		e.Command = between(trimmed, "<command-name>", "</command-name>")
-		e.Text = strings.TrimSpace(e.Command + " " + between(trimmed, "<command-args>", "</command-args>"))
-	case r.IsMeta, trimmed == "", r.PromptSource == "system",
-		strings.HasPrefix(trimmed, "<task-notification>"),
-		strings.HasPrefix(trimmed, "<local-command-"),
-		strings.HasPrefix(trimmed, "<system-reminder>"),
-		strings.HasPrefix(trimmed, "<command-message>"),
-		strings.HasPrefix(trimmed, "<bash-"),
-		strings.HasPrefix(trimmed, "Caveat: "):
-		e.Kind = Meta
-	default:
-		e.Kind = Prompt
-	}
-	return e
-}
-
-func oracleResultText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		var blocks []block
-		_ = json.Unmarshal(raw, &blocks)
-		for _, b := range blocks {
-			if b.Type == "text" {
-				s = b.Text
-				break
-			}
-		}
-	}
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return s
-}
-
-func oracleFilePath(t ToolUse) string {
-	switch t.Name {
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-	default:
-		return ""
-	}
+// oracleInputs is ToolUse.Inputs with encoding/json.
+func oracleInputs(t ToolUse) Input {
 	var in struct {
 		FilePath     string `json:"file_path"`
 		NotebookPath string `json:"notebook_path"`
+		Path         string `json:"path"`
+		Command      string `json:"command"`
+		Skill        string `json:"skill"`
 	}
 	if json.Unmarshal(t.Input, &in) != nil {
-		return ""
+		return Input{}
 	}
-	if in.FilePath != "" {
-		return in.FilePath
-	}
-	return in.NotebookPath
+	return Input{File: firstOf(in.FilePath, in.NotebookPath, in.Path), Command: in.Command, Skill: in.Skill}
 }
 
 // FuzzParseMatchesEncodingJSON: Parse (hand-written decoding) gives what
@@ -168,6 +72,13 @@ func FuzzParseMatchesEncodingJSON(f *testing.F) {
 		`null`, `[]`, `{"type":"user"} trailing`, `{"type":"user","message":{"content":"a"},"type":"assistant"}`,
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":5,"notebook_path":"/n"}}]}}`,
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"NotebookEdit","input":{"notebook_path":"/n.ipynb"}}]}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"mcp__acp__Edit","input":{"file_path":"/z.go","command":5,"skill":"x","path":"/p"}}]}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"go test ./..."}}]}}`,
+		`{"parentUuid":"p","type":"progress","data":{"message":{"type":"user","message":{"content":"nested"}}}}`,
+		`{"type":"user","message":{"content":"x"},"x":{"type":"progress","data":1}}`,
+		`{"type":"user","sessionId":"s","entrypoint":"sdk-cli","promptSource":"sdk","turnOrigin":"sdk","message":{"content":"/review <command-args>a</command-args>"}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"The user doesn't want to proceed with this tool use."}]}}`,
+		`{"type":"user","message":{"content":"[Request interrupted by user for tool use]"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -178,8 +89,8 @@ func FuzzParseMatchesEncodingJSON(f *testing.F) {
 			t.Fatalf("Parse(%q):\nhand %v %+v\njson %v %+v", line, gok, got, wok, want)
 		}
 		for i, u := range got.Tools {
-			if a, b := u.FilePath(), oracleFilePath(want.Tools[i]); a != b {
-				t.Fatalf("FilePath of %q: hand %q, json %q", u.Input, a, b)
+			if a, b := u.Inputs(), oracleInputs(want.Tools[i]); a != b {
+				t.Fatalf("Inputs of %q: hand %+v, json %+v", u.Input, a, b)
 			}
 		}
 	})

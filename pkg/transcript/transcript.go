@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/jsonread"
@@ -41,15 +42,37 @@ type ToolUse struct {
 	Input json.RawMessage
 }
 
-// FilePath is the file a Write, Edit, MultiEdit or NotebookEdit call
-// changes, or "".
-func (t ToolUse) FilePath() string {
-	switch t.Name {
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-	default:
-		return ""
+// Base is the tool's name without an MCP server's prefix: Claude Code in
+// an editor (Zed's mcp__acp__Edit) and other hosts expose the same tools
+// under mcp__<server>__<name>.
+func (t ToolUse) Base() string {
+	if rest, ok := strings.CutPrefix(t.Name, "mcp__"); ok {
+		if i := strings.LastIndex(rest, "__"); i >= 0 {
+			return rest[i+2:]
+		}
 	}
-	var filePath, notebookPath string
+	return t.Name
+}
+
+// writeTools and readTools are the tools (by Base name) that change and
+// read a file named in their input.
+var (
+	writeTools = []string{"Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "edit_file", "create_file", "str_replace_editor", "apply_patch"}
+	readTools  = []string{"Read", "read_file", "view_file", "NotebookRead"}
+	shellTools = []string{"Bash", "bash", "shell", "run_terminal_cmd", "execute_command", "PowerShell"}
+)
+
+// Input is what ccmem reads of a tool call's input.
+type Input struct {
+	File    string // file_path, notebook_path or path
+	Command string // a shell tool's command
+	Skill   string // the Skill tool's skill
+}
+
+// Input reads the tool call's input: the file it names, its command.
+func (t ToolUse) Inputs() Input {
+	var in Input
+	var filePath, notebookPath, path string
 	d := jsonread.New(t.Input)
 	d.Value(func() {
 		d.Object(func(k string) {
@@ -58,26 +81,100 @@ func (t ToolUse) FilePath() string {
 				d.Str(&filePath)
 			case "notebook_path":
 				d.Str(&notebookPath)
+			case "path":
+				d.Str(&path)
+			case "command":
+				d.Str(&in.Command)
+			case "skill":
+				d.Str(&in.Skill)
 			default:
 				d.Skip()
 			}
 		})
 	})
 	if d.End() != nil {
+		return Input{}
+	}
+	in.File = firstOf(filePath, notebookPath, path)
+	return in
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// FilePath is the file a call changes — Write, Edit, MultiEdit,
+// NotebookEdit and their kin under any MCP server's prefix — or "".
+func (t ToolUse) FilePath() string {
+	if !slices.Contains(writeTools, t.Base()) {
 		return ""
 	}
-	if filePath != "" {
-		return filePath
+	return t.Inputs().File
+}
+
+// ReadPath is the file a call reads (Read and its kin), or "".
+func (t ToolUse) ReadPath() string {
+	if !slices.Contains(readTools, t.Base()) {
+		return ""
 	}
-	return notebookPath
+	return t.Inputs().File
+}
+
+// Command is the command a shell tool call runs, or "".
+func (t ToolUse) Command() string {
+	if !slices.Contains(shellTools, t.Base()) {
+		return ""
+	}
+	return t.Inputs().Command
+}
+
+// Skill is the skill a Skill tool call runs, or "".
+func (t ToolUse) Skill() string {
+	if t.Name != "Skill" {
+		return ""
+	}
+	return t.Inputs().Skill
 }
 
 // ToolResult is the outcome of one tool call.
 type ToolResult struct {
 	ID      string
 	IsError bool
+	// Declined is set when the call never ran because the user said no,
+	// a permission was denied or a hook blocked it: not an error of the
+	// work.
+	Declined bool
 	// Text is the start of the result's text (for error classification).
 	Text string
+}
+
+// declinedMarks are what the client writes as the result of a call it did
+// not run because the user or a rule said no (read from the client's own
+// messages, 2.1.x).
+var declinedMarks = []string{
+	"The user doesn't want to proceed with this tool use",
+	"The user doesn't want to take this action",
+	"but you haven't granted it yet",
+	"has been denied",
+	"Blocked by hook",
+	"hook blocking error",
+	"hook error:",
+	"User rejected",
+}
+
+// isDeclined tells whether an error result is a refusal, not a failure.
+func isDeclined(text string) bool {
+	for _, m := range declinedMarks {
+		if strings.Contains(text, m) {
+			return m != "has been denied" || strings.Contains(text, "Permission to use")
+		}
+	}
+	return false
 }
 
 // Entry is one decoded line.
@@ -88,12 +185,22 @@ type Entry struct {
 	Version   string
 	Cwd       string
 	Sidechain bool
+	// SessionID is the line's session (a forked session's transcript
+	// starts with lines of the session it was forked from).
+	SessionID string
 	// Prompt: the user's text. Command is the slash command ("/compact")
 	// when the line is a command echo.
 	Text    string
 	Command string
-	// Interrupted is set on the client's "[Request interrupted by user…]" line.
+	// Prompt: where it came from — Entrypoint (cli, sdk-cli, claude-vscode,
+	// sdk-ts…), PromptSource (typed, sdk, system) and TurnOrigin (human,
+	// sdk), as the client records them.
+	Entrypoint, PromptSource, TurnOrigin string
+	// Interrupted is set on the client's "[Request interrupted by user]"
+	// line; Declined on "[Request interrupted by user for tool use]", the
+	// user's "no" to a tool call.
 	Interrupted bool
+	Declined    bool
 	// Assistant.
 	MessageID string
 	Model     string
@@ -111,9 +218,16 @@ var compactType = []byte(`"type":"`)
 
 var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`)}
 
-// containsWanted tells whether line contains one of wanted, in one pass:
-// each begins with a quote, and most bytes of a skipped line are long
-// strings with few quotes in them.
+// progress opens the lines older clients (2.1.x before about 2.1.100)
+// wrote for hook, shell and subagent progress, a quarter of a real
+// transcript's bytes: their data holds whole nested user and assistant
+// messages, which would pass for wanted. Its type key comes before its
+// data, so the scan meets it first.
+var progress = []byte(`"type":"progress","data":`)
+
+// containsWanted tells whether line contains one of wanted before any
+// progress mark, in one pass: each begins with a quote, and most bytes of
+// a skipped line are long strings with few quotes in them.
 func containsWanted(line []byte) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(line[i:], '"')
@@ -121,10 +235,17 @@ func containsWanted(line []byte) bool {
 			return false
 		}
 		rest := line[i+j:]
-		for _, w := range wanted {
-			if bytes.HasPrefix(rest, w) {
-				return true
+		if len(rest) > 7 && rest[1] == 't' {
+			for _, w := range wanted[:2] {
+				if bytes.HasPrefix(rest, w) {
+					return true
+				}
 			}
+			if bytes.HasPrefix(rest, progress) {
+				return false
+			}
+		} else if len(rest) > 7 && rest[1] == 'c' && bytes.HasPrefix(rest, wanted[2]) {
+			return true
 		}
 		i += j + 1
 	}
@@ -137,6 +258,9 @@ type rawLine struct {
 	GitBranch        string `json:"gitBranch"`
 	Version          string `json:"version"`
 	Cwd              string `json:"cwd"`
+	SessionID        string `json:"sessionId"`
+	Entrypoint       string `json:"entrypoint"`
+	TurnOrigin       string `json:"turnOrigin"`
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
 	IsSidechain      bool   `json:"isSidechain"`
@@ -162,11 +286,11 @@ type rawMessage struct {
 // these types costs a short-lived process more than the lines do.
 // FuzzParseMatchesEncodingJSON holds the two the same.
 var (
-	lineKeys     = []string{"type", "subtype", "timestamp", "gitBranch", "version", "cwd", "isMeta", "isCompactSummary", "isSidechain", "promptSource", "message", "compactMetadata"}
+	lineKeys     = []string{"type", "subtype", "timestamp", "gitBranch", "version", "cwd", "sessionId", "entrypoint", "turnOrigin", "isMeta", "isCompactSummary", "isSidechain", "promptSource", "message", "compactMetadata"}
 	messageKeys  = []string{"id", "model", "content"}
 	metadataKeys = []string{"trigger"}
 	blockKeys    = []string{"type", "text", "id", "name", "input", "tool_use_id", "is_error", "content"}
-	inputKeys    = []string{"file_path", "notebook_path"}
+	inputKeys    = []string{"file_path", "notebook_path", "path", "command", "skill"}
 )
 
 // decodeLine is json.Unmarshal(line, r).
@@ -187,6 +311,12 @@ func decodeLine(line []byte, r *rawLine) error {
 				d.Str(&r.Version)
 			case "cwd":
 				d.Str(&r.Cwd)
+			case "sessionId":
+				d.Str(&r.SessionID)
+			case "entrypoint":
+				d.Str(&r.Entrypoint)
+			case "turnOrigin":
+				d.Str(&r.TurnOrigin)
 			case "isMeta":
 				d.Bool(&r.IsMeta)
 			case "isCompactSummary":
@@ -312,7 +442,22 @@ func Parse(line []byte) (Entry, bool) {
 	if err := decodeLine(line, &r); err != nil {
 		return Entry{}, false
 	}
-	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain}
+	return build(r, handCodec)
+}
+
+// codec decodes the parts of a line Parse reads lazily: message content
+// as a string or as blocks. Parse decodes by hand; its fuzz test passes
+// encoding/json's decoding through the same build.
+type codec struct {
+	text   func(raw []byte, s *string) error
+	blocks func(raw []byte) []block
+}
+
+var handCodec = codec{text: decodeText, blocks: decodeBlocks}
+
+// build makes the Entry of a decoded line.
+func build(r rawLine, dec codec) (Entry, bool) {
+	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain, SessionID: r.SessionID}
 	switch r.Type {
 	case "system":
 		if r.Subtype != "compact_boundary" {
@@ -329,7 +474,7 @@ func Parse(line []byte) (Entry, bool) {
 		}
 		e.Kind, e.MessageID, e.Model = Assistant, r.Message.ID, r.Message.Model
 		var texts []string
-		for _, b := range decodeBlocks(r.Message.Content) {
+		for _, b := range dec.blocks(r.Message.Content) {
 			switch b.Type {
 			case "text":
 				texts = append(texts, b.Text)
@@ -343,20 +488,22 @@ func Parse(line []byte) (Entry, bool) {
 		if r.Message == nil {
 			return Entry{}, false
 		}
-		return userEntry(e, r), true
+		return userEntry(e, r, dec), true
 	}
 	return Entry{}, false
 }
 
-func userEntry(e Entry, r rawLine) Entry {
+func userEntry(e Entry, r rawLine, dec codec) Entry {
 	content := r.Message.Content
 	var text string
-	if decodeText(content, &text) != nil {
+	if dec.text(content, &text) != nil {
 		var texts []string
-		for _, b := range decodeBlocks(content) {
+		for _, b := range dec.blocks(content) {
 			switch b.Type {
 			case "tool_result":
-				e.Results = append(e.Results, ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: resultText(b.Content)})
+				res := ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: resultText(b.Content, dec)}
+				res.Declined = res.IsError && isDeclined(res.Text)
+				e.Results = append(e.Results, res)
 			case "text":
 				texts = append(texts, b.Text)
 			}
@@ -370,6 +517,8 @@ func userEntry(e Entry, r rawLine) Entry {
 	e.Text = text
 	trimmed := strings.TrimSpace(text)
 	switch {
+	case strings.HasPrefix(trimmed, "[Request interrupted by user for tool use"):
+		e.Kind, e.Declined = Meta, true
 	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
 		e.Kind, e.Interrupted = Meta, true
 	case r.IsCompactSummary, strings.HasPrefix(trimmed, "This session is being continued from a previous conversation"):
@@ -389,6 +538,9 @@ func userEntry(e Entry, r rawLine) Entry {
 	default:
 		e.Kind = Prompt
 	}
+	if e.Kind == Prompt {
+		e.Entrypoint, e.PromptSource, e.TurnOrigin = r.Entrypoint, r.PromptSource, r.TurnOrigin
+	}
 	return e
 }
 
@@ -404,20 +556,24 @@ func between(s, open, close string) string {
 	return strings.TrimSpace(s)
 }
 
-// resultText returns the first 200 bytes of a tool result's content, which
-// is a string or a list of text blocks.
-func resultText(raw json.RawMessage) string {
+// resultLen is how much of a tool result's text an Entry keeps: enough
+// for an error's first lines.
+const resultLen = 400
+
+// resultText returns the first resultLen bytes of a tool result's
+// content, which is a string or a list of text blocks.
+func resultText(raw []byte, dec codec) string {
 	var s string
-	if decodeText(raw, &s) != nil {
-		for _, b := range decodeBlocks(raw) {
+	if dec.text(raw, &s) != nil {
+		for _, b := range dec.blocks(raw) {
 			if b.Type == "text" {
 				s = b.Text
 				break
 			}
 		}
 	}
-	if len(s) > 200 {
-		s = s[:200]
+	if len(s) > resultLen {
+		s = s[:resultLen]
 	}
 	return s
 }

@@ -1,0 +1,433 @@
+package session
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/transcript"
+)
+
+// A session's digest is what was said in it, bounded and redacted: every
+// prompt a person typed (slash commands' arguments too), each turn's
+// conclusion (its last assistant text), the shell commands that failed with
+// their error line and, when a later run of the same command succeeded,
+// what changed in between, the distinct commands run and the files read.
+// Stop builds it from what the transcript gained, with no model calls.
+//
+// It lives inside the session's checkpoint and then its episode, not beside
+// them: the digest and the transcript offset it was read to are written in
+// one atomic replace, so a kill can never leave one ahead of the other (an
+// entry read twice, or lost), and retention, import and sync move one file
+// per session. It is never injected whole: search indexes its entries as
+// passages, per-prompt recall quotes the matching one, and people read it
+// with `ccmem episodes show`.
+
+// Digest is what a session said (see above).
+type Digest struct {
+	Notes []Note `json:"notes,omitempty"`
+	// Commands are the distinct shell commands run, in the order first run.
+	Commands []string `json:"commands,omitempty"`
+	// Read are the files read, relative to the project root when inside it.
+	Read []string `json:"files_read,omitempty"`
+	// Dropped counts the notes that gave way to the size cap, and Cut the
+	// characters cut from notes that were kept shorter.
+	Dropped int `json:"dropped,omitempty"`
+	Cut     int `json:"cut,omitempty"`
+}
+
+// Note is one entry of a digest.
+type Note struct {
+	Turn int    `json:"turn"`
+	At   string `json:"at,omitempty"`
+	// Kind is prompt (what a person typed), answer (a turn's conclusion),
+	// failure (a command that failed, Cmd, and its error line), fix (a later
+	// run of a failed command that succeeded, and what changed in between)
+	// or triage (what triage found worth saving).
+	Kind string `json:"kind"`
+	Cmd  string `json:"cmd,omitempty"`
+	Text string `json:"text"`
+}
+
+// The kinds of Note.
+const (
+	NotePrompt  = "prompt"
+	NoteAnswer  = "answer"
+	NoteFailure = "failure"
+	NoteFix     = "fix"
+	NoteTriage  = "triage"
+)
+
+// Limits of what one note keeps, before the whole digest is fitted to its
+// cap (see fit).
+const (
+	promptChars  = 4000
+	answerChars  = 1500
+	errorChars   = 300
+	commandChars = 200
+	maxCommands  = 100
+	maxRead      = 200
+	maxFailing   = 50
+)
+
+// DefaultDigestBytes is the default cap of a digest (config digest.max_bytes).
+const DefaultDigestBytes = 32 << 10
+
+// failing is a shell command that failed, kept until a later run of the
+// same command succeeds: its turn, and the files changed since (for the
+// fix's note).
+type failing struct {
+	Turn    int      `json:"turn"`
+	Cmd     string   `json:"cmd"`
+	Changed []string `json:"changed,omitempty"`
+}
+
+// at is a transcript timestamp to the second, or "".
+func at(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// redacted is text redacted, then shortened to n characters; it counts
+// the redactions into c.
+func (c *Checkpoint) redacted(text string, n int) string {
+	s, k := redact.Shorten(text, n)
+	c.State.OtherRedactions += k
+	return s
+}
+
+// notePrompt adds a prompt a person typed.
+func (c *Checkpoint) notePrompt(e transcript.Entry) {
+	if !c.capture.Prompts || c.capture.DigestBytes == 0 {
+		return
+	}
+	text := e.Text
+	if e.Command != "" && !strings.ContainsRune(strings.TrimSpace(text), ' ') {
+		return // a bare slash command (/compact, /clear): no request in it
+	}
+	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NotePrompt, Text: c.keep(text, promptChars)})
+}
+
+// keep is text as a note keeps it: redacted first, then cut to n
+// characters at most, on several lines folded into one.
+func (c *Checkpoint) keep(text string, n int) string {
+	s, k := redact.String(text)
+	c.State.OtherRedactions += k
+	s = str.Line(str.OneLine(s))
+	if r := []rune(s); len(r) > n {
+		c.Digest.Cut += len(r) - n
+		s = strings.TrimSpace(string(r[:n-1])) + "…"
+	}
+	return s
+}
+
+// noteAnswer records the turn's latest assistant text as its conclusion:
+// a later text of the same turn replaces it.
+func (c *Checkpoint) noteAnswer(e transcript.Entry) {
+	if !c.capture.Answers || c.capture.DigestBytes == 0 || strings.TrimSpace(e.Text) == "" || c.Turns == 0 {
+		return
+	}
+	n := Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NoteAnswer, Text: c.keep(e.Text, answerChars)}
+	notes := c.Digest.Notes
+	for i := len(notes) - 1; i >= 0 && notes[i].Turn == c.Turns; i-- {
+		if notes[i].Kind == NoteAnswer {
+			notes[i] = n
+			return
+		}
+	}
+	c.Digest.Notes = append(notes, n)
+}
+
+// noteCalls records the shell commands and the files read of an assistant
+// message's tool calls.
+func (c *Checkpoint) noteCalls(e transcript.Entry) {
+	if c.capture.DigestBytes == 0 || !c.capture.Commands && !c.capture.Failures {
+		return
+	}
+	for _, u := range e.Tools {
+		if cmd := u.Command(); cmd != "" {
+			c.noteSpawn(cmd, e.Timestamp)
+			cmd = c.keep(cmd, commandChars)
+			if len(c.State.Calls) < maxPending {
+				if c.State.Calls == nil {
+					c.State.Calls = map[string]string{}
+				}
+				c.State.Calls[u.ID] = cmd
+			}
+			if c.capture.Commands && len(c.Digest.Commands) < maxCommands && !slices.Contains(c.Digest.Commands, cmd) {
+				c.Digest.Commands = append(c.Digest.Commands, cmd)
+			}
+		}
+		if p := u.ReadPath(); p != "" && c.capture.Commands && len(c.Digest.Read) < maxRead {
+			p = c.keep(c.relative(p), commandChars)
+			if !slices.Contains(c.Digest.Read, p) {
+				c.Digest.Read = append(c.Digest.Read, p)
+			}
+		}
+	}
+}
+
+// noteResult records a shell command's failure, or the success that fixed
+// an earlier failure of the same command.
+func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
+	cmd, ok := c.State.Calls[r.ID]
+	if !ok {
+		return
+	}
+	delete(c.State.Calls, r.ID)
+	if r.Declined || !c.capture.Failures {
+		return
+	}
+	key := commandKey(cmd)
+	d := &c.State
+	if r.IsError {
+		c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(ts), Kind: NoteFailure, Cmd: cmd, Text: c.keep(errorLine(r.Text), errorChars)})
+		if _, seen := d.Failing[key]; !seen && len(d.Failing) < maxFailing {
+			if d.Failing == nil {
+				d.Failing = map[string]*failing{}
+			}
+			d.Failing[key] = &failing{Turn: c.Turns, Cmd: cmd}
+		}
+		return
+	}
+	f, ok := d.Failing[key]
+	if !ok {
+		return
+	}
+	delete(d.Failing, key)
+	what := "after changes to " + strings.Join(f.Changed, ", ")
+	switch {
+	case len(f.Changed) == 0 && f.Cmd != cmd:
+		what = "run as `" + cmd + "` instead of `" + f.Cmd + "`"
+	case len(f.Changed) == 0:
+		what = "run again"
+	case f.Cmd != cmd:
+		what += "; run as `" + cmd + "`"
+	}
+	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(ts), Kind: NoteFix, Cmd: cmd,
+		Text: c.keep("failed at turn "+strconv.Itoa(f.Turn)+"; succeeded "+what, errorChars)})
+}
+
+// noteChanged tells the open failures a file changed.
+func (c *Checkpoint) noteChanged(rel string) {
+	for _, f := range c.State.Failing {
+		if len(f.Changed) < 8 && !slices.Contains(f.Changed, rel) {
+			f.Changed = append(f.Changed, rel)
+		}
+	}
+}
+
+// relative is p relative to the project root when inside it, with
+// forward slashes.
+func (c *Checkpoint) relative(p string) string {
+	if c.ProjectRoot != "" && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(c.ProjectRoot, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// commandKey is what makes two shell commands "the same command" for a
+// fix: the program and its first word that is not an option ("go test",
+// "npm run build" → "npm run"), after any "cd dir &&" prefix.
+func commandKey(cmd string) string {
+	if i := strings.LastIndex(cmd, "&& "); i >= 0 {
+		cmd = cmd[i+3:]
+	}
+	var words []string
+	for _, w := range strings.Fields(cmd) {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, "=") && len(words) == 0 {
+			continue
+		}
+		words = append(words, w)
+		if len(words) == 2 {
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// errorLine is the line of a failed command's output that says what went
+// wrong: the first line that is not the client's "Exit code N" header nor
+// blank, preferring one that names an error.
+func errorLine(text string) string {
+	var first string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Error: Exit code") {
+			continue
+		}
+		low := strings.ToLower(l)
+		if strings.Contains(low, "error") || strings.Contains(low, "fail") || strings.Contains(low, "not found") || strings.Contains(low, "denied") {
+			return l
+		}
+		if first == "" {
+			first = l
+		}
+	}
+	if first == "" {
+		return strings.TrimSpace(text)
+	}
+	return first
+}
+
+// noteTriage adds what triage found.
+func (c *Checkpoint) noteTriage(category, excerpt string, ts string) {
+	if c.capture.DigestBytes == 0 {
+		return
+	}
+	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(ts), Kind: NoteTriage, Text: c.keep(category+": "+excerpt, errorChars)})
+}
+
+// size is about what the note takes in the episode's JSON.
+func (x Note) size() int { return 60 + len(x.Text) + len(x.Cmd) + len(x.At) }
+
+// size is about what the digest takes in the episode's JSON.
+func (d *Digest) size() int {
+	n := 64
+	for _, x := range d.Notes {
+		n += x.size()
+	}
+	for _, s := range d.Commands {
+		n += 4 + len(s)
+	}
+	for _, s := range d.Read {
+		n += 4 + len(s)
+	}
+	return n
+}
+
+// fit brings the digest under max bytes. What gives way, in order, until
+// it fits: (1) answers but the last three are cut to 300 characters, (2)
+// then dropped, oldest first; (3) prompts but the first and the last three
+// are cut to 600 characters (their start is kept); (4) failures and fixes
+// but the last five are dropped, oldest first; (5) the command and file
+// lists keep their first 20 and last 30; (6) every prompt is cut to 200
+// characters, then 80, and the last answers to 300; (7) only then are
+// prompts dropped, from the middle, keeping the first ten and the last
+// ten. So the start of every prompt and the latest conclusions stay
+// longest.
+func (d *Digest) fit(max int) {
+	if max <= 0 || d.size() <= max {
+		return
+	}
+	lastOf := func(kind string, n int) map[int]bool { // indices of the last n notes of kind
+		out := map[int]bool{}
+		for i := len(d.Notes) - 1; i >= 0 && len(out) < n; i-- {
+			if d.Notes[i].Kind == kind {
+				out[i] = true
+			}
+		}
+		return out
+	}
+	cut := func(i, n int) {
+		if r := []rune(d.Notes[i].Text); len(r) > n {
+			d.Cut += len(r) - n
+			d.Notes[i].Text = strings.TrimSpace(string(r[:n-1])) + "…"
+		}
+	}
+	drop := func(keep func(i int, x Note) bool) {
+		size := d.size()
+		out := make([]Note, 0, len(d.Notes))
+		for i, x := range d.Notes {
+			if !keep(i, x) && size > max {
+				size -= x.size()
+				d.Dropped++
+				continue
+			}
+			out = append(out, x)
+		}
+		d.Notes = out
+	}
+	// (1) and (2)
+	last := lastOf(NoteAnswer, 3)
+	for i, x := range d.Notes {
+		if x.Kind == NoteAnswer && !last[i] && d.size() > max {
+			cut(i, 300)
+		}
+	}
+	last = lastOf(NoteAnswer, 3)
+	drop(func(i int, x Note) bool { return x.Kind != NoteAnswer || last[i] })
+	if d.size() <= max {
+		return
+	}
+	// (3)
+	lastP, firstP := lastOf(NotePrompt, 3), -1
+	for i, x := range d.Notes {
+		if x.Kind == NotePrompt {
+			if firstP < 0 {
+				firstP = i
+				continue
+			}
+			if !lastP[i] && d.size() > max {
+				cut(i, 600)
+			}
+		}
+	}
+	// (4)
+	lastF := map[int]bool{}
+	for i := len(d.Notes) - 1; i >= 0 && len(lastF) < 5; i-- {
+		if k := d.Notes[i].Kind; k == NoteFailure || k == NoteFix {
+			lastF[i] = true
+		}
+	}
+	drop(func(i int, x Note) bool { return x.Kind != NoteFailure && x.Kind != NoteFix || lastF[i] })
+	// (5)
+	if d.size() > max {
+		d.Commands = headTail(d.Commands, 20, 30)
+		d.Read = headTail(d.Read, 20, 30)
+	}
+	// (6)
+	for _, n := range []int{200, 80} {
+		for i, x := range d.Notes {
+			if d.size() <= max {
+				return
+			}
+			if x.Kind == NotePrompt || x.Kind == NoteTriage {
+				cut(i, n)
+			}
+		}
+	}
+	for i, x := range d.Notes {
+		if x.Kind == NoteAnswer && d.size() > max {
+			cut(i, 300)
+		}
+	}
+	// (7)
+	for d.size() > max {
+		var prompts []int
+		for i, x := range d.Notes {
+			if x.Kind == NotePrompt {
+				prompts = append(prompts, i)
+			}
+		}
+		if len(prompts) <= 20 {
+			// Nothing more gives way but whole notes, newest kept.
+			if len(d.Notes) <= 1 {
+				return
+			}
+			d.Notes = d.Notes[1:]
+			d.Dropped++
+			continue
+		}
+		mid := prompts[len(prompts)/2]
+		d.Notes = slices.Delete(d.Notes, mid, mid+1)
+		d.Dropped++
+	}
+}
+
+// headTail keeps the first h and the last t of list.
+func headTail(list []string, h, t int) []string {
+	if len(list) <= h+t {
+		return list
+	}
+	return append(slices.Clone(list[:h]), list[len(list)-t:]...)
+}

@@ -1,0 +1,413 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
+)
+
+// Claude Code keeps weeks of transcripts in ~/.claude/projects/ before
+// anyone installs ccmem. Import turns them into episodes, digests included,
+// through the same capture code the hooks run, so the first session after
+// install already has a menu and recall. It is idempotent (a session that
+// has an episode, or a checkpoint the hooks keep, is left alone: a second
+// run adds nothing) and resumable (each session's episode is written whole
+// or not at all; a run killed midway goes on where it stopped).
+//
+// A transcript shows no process tree, so automated runs are told from what
+// it carries (see classifyImported): a headless run (entrypoint sdk-cli,
+// sdk-ts, sdk-py) that a Bash call of another imported session started
+// (`claude -p` in its command, within minutes before), or one of three or
+// more headless runs of a project that open with the same prompt (a
+// plugin's observer, a script, a bot).
+
+// ImportOptions shape an import.
+type ImportOptions struct {
+	// Limit is the most sessions imported (0: every one).
+	Limit int
+	// DryRun reports what would be imported, writing nothing.
+	DryRun bool
+	// Only, when set, imports only the sessions of the projects it accepts
+	// (by root).
+	Only func(root string) bool
+	// Config is a project's configuration (nil: the defaults).
+	Config func(root, key string) config.Config
+	// Progress, when set, is told how far the import got.
+	Progress func(done, total int)
+}
+
+// ImportReport says what an import did (or, dry, would do).
+type ImportReport struct {
+	Found     int      `json:"found"`     // transcripts found
+	Imported  int      `json:"imported"`  // sessions that became episodes
+	Known     int      `json:"known"`     // already recorded (an episode or a live record)
+	Running   int      `json:"running"`   // written to in the last orphan_after: left to their own hooks
+	Empty     int      `json:"empty"`     // no turn, or no working directory
+	Automated int      `json:"automated"` // of the imported, marked automated runs
+	Projects  []string `json:"projects"`  // project roots that gained episodes
+	Failed    []string `json:"failed,omitempty"`
+	Left      int      `json:"left,omitempty"` // not imported for the limit or the context's end
+}
+
+// transcriptFile is one session transcript in a silo.
+type transcriptFile struct {
+	path, sid string
+	mtime     time.Time
+}
+
+// listTranscripts lists the session transcripts of every silo, oldest
+// first. Symlinks are not followed.
+func listTranscripts(e store.Env) ([]transcriptFile, error) {
+	silos, err := os.ReadDir(e.SilosDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []transcriptFile
+	for _, s := range silos {
+		if !s.IsDir() {
+			continue
+		}
+		dir := filepath.Join(e.SilosDir(), s.Name())
+		files, err := store.ListFiles(e.SilosDir(), dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			sid, ok := strings.CutSuffix(f.Name, ".jsonl")
+			if !ok || !store.ValidID(sid, 128, false) {
+				continue
+			}
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].mtime.Equal(out[j].mtime) {
+			return out[i].mtime.Before(out[j].mtime)
+		}
+		return out[i].path < out[j].path
+	})
+	return out, nil
+}
+
+// transcriptCwd is the working directory a transcript's first lines record.
+func transcriptCwd(path string) string {
+	f, _, err := store.OpenRegular(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	cwd := ""
+	_, _ = transcript.Scan(io.LimitReader(f, 4<<20), func(e transcript.Entry) {
+		if cwd == "" && e.Cwd != "" && !e.Sidechain {
+			cwd = e.Cwd
+		}
+	}, func() bool { return cwd != "" })
+	return cwd
+}
+
+// Import imports the transcripts of every silo (see above).
+func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
+	rep := ImportReport{Projects: []string{}}
+	files, err := listTranscripts(e)
+	if err != nil {
+		return rep, err
+	}
+	rep.Found = len(files)
+	cfgOf := func(p store.Project) config.Config {
+		if opt.Config != nil {
+			return opt.Config(p.Root, p.Key)
+		}
+		return config.Default()
+	}
+	now := e.Time()
+	touched := map[string]store.Project{}
+	var spawns []spawn
+	done := map[string]*imported{}
+	for i, tf := range files {
+		if opt.Progress != nil {
+			opt.Progress(i, len(files))
+		}
+		if ctx.Err() != nil || opt.Limit > 0 && rep.Imported >= opt.Limit {
+			rep.Left = len(files) - i
+			break
+		}
+		cwd := transcriptCwd(tf.path)
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			rep.Empty++
+			continue
+		}
+		p := store.ProjectAt(e, cwd)
+		if opt.Only != nil && !opt.Only(p.Root) {
+			rep.Found--
+			continue
+		}
+		cfg := cfgOf(p)
+		if now.Sub(tf.mtime) < cfg.OrphanAfter {
+			rep.Running++
+			continue
+		}
+		if findEpisode(e, p.Key, tf.sid) != "" || findArchived(e, p.Key, tf.sid) || fileExists(e.CheckpointPath(p.Key, tf.sid)) {
+			rep.Known++
+			continue
+		}
+		c := newCheckpoint(tf.sid, p)
+		c.configure(&cfg.Capture)
+		c.Transcript.Path = tf.path
+		c.spawns = &spawns
+		if err := c.catchUp(ctx, tf.path); err != nil && ctx.Err() == nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
+			continue
+		}
+		if ctx.Err() != nil {
+			rep.Left = len(files) - i
+			break
+		}
+		if c.Turns == 0 {
+			rep.Empty++
+			continue
+		}
+		c.finish(true)
+		c.ArchivedAt = now.UTC().Format(time.RFC3339)
+		c.State.Checked = false // classifyImported decides
+		rep.Imported++
+		if _, ok := touched[p.Key]; !ok {
+			rep.Projects = append(rep.Projects, p.Root)
+		}
+		touched[p.Key] = p
+		if opt.DryRun {
+			done[tf.sid] = &imported{c: c, p: p}
+			continue
+		}
+		path, err := writeImported(e, p, c, now)
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
+			rep.Imported--
+			continue
+		}
+		done[tf.sid] = &imported{c: c, p: p, path: path}
+	}
+	if opt.Progress != nil {
+		opt.Progress(len(files), len(files))
+	}
+	rep.Automated = classifyImported(e, touched, done, spawns, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
+	return rep, nil
+}
+
+// imported is a session an import recorded (path "" in a dry run).
+type imported struct {
+	c    *Checkpoint
+	p    store.Project
+	path string
+}
+
+// writeImported writes an imported session's episode and its INDEX.md
+// line, under the project's lock; it returns the episode's path.
+func writeImported(e store.Env, p store.Project, c *Checkpoint, now time.Time) (string, error) {
+	p, err := store.ClaimProject(e, p)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	name := EpisodeName(c, now)
+	path := filepath.Join(e.EpisodesDir(p.Key), name)
+	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, true); err != nil {
+		return "", err
+	}
+	return path, editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, name)}}, nil)
+}
+
+// findArchived tells whether a session's episode moved to the archive.
+func findArchived(e store.Env, key, sid string) bool {
+	found := false
+	suffix := "-" + sid + ".json"
+	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodeArchiveDir(key), func(de fs.DirEntry) {
+		if n := de.Name(); strings.HasSuffix(n, suffix) && episodeSession(n) == sid {
+			found = true
+		}
+	})
+	return found
+}
+
+// spawn is a shell call that started a headless client (`claude -p`).
+type spawn struct {
+	sid, root string
+	at        time.Time
+}
+
+// noteSpawn records a shell command that starts a headless client, for
+// an import's automation rule.
+func (c *Checkpoint) noteSpawn(cmd, ts string) {
+	if c.spawns == nil || !startsHeadlessClaude(cmd) {
+		return
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return
+	}
+	*c.spawns = append(*c.spawns, spawn{sid: c.SessionID, root: c.ProjectRoot, at: t})
+}
+
+// startsHeadlessClaude tells a command line that runs claude -p.
+func startsHeadlessClaude(cmd string) bool {
+	words := strings.FieldsFunc(cmd, func(r rune) bool { return unicode.IsSpace(r) || r == ';' || r == '|' || r == '&' || r == '(' })
+	for i, w := range words {
+		if filepath.Base(w) != "claude" {
+			continue
+		}
+		for _, a := range words[i+1:] {
+			if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// headless tells an entrypoint of a client run without a person at it.
+func headless(entrypoint string) bool { return strings.HasPrefix(entrypoint, "sdk") }
+
+// spawnWindow is how long after a `claude -p` call a headless session
+// counts as started by it.
+const spawnWindow = 10 * time.Minute
+
+// classifyImported marks the imported sessions that are automated runs
+// (see the package comment above Import) and rewrites their episodes and
+// INDEX.md lines; it returns how many it marked. It looks at every
+// episode of the projects touched that was imported but not yet
+// classified, so an import killed before this step is classified by the
+// next.
+func classifyImported(e store.Env, touched map[string]store.Project, fresh map[string]*imported, spawns []spawn, dryRun bool, detect func(store.Project) bool) int {
+	marked := 0
+	for _, p := range touched {
+		on := detect(p)
+		// The project's episodes: what repeats is judged over all of them.
+		var all []*imported
+		for _, f := range fresh {
+			if f.p.Key == p.Key {
+				all = append(all, f)
+			}
+		}
+		if !dryRun {
+			eps, _, _ := ListSessions(e, p.Key, config.Default())
+			for _, ep := range eps {
+				if _, ok := fresh[ep.Record.SessionID]; !ok {
+					all = append(all, &imported{c: ep.Record, p: p, path: ep.Path})
+				}
+			}
+		}
+		// Headless runs grouped by their opening prompt.
+		groups := map[string][]*imported{}
+		for _, f := range all {
+			if headless(f.c.Entrypoint) {
+				k := promptKey(f.c)
+				groups[k] = append(groups[k], f)
+			}
+		}
+		for _, f := range all {
+			c := f.c
+			if c.State.Checked || c.ArchivedAt == "" {
+				continue
+			}
+			c.State.Checked = true
+			if on && headless(c.Entrypoint) && !usesEditorTools(c) {
+				start, _ := time.Parse(time.RFC3339Nano, c.StartedAt)
+				for _, s := range spawns {
+					if s.sid != c.SessionID && !start.Before(s.at) && start.Sub(s.at) < spawnWindow && (s.root == c.ProjectRoot || strings.HasPrefix(c.ProjectRoot, s.root+string(filepath.Separator))) {
+						c.Automated, c.AutomatedBy = true, "started by `claude -p` in a Bash call of session "+s.sid
+						break
+					}
+				}
+				if g := groups[promptKey(c)]; !c.Automated && len(g) >= 3 && promptKey(c) != "" {
+					c.Automated, c.AutomatedBy = true, fmt.Sprintf("a headless run with the same opening prompt as %d others", len(g)-1)
+				}
+			}
+			if c.Automated {
+				marked++
+			}
+			if dryRun || f.path == "" {
+				continue
+			}
+			if err := rewriteEpisode(e, p, f.path, c); err != nil {
+				continue
+			}
+		}
+	}
+	return marked
+}
+
+// rewriteEpisode writes an episode again, and its INDEX.md line.
+func rewriteEpisode(e store.Env, p store.Project, path string, c *Checkpoint) error {
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, true); err != nil {
+		return err
+	}
+	if filepath.Dir(path) != e.EpisodesDir(p.Key) {
+		return nil // archived: no menu line
+	}
+	return editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}}, nil)
+}
+
+// promptKey is what makes two sessions open with "the same prompt": the
+// first 120 characters of the first prompt, digits and case aside.
+func promptKey(c *Checkpoint) string {
+	text := c.Goal
+	for _, n := range c.Digest.Notes {
+		if n.Kind == NotePrompt {
+			text = n.Text
+			break
+		}
+	}
+	r := []rune(strings.ToLower(strings.Join(strings.Fields(text), " ")))
+	r = r[:min(len(r), 120)]
+	return strings.Map(func(x rune) rune {
+		if unicode.IsDigit(x) {
+			return '0'
+		}
+		return x
+	}, string(r))
+}
+
+// usesEditorTools tells a session run from an editor (Zed's agent panel
+// drives Claude Code through the SDK and its tools are mcp__acp__*): a
+// person's, though headless.
+func usesEditorTools(c *Checkpoint) bool {
+	return slices.ContainsFunc(mapKeys(c.Tools), func(n string) bool { return strings.HasPrefix(n, "mcp__acp__") })
+}
+
+func mapKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// CountTranscripts counts the session transcripts of every silo.
+func CountTranscripts(e store.Env) (int, error) {
+	files, err := listTranscripts(e)
+	return len(files), err
+}

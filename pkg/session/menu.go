@@ -1,0 +1,71 @@
+package session
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// automatedMark follows the time in an automated run's INDEX.md line.
+const automatedMark = "automated"
+
+// IsAutomatedLine tells whether an INDEX.md line is an automated run's.
+func IsAutomatedLine(line string) bool {
+	_, rest, ok := strings.Cut(line, " · ")
+	return ok && strings.HasPrefix(rest, automatedMark+" · ")
+}
+
+// Menu is the episode menu a session start shows: a person's sessions,
+// newest first, and a count of the automated runs kept out of it.
+type Menu struct {
+	// Lines are the newest lines of a person's sessions, at most the cap
+	// asked for; LineNos their line numbers in INDEX.md.
+	Lines   []string
+	LineNos []int
+	// Total counts a person's sessions in INDEX.md.
+	Total int
+	// Automated counts the automated runs, and Since is the date of the
+	// oldest ("2026-11-02").
+	Automated int
+	Since     string
+}
+
+// ReadMenu reads INDEX.md (r) into the menu: up to max lines of a person's
+// sessions, and the automated runs counted apart. It reads every line
+// (INDEX.md holds at most max_episodes lines), keeping only what it shows.
+func ReadMenu(r io.Reader, max int) (Menu, error) {
+	var m Menu
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 16<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if IsAutomatedLine(line) {
+			m.Automated++
+			if d, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), " "); ok && (m.Since == "" || d < m.Since) {
+				m.Since = d
+			}
+			continue
+		}
+		m.Total++
+		if len(m.Lines) < max {
+			m.Lines = append(m.Lines, line)
+			m.LineNos = append(m.LineNos, n)
+		}
+	}
+	return m, sc.Err()
+}
+
+// AutomatedLine is the one menu line that stands for the automated runs.
+func (m Menu) AutomatedLine(ccmem string) string {
+	runs := "automated runs"
+	if m.Automated == 1 {
+		runs = "automated run"
+	}
+	return strconv.Itoa(m.Automated) + " " + runs + " since " + m.Since + " — `" + ccmem + " episodes --automated`"
+}
