@@ -66,8 +66,9 @@ bench: build
 bench-peers: build
 	@if bash scripts/install-peers.sh; then $(GO) run ./internal/bench -peers; fi
 
-## recall: the precision of search and per-prompt recall on generated corpora, against the targets
-recall:
+## recall: the evaluation corpus (realistic sessions replayed through the hooks: ccmem beside its engine over
+## the full text, a plain BM25 and grep), then the precision of search and per-prompt recall on generated corpora
+recall: build
 	$(GO) run ./internal/bench -recall
 
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)

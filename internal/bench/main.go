@@ -52,7 +52,7 @@ func main() {
 	}
 	switch {
 	case *recallOnly:
-		if err := recallReport(); err != nil {
+		if err := recallReport(o); err != nil {
 			fail(err)
 		}
 		return
@@ -78,7 +78,7 @@ func main() {
 	}
 	if o.only == "" {
 		fmt.Println()
-		if err := recallReport(); err != nil {
+		if err := recallReport(o); err != nil {
 			fail(err)
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
+	"github.com/ccmem/ccmem/internal/evalset"
 	"github.com/ccmem/ccmem/internal/recallset"
 	"github.com/ccmem/ccmem/pkg/config"
 )
@@ -13,9 +15,26 @@ import (
 // memories are the same, the filler around them differs.
 var recallSeeds = []int64{1, 2, 3, 4, 5}
 
-// recallReport prints the precision of search and per-prompt recall on the
+// recallReport prints the evaluation corpus's figures (ccmem beside its
+// baselines), then the precision of search and per-prompt recall on the
 // generated corpus, against the targets.
-func recallReport() error {
+func recallReport(o options) error {
+	bin, _ := filepath.Abs(o.bin)
+	hooks := filepath.Join(bin, "..", "lib", "ccmem")
+	if _, err := os.Stat(filepath.Join(hooks, "userpromptsubmit")); err != nil {
+		return fmt.Errorf("%s is missing: run `make build` first", filepath.Join(hooks, "userpromptsubmit"))
+	}
+	dir, err := os.MkdirTemp("", "ccmem-eval-")
+	if err != nil {
+		return err
+	}
+	rep, _, err := evalset.Evaluate(dir, hooks, 1)
+	os.RemoveAll(dir)
+	if err != nil {
+		return err
+	}
+	rep.Print(os.Stdout)
+	fmt.Println()
 	cfg := config.Default().Recall
 	fmt.Printf("recall precision: %d corpora (seeds %v), per-prompt recall as configured by default (min_score %.1f, min_matched %.2f, max_items %d)\n",
 		len(recallSeeds), recallSeeds, cfg.MinScore, cfg.MinMatched, cfg.MaxItems)

@@ -61,7 +61,8 @@ type Config struct {
 
 // Capture configures what a session's record keeps (the Stop hook).
 type Capture struct {
-	// DigestBytes caps a session's digest; 0 keeps none.
+	// DigestBytes caps a session's record (its episode, digest included);
+	// 0 keeps no digest.
 	DigestBytes int `yaml:"digest_bytes" json:"digest_bytes"`
 	// Prompts, Answers, Failures and Commands turn the digest's parts on
 	// and off: the prompts a person typed, each turn's conclusion, failed

@@ -63,8 +63,9 @@ type State struct {
 	Prompts       []uint64 `json:"prompts,omitempty"`
 }
 
-// maxPrompts bounds the prompt hashes kept for repeated_question.
-const maxPrompts = 500
+// maxPrompts bounds the prompt hashes kept for repeated_question: the
+// newest hundred prompts (the record of a session stays small).
+const maxPrompts = 100
 
 // The detectors are word and phrase checks on lower-cased text rather than
 // regular expressions, which a hook would compile on every run.

@@ -216,29 +216,49 @@ func collectStrings(v any, out *[]string) {
 type episode struct {
 	SessionID    string   `json:"session_id"`
 	Goal         string   `json:"goal"`
+	Title        string   `json:"title"`
 	Outcome      string   `json:"outcome"`
 	Turns        int      `json:"turns"`
 	FilesChanged []string `json:"files_changed"`
 	StartedAt    string   `json:"started_at"`
 	GitBranch    string   `json:"git_branch"`
+	Automated    bool     `json:"automated"`
 	Friction     struct {
 		Class string `json:"class"`
 	} `json:"friction"`
+	Digest struct {
+		Notes []struct {
+			Kind string `json:"kind"`
+			Cmd  string `json:"cmd"`
+			Text string `json:"text"`
+		} `json:"notes"`
+		Commands []string `json:"commands"`
+		Read     []string `json:"files_read"`
+	} `json:"digest"`
 }
 
-// episodeDoc makes one doc of an episode: its goal, its outcome, its files.
+// episodeDoc makes one doc of an episode: its title and first prompt, its
+// conclusions, and what its digest holds (every prompt, failure and fix,
+// commands and files).
 func episodeDoc(path string, data []byte) (Doc, bool) {
 	var ep episode
-	if json.Unmarshal(data, &ep) != nil || strings.TrimSpace(ep.Goal) == "" {
+	if json.Unmarshal(data, &ep) != nil || strings.TrimSpace(ep.Goal) == "" && strings.TrimSpace(ep.Title) == "" {
 		return Doc{}, false
 	}
-	d := Doc{Kind: KindEpisode, Path: path, Title: str.Shorten(ep.Goal, titleLen)}
+	title := ep.Title
+	if title == "" {
+		title = ep.Goal
+	}
+	d := Doc{Kind: KindEpisode, Path: path, Title: str.Shorten(title, titleLen)}
 	when := "unknown time"
 	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {
 		d.Time = t
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
 	parts := []string{when, str.Plural(ep.Turns, "turn", "turns")}
+	if ep.Automated {
+		parts = append(parts, "automated")
+	}
 	if ep.Friction.Class != "" {
 		parts = append(parts, ep.Friction.Class)
 	}
@@ -249,10 +269,21 @@ func episodeDoc(path string, data []byte) (Doc, bool) {
 		parts = append(parts, ep.Outcome)
 	}
 	d.Snippet = str.Shorten(strings.Join(parts, " · "), snippetLen)
-	d.Fields[fieldTitle] = ep.Goal
-	d.Fields[fieldDesc] = ep.Outcome
-	files := strings.Join(ep.FilesChanged, " ")
-	d.Fields[fieldBody] = capText(strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files) + " " + ep.GitBranch)
+	d.Fields[fieldTitle] = title + " " + ep.Goal
+	var desc, body []string
+	desc = append(desc, ep.Outcome)
+	for _, n := range ep.Digest.Notes {
+		switch n.Kind {
+		case "answer":
+			desc = append(desc, n.Text)
+		default:
+			body = append(body, n.Cmd, n.Text)
+		}
+	}
+	d.Fields[fieldDesc] = capText(strings.Join(desc, "\n"))
+	files := strings.Join(append(append(append([]string{}, ep.FilesChanged...), ep.Digest.Read...), ep.Digest.Commands...), " ")
+	body = append(body, strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files), ep.GitBranch)
+	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
 	return d, true
 }
 

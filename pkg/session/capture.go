@@ -382,7 +382,13 @@ func (c *Checkpoint) finish(final bool) {
 	if c.capture.DigestBytes == 0 {
 		c.Digest = Digest{}
 	} else {
-		c.Digest.fit(c.capture.DigestBytes)
+		// The cap is the whole record's: the digest gets what the rest
+		// leaves.
+		d := c.Digest
+		c.Digest = Digest{}
+		rest, _ := marshalCheckpoint(c)
+		c.Digest = d
+		c.Digest.fit(c.capture.DigestBytes - len(rest) - 64)
 	}
 	if c.lastText != "" {
 		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)

@@ -287,23 +287,36 @@ func (c *Checkpoint) noteTriage(category, excerpt string, ts string) {
 	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(ts), Kind: NoteTriage, Text: c.keep(category+": "+excerpt, errorChars)})
 }
 
-// size is about what the note takes in the episode's JSON.
-func (x Note) size() int { return 60 + len(x.Text) + len(x.Cmd) + len(x.At) }
+// size is what the note takes in the episode's JSON, as the codec writes
+// it (indented, escaped).
+func (x Note) size() int {
+	n := len("      {\n        \"turn\": ,\n        \"kind\": \"\",\n        \"text\": \n      },\n") + len(strconv.Itoa(x.Turn)) + len(x.Kind) + jsonLen(x.Text)
+	if x.At != "" {
+		n += len("        \"at\": ,\n") + jsonLen(x.At)
+	}
+	if x.Cmd != "" {
+		n += len("        \"cmd\": ,\n") + jsonLen(x.Cmd)
+	}
+	return n
+}
 
-// size is about what the digest takes in the episode's JSON.
+// size is what the digest takes in the episode's JSON.
 func (d *Digest) size() int {
 	n := 64
 	for _, x := range d.Notes {
 		n += x.size()
 	}
 	for _, s := range d.Commands {
-		n += 4 + len(s)
+		n += 8 + jsonLen(s)
 	}
 	for _, s := range d.Read {
-		n += 4 + len(s)
+		n += 8 + jsonLen(s)
 	}
 	return n
 }
+
+// jsonLen is the length of s as a JSON string (appendJSONString's).
+func jsonLen(s string) int { return len(appendJSONString(nil, s)) }
 
 // fit brings the digest under max bytes. What gives way, in order, until
 // it fits: (1) answers but the last three are cut to 300 characters, (2)
@@ -316,7 +329,8 @@ func (d *Digest) size() int {
 // ten. So the start of every prompt and the latest conclusions stay
 // longest.
 func (d *Digest) fit(max int) {
-	if max <= 0 || d.size() <= max {
+	total := d.size()
+	if max <= 0 || total <= max {
 		return
 	}
 	lastOf := func(kind string, n int) map[int]bool { // indices of the last n notes of kind
@@ -330,16 +344,17 @@ func (d *Digest) fit(max int) {
 	}
 	cut := func(i, n int) {
 		if r := []rune(d.Notes[i].Text); len(r) > n {
+			before := d.Notes[i].size()
 			d.Cut += len(r) - n
 			d.Notes[i].Text = strings.TrimSpace(string(r[:n-1])) + "…"
+			total -= before - d.Notes[i].size()
 		}
 	}
 	drop := func(keep func(i int, x Note) bool) {
-		size := d.size()
 		out := make([]Note, 0, len(d.Notes))
 		for i, x := range d.Notes {
-			if !keep(i, x) && size > max {
-				size -= x.size()
+			if !keep(i, x) && total > max {
+				total -= x.size()
 				d.Dropped++
 				continue
 			}
@@ -350,13 +365,12 @@ func (d *Digest) fit(max int) {
 	// (1) and (2)
 	last := lastOf(NoteAnswer, 3)
 	for i, x := range d.Notes {
-		if x.Kind == NoteAnswer && !last[i] && d.size() > max {
+		if x.Kind == NoteAnswer && !last[i] && total > max {
 			cut(i, 300)
 		}
 	}
-	last = lastOf(NoteAnswer, 3)
 	drop(func(i int, x Note) bool { return x.Kind != NoteAnswer || last[i] })
-	if d.size() <= max {
+	if total <= max {
 		return
 	}
 	// (3)
@@ -367,7 +381,7 @@ func (d *Digest) fit(max int) {
 				firstP = i
 				continue
 			}
-			if !lastP[i] && d.size() > max {
+			if !lastP[i] && total > max {
 				cut(i, 600)
 			}
 		}
@@ -381,14 +395,15 @@ func (d *Digest) fit(max int) {
 	}
 	drop(func(i int, x Note) bool { return x.Kind != NoteFailure && x.Kind != NoteFix || lastF[i] })
 	// (5)
-	if d.size() > max {
+	if total > max {
 		d.Commands = headTail(d.Commands, 20, 30)
 		d.Read = headTail(d.Read, 20, 30)
+		total = d.size()
 	}
 	// (6)
 	for _, n := range []int{200, 80} {
 		for i, x := range d.Notes {
-			if d.size() <= max {
+			if total <= max {
 				return
 			}
 			if x.Kind == NotePrompt || x.Kind == NoteTriage {
@@ -397,29 +412,24 @@ func (d *Digest) fit(max int) {
 		}
 	}
 	for i, x := range d.Notes {
-		if x.Kind == NoteAnswer && d.size() > max {
+		if x.Kind == NoteAnswer && total > max {
 			cut(i, 300)
 		}
 	}
 	// (7)
-	for d.size() > max {
+	for total > max && len(d.Notes) > 0 {
 		var prompts []int
 		for i, x := range d.Notes {
 			if x.Kind == NotePrompt {
 				prompts = append(prompts, i)
 			}
 		}
-		if len(prompts) <= 20 {
-			// Nothing more gives way but whole notes, newest kept.
-			if len(d.Notes) <= 1 {
-				return
-			}
-			d.Notes = d.Notes[1:]
-			d.Dropped++
-			continue
+		at := 0 // nothing more gives way but whole notes, newest kept
+		if len(prompts) > 20 {
+			at = prompts[len(prompts)/2]
 		}
-		mid := prompts[len(prompts)/2]
-		d.Notes = slices.Delete(d.Notes, mid, mid+1)
+		total -= d.Notes[at].size()
+		d.Notes = slices.Delete(d.Notes, at, at+1)
 		d.Dropped++
 	}
 }

@@ -325,9 +325,13 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 		}
 		for _, f := range all {
 			c := f.c
-			if c.State.Checked || c.ArchivedAt == "" {
+			// Sessions the hooks saw live were judged by their process; an
+			// imported one is judged here, and judged again while a group
+			// it belongs to grows (an import stopped midway, resumed).
+			if c.ArchivedAt == "" || c.Automated || c.State.Checked && c.Process.PID != 0 {
 				continue
 			}
+			fresh := !c.State.Checked
 			c.State.Checked = true
 			if on && headless(c.Entrypoint) && !usesEditorTools(c) {
 				start, _ := time.Parse(time.RFC3339Nano, c.StartedAt)
@@ -344,8 +348,8 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			if c.Automated {
 				marked++
 			}
-			if dryRun || f.path == "" {
-				continue
+			if dryRun || f.path == "" || !fresh && !c.Automated {
+				continue // nothing changed
 			}
 			if err := rewriteEpisode(e, p, f.path, c); err != nil {
 				continue

@@ -1,0 +1,93 @@
+package evalset
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Report is one run over the corpus.
+type Report struct {
+	Sessions, Questions, SmallTalk int
+	CCMem, FullText, BM25, Grep    Scores
+	Recall                         Recall
+	// Episode sizes (the episode file, digest included), in bytes.
+	EpisodeMean, EpisodeMax int
+	// Automated is how many automated runs the menus left out, of Runs.
+	AutomatedKept, AutomatedRuns int
+}
+
+// Evaluate replays the corpus (seed) through the hooks in hooks under dir
+// and measures every ranker and per-prompt recall.
+func Evaluate(dir, hooks string, seed int64) (Report, *World, error) {
+	c := Generate(seed)
+	w, err := Replay(dir, hooks, c)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	rep := Report{Sessions: len(c.Sessions), Questions: len(c.Questions), SmallTalk: len(c.SmallTalk)}
+	rep.CCMem, rep.FullText, rep.BM25, rep.Grep = w.Score(w.CCMem()), w.Score(w.FullText()), w.Score(w.BM25()), w.Score(w.Grep())
+	if rep.Recall, err = w.PromptRecall(); err != nil {
+		return rep, w, err
+	}
+	var sizes []int
+	filepath.Walk(w.Env.ProjectsDir(), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && strings.Contains(p, string(filepath.Separator)+"episodes"+string(filepath.Separator)) && strings.HasSuffix(p, ".json") {
+			sizes = append(sizes, int(fi.Size()))
+			if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), `"automated": true`) {
+				rep.AutomatedKept++
+			}
+		}
+		return nil
+	})
+	sort.Ints(sizes)
+	for _, s := range sizes {
+		rep.EpisodeMean += s
+	}
+	if len(sizes) > 0 {
+		rep.EpisodeMean /= len(sizes)
+		rep.EpisodeMax = sizes[len(sizes)-1]
+	}
+	for _, s := range c.Sessions {
+		if s.Kind == "automated" {
+			rep.AutomatedRuns++
+		}
+	}
+	return rep, w, nil
+}
+
+// Print writes the report as a table, misses included.
+func (r Report) Print(w io.Writer) {
+	fmt.Fprintf(w, "evaluation corpus: %d sessions replayed through the hooks, %d questions (en, zh, ja, es), %d small-talk prompts\n",
+		r.Sessions, r.Questions, r.SmallTalk)
+	fmt.Fprintf(w, "\n  %-34s %9s %9s %7s %7s %7s %7s %7s\n", "ranker (same sessions)", "any@5", "all@5", "MRR", "en", "zh", "ja", "es")
+	row := func(name string, s Scores) {
+		fmt.Fprintf(w, "  %-34s %9.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f\n", name, s.AnyAt5, s.AllAt5, s.MRR, s.ByLang["en"], s.ByLang["zh"], s.ByLang["ja"], s.ByLang["es"])
+	}
+	row("ccmem search (what capture kept)", r.CCMem)
+	row("ccmem engine over full text", r.FullText)
+	row("plain BM25 over full text", r.BM25)
+	row("grep -i over full text", r.Grep)
+	ratio := 0.0
+	if r.FullText.AnyAt5 > 0 {
+		ratio = r.CCMem.AnyAt5 / r.FullText.AnyAt5
+	}
+	fmt.Fprintf(w, "\n  capture fidelity: ccmem search finds %.0f%% as often as its engine over the full text (target ≥ 95%%)\n", 100*ratio)
+	fmt.Fprintf(w, "  per-prompt recall: a right session in the recalled context %.3f, in the block or the recall %.3f; false injection on small talk %.3f\n",
+		r.Recall.Hit, r.Recall.BlockOrRecall, r.Recall.FalseInjection)
+	fmt.Fprintf(w, "  episodes: %d bytes on average, %d at most (digest included); automated runs marked %d of %d\n", r.EpisodeMean, r.EpisodeMax, r.AutomatedKept, r.AutomatedRuns)
+	misses := func(name string, list []string) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n  %s missed (%d):\n", name, len(list))
+		for _, m := range list {
+			fmt.Fprintf(w, "    %s\n", m)
+		}
+	}
+	misses("ccmem search", r.CCMem.Misses)
+	misses("per-prompt recall", r.Recall.Misses)
+}

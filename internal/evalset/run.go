@@ -1,0 +1,507 @@
+package evalset
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// World is a corpus replayed through the hooks into a store.
+type World struct {
+	Dir    string
+	Env    store.Env
+	Roots  map[string]string // project name → root
+	Corpus *Corpus
+	hooks  string
+	// episodes maps an episode's session id to the corpus's session.
+	bySID map[string]*Session
+	// full is a second store holding each session's full text as a topic
+	// file: the capture-fidelity reference.
+	full store.Env
+}
+
+// deadPID is a process id no process has: the replayed sessions' client
+// is gone, so the next session start archives them.
+const deadPID = "4194301"
+
+// Replay replays the corpus through the hook binaries in hooks (sessionstart,
+// stop) into a fresh HOME under dir: each session starts, its transcript
+// grows turn by turn with a Stop after each, and the next start in its
+// project archives it. Automated runs are replayed as a CI job runs them.
+func Replay(dir, hooks string, c *Corpus) (*World, error) {
+	w := &World{Dir: dir, Corpus: c, hooks: hooks, Roots: map[string]string{}, bySID: map[string]*Session{}}
+	home := filepath.Join(dir, "home")
+	env, err := store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.Env = env
+	for _, p := range []string{"shop", "api", "home"} {
+		root := filepath.Join(dir, "src", p)
+		if p == "home" {
+			root = filepath.Join(dir, "notes")
+		}
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return nil, err
+		}
+		if p != "home" {
+			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		w.Roots[p] = root
+	}
+	sessions := append([]*Session(nil), c.Sessions...)
+	sort.SliceStable(sessions, func(i, j int) bool { return sessions[i].Start.Before(sessions[j].Start) })
+	trDir := filepath.Join(home, ".claude", "projects")
+	for _, s := range sessions {
+		sid := sessionUUID(s.ID)
+		w.bySID[sid] = s
+		root := w.Roots[s.Project]
+		tr := filepath.Join(trDir, store.Slug(root), sid+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(tr), 0o700); err != nil {
+			return nil, err
+		}
+		envs := w.envFor(s.Start, s.Kind == "automated")
+		if err := w.hook("sessionstart", payload("SessionStart", sid, tr, root, `"source":"startup"`), envs); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(tr, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		for _, turn := range s.Turns {
+			for _, l := range turn {
+				l = strings.NewReplacer("$SHOP", w.Roots["shop"], "$API", w.Roots["api"], "$HOME", w.Roots["home"]).Replace(l)
+				if _, err := f.WriteString(l + "\n"); err != nil {
+					f.Close()
+					return nil, err
+				}
+			}
+			if err := w.hook("stop", payload("Stop", sid, tr, root, `"stop_hook_active":false`), envs); err != nil {
+				f.Close()
+				return nil, err
+			}
+		}
+		f.Close()
+	}
+	// A last start in each project archives what is left.
+	end := Base.Add(40 * 24 * time.Hour)
+	for p, root := range w.Roots {
+		if err := w.hook("sessionstart", payload("SessionStart", "probe-"+p, filepath.Join(dir, "none.jsonl"), root, `"source":"startup"`), w.envFor(end, false)); err != nil {
+			return nil, err
+		}
+	}
+	return w, w.buildFull()
+}
+
+func payload(event, sid, tr, cwd, extra string) string {
+	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,%s}`, sid, tr, cwd, event, extra)
+}
+
+// envFor is a hook's environment at time now.
+func (w *World) envFor(now time.Time, automated bool) []string {
+	env := []string{"HOME=" + filepath.Join(w.Dir, "home"), "PATH=/usr/bin:/bin", "CLAUDE_PID=" + deadPID, "CCMEM_NOW=" + now.Format(time.RFC3339)}
+	if automated {
+		env = append(env, "CI=true")
+	}
+	return env
+}
+
+// hook runs a hook binary on a payload; it must exit 0.
+func (w *World) hook(name, in string, env []string) error {
+	_, err := w.hookOut(name, in, env)
+	return err
+}
+
+func (w *World) hookOut(name, in string, env []string) (string, error) {
+	cmd := exec.Command(filepath.Join(w.hooks, name))
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(in)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s: %v: %s", name, err, errb.String())
+	}
+	return out.String(), nil
+}
+
+// buildFull writes every session's full text as a topic file of a second
+// store: ccmem's engine over what was said, the reference capture is held
+// to.
+func (w *World) buildFull() error {
+	home := filepath.Join(w.Dir, "full")
+	env, err := store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	w.full = env
+	for _, s := range w.Corpus.Sessions {
+		path := filepath.Join(env.Store, s.ID+".md")
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte("# "+s.ID+"\n\n"+s.Text+"\n"), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Ranker ranks the corpus's sessions for a question in a project.
+type Ranker func(q Question, project string) []string
+
+// CCMem is `ccmem search` over what capture kept, in the question's
+// project: its hits mapped to the sessions they came from.
+func (w *World) CCMem() Ranker {
+	return func(q Question, project string) []string {
+		p, err := store.ResolveProject(w.Env, w.Roots[project])
+		if err != nil {
+			return nil
+		}
+		hits, err := search.Search(context.Background(), w.Env, q.Text, search.Options{Scope: search.ScopeOf(&p, false), Limit: 10})
+		if err != nil {
+			return nil
+		}
+		return w.sessionsOf(hits)
+	}
+}
+
+// sessionsOf maps hits to corpus sessions, once each, in rank order.
+func (w *World) sessionsOf(hits []search.Hit) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if s := w.sessionOfPath(h.Path); s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sessionOfPath is the corpus session an episode path (or a path naming
+// one) belongs to.
+func (w *World) sessionOfPath(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".json")
+	if i := strings.Index(base, "Z-"); i > 0 {
+		if s := w.bySID[base[i+2:]]; s != nil {
+			return s.ID
+		}
+	}
+	return ""
+}
+
+// FullText is ccmem's engine over each session's full text (one topic file
+// per session): the capture-fidelity reference.
+func (w *World) FullText() Ranker {
+	return func(q Question, project string) []string {
+		hits, err := search.Search(context.Background(), w.full, q.Text, search.Options{Limit: 40})
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, h := range hits {
+			id := strings.TrimSuffix(filepath.Base(h.Path), ".md")
+			if s := w.session(id); s != nil && s.Project == project && !contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+}
+
+func (w *World) session(id string) *Session {
+	for _, s := range w.Corpus.Sessions {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// words are a text's plain terms: case-folded runs of letters and digits,
+// nothing more (the baselines' tokenizer).
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// BM25 is a plain BM25 (k1 1.2, b 0.75) over each session's full text,
+// one document per session of the question's project; no stemming, no
+// fields, no stop words.
+func (w *World) BM25() Ranker {
+	type doc struct {
+		id string
+		tf map[string]int
+		n  int
+	}
+	byProject := map[string][]doc{}
+	for _, s := range w.Corpus.Sessions {
+		d := doc{id: s.ID, tf: map[string]int{}}
+		for _, t := range words(s.Text) {
+			d.tf[t]++
+			d.n++
+		}
+		byProject[s.Project] = append(byProject[s.Project], d)
+	}
+	return func(q Question, project string) []string {
+		docs := byProject[project]
+		avg := 0.0
+		for _, d := range docs {
+			avg += float64(d.n)
+		}
+		avg /= float64(max(len(docs), 1))
+		type scored struct {
+			id    string
+			score float64
+		}
+		var out []scored
+		terms := words(q.Text)
+		for _, d := range docs {
+			score := 0.0
+			for _, t := range terms {
+				tf := float64(d.tf[t])
+				if tf == 0 {
+					continue
+				}
+				df := 0
+				for _, o := range docs {
+					if o.tf[t] > 0 {
+						df++
+					}
+				}
+				idf := math.Log(1 + (float64(len(docs))-float64(df)+0.5)/(float64(df)+0.5))
+				score += idf * tf * 2.2 / (tf + 1.2*(0.25+0.75*float64(d.n)/avg))
+			}
+			if score > 0 {
+				out = append(out, scored{d.id, score})
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+		ids := make([]string, len(out))
+		for i, s := range out {
+			ids[i] = s.id
+		}
+		return ids
+	}
+}
+
+// Grep is grep -i with the question's words: sessions ranked by how many
+// of its words (longer than two letters) their full text holds, newer
+// first among equals.
+func (w *World) Grep() Ranker {
+	return func(q Question, project string) []string {
+		type scored struct {
+			s     *Session
+			count int
+		}
+		var out []scored
+		var pats []string
+		for _, f := range strings.Fields(strings.ToLower(q.Text)) {
+			f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) })
+			if len([]rune(f)) > 2 {
+				pats = append(pats, f)
+			}
+		}
+		for _, s := range w.Corpus.Sessions {
+			if s.Project != project {
+				continue
+			}
+			text := strings.ToLower(s.Text)
+			n := 0
+			for _, p := range pats {
+				if strings.Contains(text, p) {
+					n++
+				}
+			}
+			if n > 0 {
+				out = append(out, scored{s, n})
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].count != out[j].count {
+				return out[i].count > out[j].count
+			}
+			return out[i].s.Start.After(out[j].s.Start)
+		})
+		ids := make([]string, len(out))
+		for i, s := range out {
+			ids[i] = s.s.ID
+		}
+		return ids
+	}
+}
+
+// Scores are one ranker's figures over the questions.
+type Scores struct {
+	AnyAt5, AllAt5, MRR float64
+	// ByLang is recall_any@5 per language.
+	ByLang map[string]float64
+	Misses []string
+}
+
+// projectOf is the project of a question's first answer.
+func (c *Corpus) projectOf(q Question) string {
+	for _, s := range c.Sessions {
+		if s.ID == q.Sessions[0] {
+			return s.Project
+		}
+	}
+	return ""
+}
+
+// Score runs a ranker over every question.
+func (w *World) Score(rank Ranker) Scores {
+	sc := Scores{ByLang: map[string]float64{}}
+	langN := map[string]int{}
+	for _, q := range w.Corpus.Questions {
+		got := rank(q, w.Corpus.projectOf(q))
+		top := got[:min(5, len(got))]
+		anyHit, allHit := false, true
+		for _, want := range q.Sessions {
+			if contains(top, want) {
+				anyHit = true
+			} else {
+				allHit = false
+			}
+		}
+		first := 0
+		for i, s := range got {
+			if contains(q.Sessions, s) {
+				first = i + 1
+				break
+			}
+		}
+		if anyHit {
+			sc.AnyAt5++
+			sc.ByLang[q.Lang]++
+		} else {
+			sc.Misses = append(sc.Misses, q.Text)
+		}
+		if allHit {
+			sc.AllAt5++
+		}
+		if first > 0 {
+			sc.MRR += 1 / float64(first)
+		}
+		langN[q.Lang]++
+	}
+	n := float64(len(w.Corpus.Questions))
+	sc.AnyAt5, sc.AllAt5, sc.MRR = sc.AnyAt5/n, sc.AllAt5/n, sc.MRR/n
+	for l, k := range langN {
+		sc.ByLang[l] /= float64(k)
+	}
+	return sc
+}
+
+// Recall is what per-prompt recall puts in front of the model: each
+// question asked as the first prompt of a new session in its project
+// (after that session's start-up block), through the real hooks.
+type Recall struct {
+	// Hit is the share of questions whose recalled context names a right
+	// session; BlockOrRecall also counts a right session the start-up
+	// block's menu showed.
+	Hit, BlockOrRecall float64
+	// FalseInjection is the share of small-talk prompts that got any
+	// recalled memory.
+	FalseInjection float64
+	Misses         []string
+}
+
+// PromptRecall measures per-prompt recall through the hook binaries.
+func (w *World) PromptRecall() (Recall, error) {
+	var r Recall
+	at := Base.Add(40 * 24 * time.Hour)
+	ask := func(n int, project, prompt string) (block, recalled string, err error) {
+		sid := fmt.Sprintf("ask-%04d", n)
+		root := w.Roots[project]
+		env := w.envFor(at, false)
+		out, err := w.hookOut("sessionstart", payload("SessionStart", sid, filepath.Join(w.Dir, "none.jsonl"), root, `"source":"startup"`), env)
+		if err != nil {
+			return "", "", err
+		}
+		block = contextOf(out)
+		in := payload("UserPromptSubmit", sid, filepath.Join(w.Dir, "none.jsonl"), root, fmt.Sprintf(`"prompt":%q`, prompt))
+		out, err = w.hookOut("userpromptsubmit", in, env)
+		return block, contextOf(out), err
+	}
+	n := 0
+	for _, q := range w.Corpus.Questions {
+		n++
+		block, recalled, err := ask(n, w.Corpus.projectOf(q), q.Text)
+		if err != nil {
+			return r, err
+		}
+		hit, seen := false, false
+		for _, want := range q.Sessions {
+			sid := sessionUUID(want)
+			hit = hit || strings.Contains(recalled, sid)
+			seen = seen || strings.Contains(block, sid)
+		}
+		if hit {
+			r.Hit++
+		} else {
+			r.Misses = append(r.Misses, q.Text)
+		}
+		if hit || seen {
+			r.BlockOrRecall++
+		}
+	}
+	for _, p := range w.Corpus.SmallTalk {
+		n++
+		_, recalled, err := ask(n, "shop", p)
+		if err != nil {
+			return r, err
+		}
+		if recalled != "" && strings.Contains(recalled, "# Memory that may bear") {
+			r.FalseInjection++
+		}
+	}
+	qn := float64(len(w.Corpus.Questions))
+	r.Hit, r.BlockOrRecall, r.FalseInjection = r.Hit/qn, r.BlockOrRecall/qn, r.FalseInjection/float64(len(w.Corpus.SmallTalk))
+	return r, nil
+}
+
+// contextOf is the additionalContext of a hook's JSON output.
+func contextOf(out string) string {
+	var o struct {
+		H struct {
+			C string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	_ = json.Unmarshal([]byte(out), &o)
+	return o.H.C
+}

@@ -1,0 +1,199 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// importWorld is a HOME whose Claude Code kept transcripts before ccmem:
+// a repository with sessions (one with a subagent, one spawning a
+// headless claude -p, observer runs), a plain folder with sessions (one
+// whose last line is torn), an empty session and a running one.
+type importWorld struct {
+	e          store.Env
+	shop, note string
+	now        time.Time
+}
+
+func newImportWorld(t *testing.T) *importWorld {
+	t.Helper()
+	e := storetest.Env(t)
+	base := storetest.RealDir(t)
+	w := &importWorld{e: e, shop: filepath.Join(base, "shop"), note: filepath.Join(base, "notes"), now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	e.Now = func() time.Time { return w.now }
+	w.e = e
+	storetest.Mkfile(t, filepath.Join(w.shop, ".git", "HEAD"), "ref: refs/heads/main\n")
+	storetest.Mkfile(t, filepath.Join(w.note, "todo.md"), "x")
+	silo := func(root string) string { return filepath.Join(e.SilosDir(), store.Slug(root)) }
+	write := func(root, sid string, x *tx, mtime time.Time) string {
+		path := filepath.Join(silo(root), sid+".jsonl")
+		storetest.Mkfile(t, path, string(x.text()))
+		os.Chtimes(path, mtime, mtime)
+		return path
+	}
+	old := w.now.Add(-48 * time.Hour)
+	at := func(x *tx, d time.Duration) *tx { x.t = w.now.Add(-72*time.Hour + d); return x }
+
+	s1 := at(newTx("shop-1", w.shop), 0).prompt("add retries to the payment client").
+		call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"a","new_string":"b"}`, filepath.Join(w.shop, "pay.go")), "updated", false).
+		call("Agent", `{"prompt":"write the tests"}`, "tests written", false).
+		call("Bash", `{"command":"claude -p 'summarise the diff for the changelog'"}`, "summary", false).
+		say("Retries in, tests written.")
+	write(w.shop, "shop-1", s1, old)
+	// The subagent's own transcript, beside the session's.
+	sub := at(newTx("shop-1", w.shop), time.Minute)
+	sub.call("Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.shop, "pay_test.go")), "created", false)
+	for i := range sub.lines {
+		sub.lines[i] = strings.Replace(sub.lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
+	}
+	storetest.Mkfile(t, filepath.Join(silo(w.shop), "shop-1", "subagents", "agent-a1.jsonl"), string(sub.text()))
+	// The claude -p it started, a moment later.
+	spawned := at(newTx("shop-2", w.shop), 2*time.Minute)
+	spawned.ep = "sdk-cli"
+	write(w.shop, "shop-2", spawned.prompt("summarise the diff for the changelog").say("Changelog: retries."), old)
+	// Three runs of an observer: the same opening prompt.
+	for i := range 3 {
+		o := at(newTx(fmt.Sprintf("obs-%d", i), w.shop), time.Duration(10+i)*time.Hour)
+		o.ep = "sdk-ts"
+		write(w.shop, fmt.Sprintf("obs-%d", i), o.prompt(fmt.Sprintf("You are a memory observer. Record observations for run %d.", i)).say(`{"type":"change"}`), old)
+	}
+	// A person's own claude -p, not started by anyone's Bash call.
+	own := at(newTx("shop-3", w.shop), 30*time.Hour)
+	own.ep = "sdk-cli"
+	write(w.shop, "shop-3", own.prompt("explain the retry budget").say("It caps retries at 10% of calls."), old)
+	// The plain folder: a session whose last line is torn, one with no turn.
+	n1 := at(newTx("note-1", w.note), 5*time.Hour).prompt("draft the newsletter about the autumn sale").say("Drafted.")
+	path := write(w.note, "note-1", n1, old)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"and shorten it`)
+	f.Close()
+	os.Chtimes(path, old, old)
+	write(w.note, "note-2", at(newTx("note-2", w.note), 6*time.Hour).raw(`{"type":"queue-operation","operation":"enqueue"}`), old)
+	// A session written to a minute ago: its own hooks are on it.
+	write(w.note, "note-3", at(newTx("note-3", w.note), 7*time.Hour).prompt("running now").say("ok"), w.now.Add(-time.Minute))
+	return w
+}
+
+// tree hashes every file under the store, by path.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.Contains(p, string(filepath.Separator)+"search"+string(filepath.Separator)) && !strings.HasSuffix(p, ".lock") {
+			data, _ := os.ReadFile(p)
+			sum := sha256.Sum256(data)
+			out[p] = hex.EncodeToString(sum[:8])
+		}
+		return nil
+	})
+	return out
+}
+
+// TestImport: every finished conversation becomes one episode (subagents'
+// work in it, a torn last line left out), automated runs are marked, a
+// second run changes nothing, and a run stopped midway is finished by the
+// next.
+func TestImport(t *testing.T) {
+	w := newImportWorld(t)
+	rep, err := Import(context.Background(), w.e, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Found != 9 || rep.Imported != 7 || rep.Running != 1 || rep.Empty != 1 || rep.Automated != 4 || len(rep.Projects) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	shop := store.ProjectAt(w.e, w.shop)
+	s1, err := FindSession(w.e, shop.Key, "shop-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(s1.Record.FilesChanged, ",") != "pay.go,pay_test.go" || s1.Record.Turns != 1 || s1.Record.Automated {
+		t.Fatalf("shop-1: %+v", s1.Record)
+	}
+	for sid, want := range map[string]bool{"shop-2": true, "obs-0": true, "obs-1": true, "obs-2": true, "shop-3": false} {
+		f, err := FindSession(w.e, shop.Key, sid)
+		if err != nil || f.Record.Automated != want {
+			t.Errorf("%s automated = %v (%s), want %v (%v)", sid, f.Record.Automated, f.Record.AutomatedBy, want, err)
+		}
+	}
+	notes := store.ProjectAt(w.e, w.note)
+	n1, err := FindSession(w.e, notes.Key, "note-1")
+	if err != nil || n1.Record.Turns != 1 {
+		t.Fatalf("note-1 (torn last line): %+v, %v", n1.Record, err)
+	}
+	index, _ := os.ReadFile(w.e.IndexPath(shop.Key))
+	if strings.Count(string(index), "\n") != 6 || strings.Count(string(index), "· automated ·") != 4 {
+		t.Fatalf("INDEX.md:\n%s", index)
+	}
+
+	before := tree(t, w.e.Store)
+	again, err := Import(context.Background(), w.e, ImportOptions{})
+	if err != nil || again.Imported != 0 || again.Known != 7 || again.Automated != 0 {
+		t.Fatalf("second run: %+v, %v", again, err)
+	}
+	after := tree(t, w.e.Store)
+	if len(before) != len(after) {
+		t.Fatalf("the second run changed the store: %d files, then %d", len(before), len(after))
+	}
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("the second run changed %s", p)
+		}
+	}
+}
+
+// TestImportResumes: an import stopped after two sessions (a limit, a
+// cancel, a kill between sessions) is finished by the next run, which ends
+// where one uninterrupted run would, automated runs classified too.
+func TestImportResumes(t *testing.T) {
+	whole := newImportWorld(t)
+	if _, err := Import(context.Background(), whole.e, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w := newImportWorld(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	first, err := Import(ctx, w.e, ImportOptions{Progress: func(done, total int) {
+		if done == 4 {
+			cancel()
+		}
+	}})
+	if err != nil || first.Imported == 0 || first.Left == 0 {
+		t.Fatalf("stopped run: %+v, %v", first, err)
+	}
+	rest, err := Import(context.Background(), w.e, ImportOptions{})
+	if err != nil || first.Imported+rest.Imported != 7 {
+		t.Fatalf("the runs imported %d and %d, want 7 in all (%v)", first.Imported, rest.Imported, err)
+	}
+	list := func(w *importWorld) []string {
+		e := w.e
+		var out []string
+		for _, root := range []string{w.shop, w.note} {
+			key := store.ProjectAt(e, root).Key
+			eps, _, _ := ListSessions(e, key, configDefault())
+			for _, ep := range eps {
+				out = append(out, fmt.Sprintf("%s %v %d", filepath.Base(ep.Path), ep.Record.Automated, ep.Record.Turns))
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	got, want := list(w), list(whole)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("resumed import:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func configDefault() config.Config { return config.Default() }

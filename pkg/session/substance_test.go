@@ -1,0 +1,348 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
+)
+
+// tx writes transcript lines the way Claude Code 2.1.x writes them: a
+// prompt carries its origin, tool calls and their results ids, each line
+// its session, working directory and time.
+type tx struct {
+	sid, cwd, ep string // ep: the prompts' entrypoint (cli, sdk-cli, sdk-ts)
+	t            time.Time
+	n            int
+	lines        []string
+}
+
+func newTx(sid, cwd string) *tx {
+	return &tx{sid: sid, cwd: cwd, ep: "cli", t: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}
+}
+
+func (x *tx) ts() string {
+	x.t = x.t.Add(11 * time.Second)
+	return x.t.Format("2006-01-02T15:04:05.000Z")
+}
+
+func (x *tx) common() string {
+	return fmt.Sprintf(`"cwd":%q,"sessionId":%q,"version":"2.1.145","gitBranch":"main","timestamp":%q`, x.cwd, x.sid, x.ts())
+}
+
+func (x *tx) prompt(text string) *tx {
+	src := "typed"
+	if x.ep != "cli" {
+		src = "sdk"
+	}
+	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":%q},"entrypoint":%q,"promptSource":%q,"userType":"external",%s}`,
+		text, x.ep, src, x.common()))
+	return x
+}
+
+func (x *tx) say(text string) *tx {
+	x.n++
+	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"message":{"id":"msg_%d","model":"claude-opus-5-5","role":"assistant","content":[{"type":"text","text":%q}]},"type":"assistant",%s}`,
+		x.n, text, x.common()))
+	return x
+}
+
+func (x *tx) call(name, input, result string, isErr bool) *tx {
+	x.n++
+	id := fmt.Sprintf("toolu_%03d", x.n)
+	x.lines = append(x.lines,
+		fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"message":{"id":"msg_%d","model":"claude-opus-5-5","role":"assistant","content":[{"type":"tool_use","id":%q,"name":%q,"input":%s}]},"type":"assistant",%s}`,
+			x.n, id, name, input, x.common()),
+		fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":%q,"type":"tool_result","content":%q,"is_error":%v}]},"toolUseResult":"x",%s}`,
+			id, result, isErr, x.common()))
+	return x
+}
+
+func (x *tx) raw(line string) *tx { x.lines = append(x.lines, line); return x }
+
+func (x *tx) text() []byte { return []byte(strings.Join(x.lines, "\n") + "\n") }
+
+// TestDigestKeepsWhatWasSaid (finding 1): a fact stated in the third
+// prompt, one deep inside a long first prompt and one in a conclusion all
+// reach the episode's digest, and search finds the session by each.
+func TestDigestKeepsWhatWasSaid(t *testing.T) {
+	w := newCaptureWorld(t)
+	long := "I'll paste the context for the nightly inventory job first. " + strings.Repeat("It reconciles stock between the warehouse and our table. ", 5) +
+		"It runs at 02:30 UTC from deploy/cron.yaml and pages #shop-alerts when it fails. Please refactor it."
+	x := newTx("s1", w.repo).prompt(long).say("Refactored into four functions.").
+		prompt("now add tests").say("Added table tests.").
+		prompt("by the way my sister moved to Denver, so the demo data should use Denver addresses").
+		call("Bash", `{"command":"go test ./..."}`, "ok", false).
+		say("Updated the fixtures: the cart tests now use a Denver address, and the payment sandbox limit is 25 requests per second.")
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	var prompts, answers int
+	for _, n := range c.Digest.Notes {
+		switch n.Kind {
+		case NotePrompt:
+			prompts++
+		case NoteAnswer:
+			answers++
+		}
+	}
+	if prompts != 3 || answers != 3 {
+		t.Fatalf("digest has %d prompts and %d answers, want 3 and 3: %+v", prompts, answers, c.Digest)
+	}
+	if !strings.Contains(c.Digest.Notes[0].Text, "02:30 UTC") || len(c.Digest.Commands) != 1 {
+		t.Fatalf("digest: %+v", c.Digest)
+	}
+	archive(t, w, c)
+	for _, q := range []string{"where does my sister live", "when does the inventory job run", "sandbox requests per second limit"} {
+		hits, err := search.Search(context.Background(), w.e, q, search.Options{Scope: search.ScopeOf(&w.p, false)})
+		if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Path, "-s1.json") {
+			t.Errorf("search %q: %+v, %v", q, hits, err)
+		}
+	}
+}
+
+// archive makes the checkpoint of c an episode now (its session over).
+func archive(t *testing.T, w *captureWorld, c *Checkpoint) string {
+	t.Helper()
+	dead := c.Process
+	dead.PID = 4194301 // no such process: the session is over
+	c.Process = dead
+	if err := writeCheckpoint(w.e.ProjectDir(w.p.Key), w.e.CheckpointPath(w.p.Key, c.SessionID), c, false); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ArchiveOrphans(context.Background(), w.e, w.p, Current{ID: "other"}, config.Default())
+	if err != nil || len(rep.Archived) != 1 {
+		t.Fatalf("archive: %+v, %v", rep, err)
+	}
+	return rep.Archived[0]
+}
+
+// TestTitles (finding 3): a session's title is the first request a person
+// would name it by.
+func TestTitles(t *testing.T) {
+	root := "/home/dev/src/shop"
+	for _, tt := range []struct {
+		prompts []string
+		want    string
+	}{
+		{[]string{"Unknown skill: ralph-loop", "hi", "Add retries to the payment client"}, "Add retries to the payment client"},
+		{[]string{"你好", "帮我给支付客户端加上重试逻辑"}, "帮我给支付客户端加上重试逻辑"},
+		{[]string{"ls", "git status", "why does the checkout test flake?"}, "why does the checkout test flake?"},
+		{[]string{`{"error":"timeout","at":"pay.go:12"}`, "the payment client times out under load, fix it"}, "the payment client times out under load, fix it"},
+		{[]string{"look at /home/dev/src/shop/internal/pay/client.go and make the retry configurable"}, "look at internal/pay/client.go and make the retry configurable"},
+		{[]string{"/review the discount engine pull request"}, "the discount engine pull request"},
+		{[]string{"hola", "gracias"}, "hola"},
+	} {
+		c := newCheckpoint("s", store.Project{Root: root})
+		c.configure(nil)
+		for i, p := range tt.prompts {
+			e := transcript.Entry{Kind: transcript.Prompt, Text: p, Timestamp: fmt.Sprintf("2026-11-02T10:00:%02dZ", i)}
+			if strings.HasPrefix(p, "/review") {
+				e.Command = "/review"
+				e.Text = "/review the discount engine pull request"
+			}
+			c.apply(e)
+			c.apply(transcript.Entry{Kind: transcript.Assistant, Text: "ok"})
+		}
+		c.finish(true)
+		if c.Title != tt.want {
+			t.Errorf("%q: title %q, want %q", tt.prompts, c.Title, tt.want)
+		}
+	}
+	// An aborted half-prompt is not the title: the next request is.
+	c := newCheckpoint("s", store.Project{Root: root})
+	c.configure(nil)
+	c.apply(transcript.Entry{Kind: transcript.Prompt, Text: "refactor the whole payment module into"})
+	c.apply(transcript.Entry{Kind: transcript.Meta, Interrupted: true})
+	c.apply(transcript.Entry{Kind: transcript.Prompt, Text: "add a timeout to the payment client"})
+	c.apply(transcript.Entry{Kind: transcript.Assistant, Text: "done"})
+	c.finish(true)
+	if c.Title != "add a timeout to the payment client" {
+		t.Errorf("after an aborted prompt: %q", c.Title)
+	}
+	// A long title is cut at a word.
+	if got := titleOf(strings.Repeat("refactor the payment client ", 10), root); len([]rune(got)) > titleChars || !strings.HasSuffix(got, "…") || strings.HasSuffix(got, " …") {
+		t.Errorf("long title %q", got)
+	}
+}
+
+// TestEditorToolsChangeFiles (finding 4): Claude Code in Zed edits
+// through mcp__acp__Edit and mcp__acp__Write: those are changed files.
+func TestEditorToolsChangeFiles(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo)
+	x.ep = "sdk-ts"
+	x.prompt("rename Cart to Basket").
+		call("mcp__acp__Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Cart","new_string":"Basket"}`, filepath.Join(w.repo, "cart.go")), "updated", false).
+		call("mcp__acp__Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.repo, "basket.go")), "created", false).
+		call("mcp__acp__Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(w.repo, "go.mod")), "module x", false).
+		say("Renamed.")
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	if strings.Join(c.FilesChanged, ",") != "basket.go,cart.go" || strings.Join(c.Digest.Read, ",") != "go.mod" {
+		t.Fatalf("changed %v, read %v", c.FilesChanged, c.Digest.Read)
+	}
+}
+
+// TestDeclinedIsNotAnError (finding 5): a call the user said no to, a
+// permission denied or a hook's block is declined, not a tool error, and
+// does not make the session BAD.
+func TestDeclinedIsNotAnError(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo).prompt("clean the build folder").
+		call("Bash", `{"command":"rm -rf build"}`, "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true).
+		raw(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]},"timestamp":"2026-11-02T10:05:00.000Z"}`).
+		prompt("use make clean instead").
+		call("Bash", `{"command":"make clean"}`, "Claude requested permissions to use Bash, but you haven't granted it yet.", true).
+		call("Bash", `{"command":"make clean"}`, "PreToolUse:Bash hook error: Blocked by hook: no make in this repo", true)
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	c.finish(true)
+	if c.ToolErrors != 0 || c.Declined != 3 || c.Friction.Class == "BAD" {
+		t.Fatalf("tool_errors %d, declined %d, class %s (%v)", c.ToolErrors, c.Declined, c.Friction.Class, c.Friction.Signals)
+	}
+}
+
+// TestMenuNeverEmpty (finding 6): after a long holiday, age archives all
+// but the newest keep_newest sessions of a person; automated runs do not
+// count among them, and max_episodes still archives the oldest.
+func TestMenuNeverEmpty(t *testing.T) {
+	w := newCaptureWorld(t)
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	w.e.Now = func() time.Time { return now }
+	var lines []indexEdit
+	for i := range 30 {
+		c := newCheckpoint(fmt.Sprintf("s%02d", i), w.p)
+		c.StartedAt = now.AddDate(0, 0, -200+i).Format(time.RFC3339)
+		c.Turns, c.Goal = 2, fmt.Sprintf("work %d", i)
+		c.Automated = i >= 25 // the five newest are automated runs
+		name := EpisodeName(c, now)
+		if err := writeCheckpoint(w.e.ProjectDir(w.p.Key), filepath.Join(w.e.EpisodesDir(w.p.Key), name), c, false); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, indexEdit{c.SessionID, IndexLine(c, name)})
+	}
+	if err := editIndex(w.e, w.p.Key, lines, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	if _, err := ApplyRetention(context.Background(), w.e, w.p.Key, cfg, false); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := os.ReadDir(w.e.EpisodesDir(w.p.Key))
+	var names []string
+	for _, de := range left {
+		names = append(names, de.Name())
+	}
+	if len(names) != 10 || !strings.Contains(names[0], "-s15.json") || !strings.Contains(names[9], "-s24.json") {
+		t.Fatalf("left %v, want the ten newest person sessions s15..s24", names)
+	}
+	cfg.MaxEpisodes = 4
+	if _, err := ApplyRetention(context.Background(), w.e, w.p.Key, cfg, false); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(w.e.EpisodesDir(w.p.Key)); len(left) != 4 {
+		t.Fatalf("max_episodes 4 left %d", len(left))
+	}
+}
+
+// TestOneEpisodePerConversation (finding 7): a forked session records only
+// what happened after the fork and names its parent; a working directory
+// that drifts into a subfolder of a folder that is not a repository stays
+// the session's project.
+func TestOneEpisodePerConversation(t *testing.T) {
+	w := newCaptureWorld(t)
+	parent := newTx("parent-1", w.repo).prompt("add retries to the payment client").say("Retries added.")
+	fork := newTx("fork-1", w.repo)
+	fork.t = time.Now().UTC().Add(time.Minute)
+	fork.prompt("now try a circuit breaker instead").say("Circuit breaker added.")
+	storetest.Append(t, w.tr, append(parent.text(), fork.text()...))
+	w.e.Now = func() time.Time { return time.Now().UTC() }
+	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "fork-1", TranscriptPath: w.tr, Cwd: w.repo, NewSession: true, Fork: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Turns != 1 || c.Parent != "parent-1" || !strings.Contains(c.Goal, "circuit breaker") {
+		t.Fatalf("fork: turns %d, parent %q, goal %q", c.Turns, c.Parent, c.Goal)
+	}
+
+	// Drift: a session started in a plain folder, its cwd now a subfolder.
+	plain := filepath.Join(storetest.RealDir(t), "notes")
+	storetest.Mkfile(t, filepath.Join(plain, "drafts", "a.md"), "x")
+	tr := filepath.Join(w.e.ClaudeDir, "projects", store.Slug(plain), "d1.jsonl")
+	storetest.Append(t, tr, newTx("d1", plain).prompt("draft the newsletter").say("Drafted.").text())
+	if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "d1", TranscriptPath: tr, Cwd: plain, NewSession: true}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Append(t, tr, newTx("d1", filepath.Join(plain, "drafts")).prompt("now shorten it").say("Shortened.").text())
+	c, err = Capture(context.Background(), w.e, CaptureRequest{SessionID: "d1", TranscriptPath: tr, Cwd: filepath.Join(plain, "drafts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Turns != 2 || c.ProjectRoot != plain {
+		t.Fatalf("drifted session: turns %d in %s", c.Turns, c.ProjectRoot)
+	}
+	if _, err := os.Stat(filepath.Join(w.e.ProjectsDir(), store.Slug(filepath.Join(plain, "drafts")))); err == nil {
+		t.Fatal("the subfolder got a project of its own")
+	}
+}
+
+// TestProgressLinesAreSkipped (finding 8): older clients' progress lines
+// nest whole prompts; they are skipped without being taken for turns.
+func TestProgressLinesAreSkipped(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo).prompt("run the tests").
+		raw(`{"parentUuid":"p","isSidechain":false,"userType":"external","cwd":"/x","sessionId":"s1","version":"2.1.80","gitBranch":"main","slug":"a","type":"progress","data":{"message":{"type":"user","message":{"role":"user","content":"nested prompt copy"}},"type":"agent_progress"},"toolUseID":"t","timestamp":"2026-11-02T10:01:00.000Z"}`).
+		raw(`{"parentUuid":"p","isSidechain":false,"type":"progress","data":{"type":"hook_progress","hookEvent":"Stop","command":"x"},"timestamp":"2026-11-02T10:01:01.000Z"}`).
+		say("All green.")
+	storetest.Append(t, w.tr, x.text())
+	if c := w.capture(t, "s1"); c.Turns != 1 {
+		t.Fatalf("turns %d: a progress line was taken for a prompt", c.Turns)
+	}
+	if _, ok := transcript.Parse([]byte(x.lines[1])); ok {
+		t.Fatal("a progress line was decoded as useful")
+	}
+}
+
+// TestDigestCap: a session far longer than the cap keeps the start of
+// every prompt and its newest conclusions within digest_bytes.
+func TestDigestCap(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo)
+	for i := range 300 {
+		x.prompt(fmt.Sprintf("step %d: %s", i, strings.Repeat("please also look at the retry budget and the logging ", 20))).
+			call("Bash", fmt.Sprintf(`{"command":"go test ./pkg%d/..."}`, i), "Exit code 1\nFAIL: boom", i%3 == 0).
+			say(fmt.Sprintf("Conclusion of step %d: %s", i, strings.Repeat("the change is fine and the tests are green now ", 20)))
+	}
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	c.finish(true)
+	data, _ := marshalCheckpoint(c)
+	if len(data) > DefaultDigestBytes {
+		t.Fatalf("digest %d bytes, episode %d", c.Digest.size(), len(data))
+	}
+	var prompts []string
+	var lastAnswer string
+	for _, n := range c.Digest.Notes {
+		if n.Kind == NotePrompt {
+			prompts = append(prompts, n.Text)
+		}
+		if n.Kind == NoteAnswer {
+			lastAnswer = n.Text
+		}
+	}
+	if !strings.HasPrefix(prompts[0], "step 0:") || !strings.HasPrefix(prompts[len(prompts)-1], "step 299:") || !strings.HasPrefix(lastAnswer, "Conclusion of step 299") {
+		t.Fatalf("first %q, last %q, last answer %q", prompts[0], prompts[len(prompts)-1], lastAnswer)
+	}
+	if c.Digest.Dropped == 0 {
+		t.Fatal("nothing gave way")
+	}
+}
