@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/transcriptgen"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -187,28 +187,12 @@ func siloDir(env store.Env, i int) string {
 	return filepath.Join(env.SilosDir(), fmt.Sprintf("-home-dev-src-p%04d", i), "memory")
 }
 
-// writeTranscript writes about size bytes of realistic transcript lines.
+// writeTranscript writes about size bytes of transcript with a real one's
+// mix of lines (see transcriptgen).
 func writeTranscript(path string, size int64, r *rand.Rand) {
 	must(os.MkdirAll(filepath.Dir(path), 0o700))
 	f, err := os.Create(path)
 	must(err)
 	defer f.Close()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	blob := strings.Repeat("system prompt, tool listings and environment ", 400)
-	var n int64
-	for i := 0; n < size; i++ {
-		ts := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339)
-		for _, l := range []string{
-			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":%q},"timestamp":"%s","gitBranch":"main","version":"2.1.328"}`, sentence(r, 12), ts),
-			fmt.Sprintf(`{"type":"api-request-blob","message":{"role":"system","content":[{"type":"text","text":%q}]}}`, blob),
-			fmt.Sprintf(`{"type":"assistant","message":{"id":"m%d","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"t%d","name":"Edit","input":{"file_path":"/src/shop/internal/f%d.go"}}]},"timestamp":"%s"}`, i, i, i%40, ts),
-			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]},"timestamp":"%s"}`, i, ts),
-			fmt.Sprintf(`{"type":"attachment","attachment":{"type":"file","content":%q},"timestamp":"%s"}`, blob[:6000], ts),
-			fmt.Sprintf(`{"type":"assistant","message":{"id":"n%d","model":"claude-opus-5-5","content":[{"type":"text","text":%q}]},"timestamp":"%s"}`, i, sentence(r, 20), ts),
-		} {
-			k, _ := bw.WriteString(l + "\n")
-			n += int64(k)
-		}
-	}
-	must(bw.Flush())
+	must(transcriptgen.Write(f, size, r))
 }

@@ -361,7 +361,7 @@ func (d *Reader) Skip() {
 	case c == '[':
 		d.Array(d.Skip)
 	case c == '"':
-		d.quoted()
+		d.skipString()
 	case c == 't' || c == 'f' || c == 'n':
 		if !d.literal("true") && !d.literal("false") && !d.literal("null") {
 			d.fail("invalid literal")
@@ -375,9 +375,87 @@ func (d *Reader) Skip() {
 	}
 }
 
+// skipString reads past a string at d.i, checking it as quoted would
+// (control characters and bad escapes fail) without building it: most of
+// what a transcript line holds is skipped.
+func (d *Reader) skipString() {
+	d.i++ // the opening quote
+	data := d.data
+	for d.i < len(data) {
+		// Plain bytes, eight at a time while they last.
+		i := d.i
+		for i+8 <= len(data) && plain[data[i]] && plain[data[i+1]] && plain[data[i+2]] && plain[data[i+3]] &&
+			plain[data[i+4]] && plain[data[i+5]] && plain[data[i+6]] && plain[data[i+7]] {
+			i += 8
+		}
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		d.i = i
+		if i >= len(data) {
+			break
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			d.i++
+			return
+		case c < 0x20:
+			d.fail("invalid character in string literal")
+			return
+		case c == '\\':
+			if d.i+1 >= len(d.data) {
+				d.fail("unexpected end of JSON input")
+				return
+			}
+			switch d.data[d.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.i += 2
+			case 'u':
+				d.i += 2
+				if _, ok := d.hex4(); !ok {
+					return
+				}
+			default:
+				d.fail("invalid character in string escape code")
+				return
+			}
+		default:
+			d.i++
+		}
+	}
+	d.fail("unexpected end of JSON input")
+}
+
+// plain are the bytes a string holds as they are: not a quote, a
+// backslash or a control character.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// TextPrefix decodes the first n bytes (at least) of raw, a JSON string
+// already known to be valid (read with Raw), as encoding/json would decode
+// all of it: a tool result's head costs what the head is, not the file.
+func TextPrefix(raw []byte, n int) (string, error) {
+	d := New(raw)
+	d.ws()
+	if d.Peek() != '"' {
+		return "", fmt.Errorf("not a string")
+	}
+	s := d.quotedUpTo(n)
+	return s, d.err
+}
+
 // quoted reads a string at d.i, as encoding/json unquotes it: invalid
 // UTF-8 and lone surrogates become U+FFFD.
-func (d *Reader) quoted() string {
+func (d *Reader) quoted() string { return d.quotedUpTo(-1) }
+
+// quotedUpTo is quoted, stopping once n bytes (n ≥ 0) are decoded; the
+// rest of the string is then not read.
+func (d *Reader) quotedUpTo(n int) string {
 	d.i++ // the opening quote
 	start := d.i
 	// The common case: no escapes, valid UTF-8.
@@ -399,11 +477,34 @@ func (d *Reader) quoted() string {
 	d.i = start
 	var b []byte
 	for {
+		if n >= 0 && len(b) >= n {
+			return string(b)
+		}
 		if d.i >= len(d.data) {
 			d.fail("unexpected end of JSON input")
 			return ""
 		}
 		c := d.data[d.i]
+		// A run of plain bytes is copied at once.
+		if plain[c] {
+			j := d.i + 1
+			for j < len(d.data) && plain[d.data[j]] {
+				j++
+			}
+			run := d.data[d.i:j]
+			if utf8.Valid(run) {
+				b = append(b, run...)
+			} else {
+				// Each invalid byte becomes U+FFFD, as encoding/json does.
+				for k := 0; k < len(run); {
+					r, size := utf8.DecodeRune(run[k:])
+					b = utf8.AppendRune(b, r)
+					k += size
+				}
+			}
+			d.i = j
+			continue
+		}
 		switch {
 		case c == '"':
 			d.i++

@@ -112,8 +112,10 @@ func hasPrefixWord(w string, prefixes ...string) bool {
 	return false
 }
 
-func isCurse(text string) bool {
-	w := words(text)
+func isCurse(text string) bool { return curses(words(text)) }
+
+// curses tells whether words (as words makes them) hold profanity.
+func curses(w string) bool {
 	return hasPrefixWord(w, "fuck", "shit", "damn", "goddamn", "bullshit") || hasAny(w, "wtf", "crap", "bloody hell")
 }
 
@@ -153,8 +155,10 @@ var notCorrections = []string{"no problem", "no worries", "no rush", "no need", 
 
 // isNegation tells a prompt that corrects the model, in any of the
 // languages of corrections.
-func isNegation(text string) bool {
-	w := words(text)
+func isNegation(text string) bool { return negates(words(text), text) }
+
+// negates is isNegation of text, its words given (as words makes them).
+func negates(w, text string) bool {
 	for _, p := range notCorrections {
 		if strings.HasPrefix(w, " "+p+" ") {
 			return false
@@ -244,15 +248,19 @@ func (t Tracker) Observe(e transcript.Entry) {
 		if e.Command != "" {
 			return
 		}
-		if isCurse(e.Text) {
+		// A curse or a correction is said up front, not in a pasted log;
+		// a repeated question is told by its head too.
+		head := e.Text[:min(len(e.Text), 2048)]
+		w := words(head)
+		if curses(w) {
 			t.add("user_curse")
 			s.TurnUpset = true
 		}
-		if isNegation(e.Text) {
+		if negates(w, head) {
 			t.add("user_negation")
 			s.TurnUpset = true
 		}
-		h := hash(strings.ToLower(strings.Join(strings.Fields(e.Text), " ")))
+		h := hash(w)
 		for _, p := range s.Prompts {
 			if p == h {
 				t.add("repeated_question")

@@ -27,6 +27,14 @@ type rule struct {
 	// submatches) does not look random: a generic rule's guard against
 	// redacting ordinary words.
 	random bool
+	// assigns, when set, runs the rule only where a hint is followed
+	// within a few bytes by "=" or ":" (an assignment needs one): prose
+	// that says "token" or "key" costs a scan, not the regexp.
+	assigns bool
+	// header, when set, runs the rule only where a hint is followed by
+	// white space and a run of at least twelve non-space characters (an
+	// auth header's credential).
+	header bool
 }
 
 var rules = []rule{
@@ -49,12 +57,12 @@ var rules = []rule{
 	{kind: "shopify-token", re: lazyregexp.New(`\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b`), hint: []string{"shp"}},
 	{kind: "azure-key", re: lazyregexp.New(`(?i)(AccountKey=|SharedAccessKey=|[?&]sig=)[A-Za-z0-9+/%=]{16,}`), keep: 1, hint: []string{"accountkey", "accesskey", "sig="}, fold: true},
 	{kind: "jwt", re: lazyregexp.New(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), hint: []string{"eyJ"}},
-	{kind: "auth-header", re: lazyregexp.New(`(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`), keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true},
+	{kind: "auth-header", re: lazyregexp.New(`(?i)(\b(?:bearer|basic|token)\s+)[A-Za-z0-9\-._~+/]{12,}=*`), keep: 1, hint: []string{"bearer", "basic", "token"}, fold: true, header: true},
 	{kind: "url-password", re: lazyregexp.New(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"']+:)[^/\s@"']+@`), keep: 1, hint: []string{"://"}},
 	{kind: "assignment", re: lazyregexp.New(`\b([A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET|PAT)["']?\s*[:=]\s*["']?)([^\s"',;]{12,})`), keep: 1,
-		hint: []string{"_TOKEN", "_KEY", "_SECRET", "_PAT"}, random: true},
+		hint: []string{"_TOKEN", "_KEY", "_SECRET", "_PAT"}, random: true, assigns: true},
 	{kind: "assignment", re: lazyregexp.New(`(?i)(\b[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[A-Za-z0-9_.\-]*["']?\s*(?::|=|:=|=>)\s*)("[^"\n]{3,}"|'[^'\n]{3,}'|[^\s"',;&)]{3,})`), keep: 1,
-		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true},
+		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true, assigns: true},
 }
 
 // String returns s with every secret replaced, and how many were.
@@ -71,7 +79,7 @@ func String(s string) (string, int) {
 				}
 				text = lower
 			}
-			if !containsAny(text, r.hint) {
+			if !containsAny(text, r.hint) || r.assigns && !assignedNear(text, r.hint) || r.header && !credentialAfter(text, r.hint) {
 				continue
 			}
 		}
@@ -105,6 +113,55 @@ func tail(r rule, m string) string {
 	return ""
 }
 
+// assignNear is how far after a hint an assignment's "=" or ":" may be:
+// the rest of the name ("password_hash_v2") and a quote.
+const assignNear = 40
+
+// assignedNear tells whether some hint in s is followed within assignNear
+// bytes by "=" or ":".
+func assignedNear(s string, hints []string) bool {
+	for _, h := range hints {
+		for rest := s; ; {
+			i := strings.Index(rest, h)
+			if i < 0 {
+				break
+			}
+			after := rest[i+len(h):]
+			if strings.IndexAny(after[:min(len(after), assignNear)], "=:") >= 0 {
+				return true
+			}
+			rest = after
+		}
+	}
+	return false
+}
+
+// credentialAfter tells whether some hint in s is followed by white space
+// and then at least twelve characters without a space.
+func credentialAfter(s string, hints []string) bool {
+	for _, h := range hints {
+		for rest := s; ; {
+			i := strings.Index(rest, h)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(h):]
+			j := 0
+			for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t' || rest[j] == '\n' || rest[j] == '\r') {
+				j++
+			}
+			k := j
+			for k < len(rest) && rest[k] > ' ' {
+				k++
+			}
+			if j > 0 && k-j >= 12 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
 		if strings.Contains(s, sub) {
@@ -116,11 +173,37 @@ func containsAny(s string, subs []string) bool {
 
 // Shorten redacts s, then shortens it to at most n runes (str.Shorten):
 // the one order that cannot leave part of a secret that the cut split in
-// two. It returns how many secrets were redacted.
+// two. It returns how many secrets were redacted in what it keeps.
+//
+// Only a window of s is redacted: its first n runes' worth of bytes and a
+// margin past them longer than any secret a rule matches (tokens, JWTs,
+// URLs); a private key block that runs past the window is redacted to the
+// window's end (the rule accepts a block without its END line). So a
+// 400 KB pasted log costs what its kept head does, and a secret the cut
+// splits is still redacted whole in what is kept.
 func Shorten(s string, n int) (string, int) {
-	red, k := String(s)
+	red, k := String(Window(s, n))
 	return str.Shorten(red, n), k
 }
+
+// Window is the part of s that redacting suffices for keeping its first
+// n runes: n runes' worth of bytes (4 each, at most) and a margin.
+func Window(s string, n int) string {
+	limit := 4*n + windowMargin
+	if n < 0 || len(s) <= limit {
+		return s
+	}
+	for limit > 0 && !utf8RuneStart(s[limit]) {
+		limit--
+	}
+	return s[:limit]
+}
+
+// windowMargin is longer than any secret a rule matches but a private key
+// block (which the rule redacts to the end of what it is given).
+const windowMargin = 8 << 10
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Counter redacts strings and keeps the running count.
 type Counter struct{ N int }

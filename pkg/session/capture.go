@@ -93,6 +93,8 @@ type Checkpoint struct {
 	// spawns, when set (an import), gathers the shell calls that started a
 	// headless client.
 	spawns *[]spawn
+	// answer is the turn's latest assistant text, not yet in the digest.
+	answer *Note
 }
 
 // configure sets what the record keeps (nil: the defaults).
@@ -364,6 +366,7 @@ func (c *Checkpoint) addFile(p string) {
 
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
+	c.flushAnswer()
 	if c.Title == "" && final {
 		// No request stood out: the first prompt, as it was.
 		for _, n := range c.Digest.Notes {
@@ -388,7 +391,10 @@ func (c *Checkpoint) finish(final bool) {
 		c.Digest = Digest{}
 		rest, _ := marshalCheckpoint(c)
 		c.Digest = d
-		c.Digest.fit(c.capture.DigestBytes - len(rest) - 64)
+		room := c.capture.DigestBytes - len(rest) - 64
+		c.Digest.fit(room) // what this run read is redacted only if it stays
+		c.keepNotes()
+		c.Digest.fit(room)
 	}
 	if c.lastText != "" {
 		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)

@@ -1,9 +1,9 @@
 package session
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/internal/transcriptgen"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // benchTranscript writes a transcript of about size bytes with the mix of a
-// real one: big attachment and api-request lines around user prompts,
-// assistant tool calls and tool results.
+// real one (see transcriptgen).
 func benchTranscript(tb testing.TB, path string, size int64) {
 	tb.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -28,25 +28,7 @@ func benchTranscript(tb testing.TB, path string, size int64) {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
-	blob := strings.Repeat("system prompt text, tool listings and environment details ", 300) // ~17 KB
-	var written int64
-	for i := 0; written < size; i++ {
-		ts := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
-		lines := []string{
-			fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"turn %d: make the payment client retry on 503"},"uuid":"u%d","timestamp":"%s","cwd":"/r","sessionId":"s","version":"2.1.328","gitBranch":"main"}`, i, i, ts),
-			fmt.Sprintf(`{"type":"api-request-blob","sessionId":"s","hash":"h%d","message":{"role":"system","content":[{"type":"text","text":%q}]}}`, i, blob),
-			fmt.Sprintf(`{"parentUuid":"u%d","isSidechain":false,"message":{"id":"msg_%d","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"t%d","name":"Edit","input":{"file_path":"/r/pkg/f%d.go","old_string":"a","new_string":"b"}}]},"type":"assistant","uuid":"a%d","timestamp":"%s"}`, i, i, i, i%50, i, ts),
-			fmt.Sprintf(`{"parentUuid":"a%d","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t%d","type":"tool_result","content":"The file has been updated."}]},"uuid":"r%d","timestamp":"%s","toolUseResult":{"filePath":"/r/pkg/f%d.go"}}`, i, i, i, ts, i%50),
-			fmt.Sprintf(`{"parentUuid":"r%d","isSidechain":false,"attachment":{"type":"file","content":%q},"type":"attachment","uuid":"x%d","timestamp":"%s"}`, i, blob[:4000], i, ts),
-			fmt.Sprintf(`{"parentUuid":"r%d","isSidechain":false,"message":{"id":"msg_%db","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"Done with turn %d."}]},"type":"assistant","uuid":"b%d","timestamp":"%s"}`, i, i, i, i, ts),
-		}
-		for _, l := range lines {
-			n, _ := w.WriteString(l + "\n")
-			written += int64(n)
-		}
-	}
-	if err := w.Flush(); err != nil {
+	if err := transcriptgen.Write(f, size, rand.New(rand.NewSource(1))); err != nil {
 		tb.Fatal(err)
 	}
 }

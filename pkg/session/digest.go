@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/redact"
@@ -51,6 +52,12 @@ type Note struct {
 	Kind string `json:"kind"`
 	Cmd  string `json:"cmd,omitempty"`
 	Text string `json:"text"`
+
+	// limit, while set, marks a note read in this run and not yet kept:
+	// its text is as the transcript had it (a window of it), to be
+	// redacted and cut to limit by keepNotes. A long first pass drops
+	// most of its notes to the cap, and only those kept are redacted.
+	limit int
 }
 
 // The kinds of Note.
@@ -105,6 +112,7 @@ func (c *Checkpoint) redacted(text string, n int) string {
 
 // notePrompt adds a prompt a person typed.
 func (c *Checkpoint) notePrompt(e transcript.Entry) {
+	c.flushAnswer()
 	if !c.capture.Prompts || c.capture.DigestBytes == 0 {
 		return
 	}
@@ -112,13 +120,22 @@ func (c *Checkpoint) notePrompt(e transcript.Entry) {
 	if e.Command != "" && !strings.ContainsRune(strings.TrimSpace(text), ' ') {
 		return // a bare slash command (/compact, /clear): no request in it
 	}
-	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NotePrompt, Text: c.keep(text, promptChars)})
+	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NotePrompt, Text: redact.Window(text, promptChars), limit: promptChars})
+}
+
+// keepNotes redacts and cuts the notes read in this run (see Note.limit).
+func (c *Checkpoint) keepNotes() {
+	for i := range c.Digest.Notes {
+		if n := &c.Digest.Notes[i]; n.limit > 0 {
+			n.Text, n.limit = c.keep(n.Text, n.limit), 0
+		}
+	}
 }
 
 // keep is text as a note keeps it: redacted first, then cut to n
 // characters at most, on several lines folded into one.
 func (c *Checkpoint) keep(text string, n int) string {
-	s, k := redact.String(text)
+	s, k := redact.String(redact.Window(text, n))
 	c.State.OtherRedactions += k
 	s = str.Line(str.OneLine(s))
 	if r := []rune(s); len(r) > n {
@@ -128,13 +145,25 @@ func (c *Checkpoint) keep(text string, n int) string {
 	return s
 }
 
-// noteAnswer records the turn's latest assistant text as its conclusion:
-// a later text of the same turn replaces it.
+// noteAnswer takes the turn's latest assistant text as its conclusion: a
+// later text of the same turn replaces it. Only the last of a turn's texts
+// is redacted and kept (flushAnswer), when the next prompt comes or the
+// run ends.
 func (c *Checkpoint) noteAnswer(e transcript.Entry) {
 	if !c.capture.Answers || c.capture.DigestBytes == 0 || strings.TrimSpace(e.Text) == "" || c.Turns == 0 {
 		return
 	}
-	n := Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NoteAnswer, Text: c.keep(e.Text, answerChars)}
+	c.answer = &Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NoteAnswer, Text: e.Text}
+}
+
+// flushAnswer puts the turn's pending conclusion into the digest.
+func (c *Checkpoint) flushAnswer() {
+	if c.answer == nil {
+		return
+	}
+	n := *c.answer
+	c.answer = nil
+	n.Text, n.limit = redact.Window(n.Text, answerChars), answerChars
 	notes := c.Digest.Notes
 	for i := len(notes) - 1; i >= 0 && notes[i].Turn == c.Turns; i-- {
 		if notes[i].Kind == NoteAnswer {
@@ -290,6 +319,12 @@ func (c *Checkpoint) noteTriage(category, excerpt string, ts string) {
 // size is what the note takes in the episode's JSON, as the codec writes
 // it (indented, escaped).
 func (x Note) size() int {
+	if x.limit > 0 && len(x.Text) > x.limit {
+		// A raw note keeps at most limit of its characters.
+		if r := utf8.RuneCountInString(x.Text); r > x.limit {
+			x.Text = x.Text[:len(x.Text)*x.limit/r]
+		}
+	}
 	n := len("      {\n        \"turn\": ,\n        \"kind\": \"\",\n        \"text\": \n      },\n") + len(strconv.Itoa(x.Turn)) + len(x.Kind) + jsonLen(x.Text)
 	if x.At != "" {
 		n += len("        \"at\": ,\n") + jsonLen(x.At)
@@ -343,6 +378,16 @@ func (d *Digest) fit(max int) {
 		return out
 	}
 	cut := func(i, n int) {
+		if x := &d.Notes[i]; x.limit > 0 {
+			// Not redacted yet: it is cut after (redact before you
+			// shorten), to n characters at most.
+			if n < x.limit {
+				before := x.size()
+				x.limit = n
+				total -= before - x.size()
+			}
+			return
+		}
 		if r := []rune(d.Notes[i].Text); len(r) > n {
 			before := d.Notes[i].size()
 			d.Cut += len(r) - n
@@ -416,22 +461,44 @@ func (d *Digest) fit(max int) {
 			cut(i, 300)
 		}
 	}
-	// (7)
-	for total > max && len(d.Notes) > 0 {
-		var prompts []int
-		for i, x := range d.Notes {
-			if x.Kind == NotePrompt {
-				prompts = append(prompts, i)
-			}
+	// (7): prompts from the middle outwards, keeping the first and the
+	// last ten; then, if even that is not enough, the oldest notes.
+	var prompts []int
+	for i, x := range d.Notes {
+		if x.Kind == NotePrompt {
+			prompts = append(prompts, i)
 		}
-		at := 0 // nothing more gives way but whole notes, newest kept
-		if len(prompts) > 20 {
-			at = prompts[len(prompts)/2]
+	}
+	gone := make([]bool, len(d.Notes))
+	// From the middle prompt outwards: m, m+1, m-1, m+2, m-2, …
+	m := len(prompts) / 2
+	for k := 0; total > max && k < len(prompts); k++ {
+		j := m + (k+1)/2
+		if k%2 == 0 {
+			j = m - k/2
 		}
-		total -= d.Notes[at].size()
-		d.Notes = slices.Delete(d.Notes, at, at+1)
+		if j < 10 || j >= len(prompts)-10 {
+			continue
+		}
+		i := prompts[j]
+		gone[i] = true
+		total -= d.Notes[i].size()
 		d.Dropped++
 	}
+	for i := 0; total > max && i < len(d.Notes)-1; i++ {
+		if !gone[i] {
+			gone[i] = true
+			total -= d.Notes[i].size()
+			d.Dropped++
+		}
+	}
+	out := d.Notes[:0]
+	for i, x := range d.Notes {
+		if !gone[i] {
+			out = append(out, x)
+		}
+	}
+	d.Notes = out
 }
 
 // headTail keeps the first h and the last t of list.

@@ -346,3 +346,26 @@ func TestDigestCap(t *testing.T) {
 		t.Fatal("nothing gave way")
 	}
 }
+
+// TestDigestRedactsBeforeItCuts: a secret that a note's cut would split in
+// two leaves no part of itself, in a prompt and in a conclusion, whatever
+// the cap makes of them.
+func TestDigestRedactsBeforeItCuts(t *testing.T) {
+	for _, at := range []int{promptChars - 10, promptChars - 3, answerChars - 8, 590, 295} {
+		w := newCaptureWorld(t)
+		secret := "ghp_Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc3Jd5Gf0SaQwEr"
+		text := strings.Repeat("a", at) + " token " + secret + " and more words after it"
+		x := newTx("s1", w.repo)
+		for range 40 { // enough turns for the cap to cut notes down
+			x.prompt(text).say(text)
+		}
+		storetest.Append(t, w.tr, x.text())
+		c := w.capture(t, "s1")
+		data, _ := marshalCheckpoint(c)
+		for i := 0; i+8 <= len(secret); i++ {
+			if strings.Contains(string(data), secret[i:i+8]) {
+				t.Fatalf("cut near %d: %q of the secret is in the record", at, secret[i:i+8])
+			}
+		}
+	}
+}

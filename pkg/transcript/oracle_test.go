@@ -14,6 +14,7 @@ import (
 var jsonCodec = codec{
 	text:   func(raw []byte, s *string) error { return json.Unmarshal(raw, s) },
 	blocks: func(raw []byte) []block { var b []block; _ = json.Unmarshal(raw, &b); return b },
+	head:   func(raw []byte, n int) (string, error) { var s string; err := json.Unmarshal(raw, &s); return s, err },
 }
 
 func oracleParse(line []byte) (Entry, bool) {

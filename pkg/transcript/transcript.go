@@ -451,9 +451,11 @@ func Parse(line []byte) (Entry, bool) {
 type codec struct {
 	text   func(raw []byte, s *string) error
 	blocks func(raw []byte) []block
+	// head decodes a string's first n bytes (at least).
+	head func(raw []byte, n int) (string, error)
 }
 
-var handCodec = codec{text: decodeText, blocks: decodeBlocks}
+var handCodec = codec{text: decodeText, blocks: decodeBlocks, head: jsonread.TextPrefix}
 
 // build makes the Entry of a decoded line.
 func build(r rawLine, dec codec) (Entry, bool) {
@@ -563,8 +565,9 @@ const resultLen = 400
 // resultText returns the first resultLen bytes of a tool result's
 // content, which is a string or a list of text blocks.
 func resultText(raw []byte, dec codec) string {
-	var s string
-	if dec.text(raw, &s) != nil {
+	s, err := dec.head(raw, resultLen)
+	if err != nil {
+		s = ""
 		for _, b := range dec.blocks(raw) {
 			if b.Type == "text" {
 				s = b.Text
