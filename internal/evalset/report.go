@@ -79,6 +79,8 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "  per-prompt recall: a right session in the recalled context %.3f, in the block or the recall %.3f; false injection on small talk %.3f\n",
 		r.Recall.Hit, r.Recall.BlockOrRecall, r.Recall.FalseInjection)
 	fmt.Fprintf(w, "  episodes: %d bytes on average, %d at most (digest included); automated runs marked %d of %d\n", r.EpisodeMean, r.EpisodeMax, r.AutomatedKept, r.AutomatedRuns)
+	fmt.Fprintf(w, "  store growth for 10,000 sessions: %.0f MB at this corpus's average, %.0f MB if every session reached the 32 KB cap\n",
+		float64(r.EpisodeMean)*10000/(1<<20), float64(32<<10)*10000/(1<<20))
 	misses := func(name string, list []string) {
 		if len(list) == 0 {
 			return

@@ -97,6 +97,11 @@ type Checkpoint struct {
 	answer *Note
 }
 
+// restBound is more than a record without its digest takes but for a
+// session of unusual breadth (hundreds of tools or files): below the cap
+// by more than this, the digest fits without measuring the rest.
+const restBound = 12 << 10
+
 // configure sets what the record keeps (nil: the defaults).
 func (c *Checkpoint) configure(cc *config.Capture) {
 	if cc == nil {
@@ -382,9 +387,12 @@ func (c *Checkpoint) finish(final bool) {
 	if c.capture.DigestBytes == 0 && c.capture.Automation == "" {
 		c.configure(nil) // a record made outside Capture: the defaults
 	}
-	if c.capture.DigestBytes == 0 {
+	switch {
+	case c.capture.DigestBytes == 0:
 		c.Digest = Digest{}
-	} else {
+	case c.Digest.size()+restBound < c.capture.DigestBytes:
+		c.keepNotes() // far from the cap: nothing gives way
+	default:
 		// The cap is the whole record's: the digest gets what the rest
 		// leaves.
 		d := c.Digest

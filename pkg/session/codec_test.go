@@ -152,3 +152,13 @@ func FuzzCheckpointCodec(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONLen: jsonLen counts what appendJSONString writes.
+func TestJSONLen(t *testing.T) {
+	for seed := range int64(200) {
+		s := randomCheckpoint(seed).Goal + randomCheckpoint(seed+1).Title
+		if got, want := jsonLen(s), len(appendJSONString(nil, s)); got != want {
+			t.Fatalf("jsonLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

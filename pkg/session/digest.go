@@ -350,8 +350,37 @@ func (d *Digest) size() int {
 	return n
 }
 
-// jsonLen is the length of s as a JSON string (appendJSONString's).
-func jsonLen(s string) int { return len(appendJSONString(nil, s)) }
+// jsonLen is the length of s as a JSON string, as appendJSONString writes
+// it, counted without writing it.
+func jsonLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
 
 // fit brings the digest under max bytes. What gives way, in order, until
 // it fits: (1) answers but the last three are cut to 300 characters, (2)
