@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/mcp"
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/internal/version"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -25,7 +27,8 @@ declares it too). Its tools, for the model:
 
 - search: ranked memory for a query (as ccmem search)
 - get: the text of a file a search hit named (only files in the store or
-  in a repository's .claude/memory/)
+  in a repository's .claude/memory/); for a hit in a past session, the
+  turn it named with the turns around it
 - remember: add a fact to the global or the project MEMORY.md
 
 The project is the one of the directory the server runs in.`,
@@ -79,20 +82,25 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "get", Title: "Read a memory file",
-				Description: "The text of a memory file a search hit named (its path, without a line number).",
-				InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"the absolute path of the file"}},"required":["path"],"additionalProperties":false}`),
+				Description: "The text of a memory file a search hit named (its path, without a line number). For a hit in a past session (it names a turn), pass the turn: you get what was said in that turn and the turns around it.",
+				InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"the absolute path of the file"},"turn":{"type":"integer","minimum":1,"description":"for a session's record: the turn a hit named"}},"required":["path"],"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
 						Path string `json:"path"`
+						Turn int    `json:"turn"`
 					}
 					if err := json.Unmarshal(args, &in); err != nil {
 						return "", fmt.Errorf("get: %v", err)
 					}
-					path := in.Path
-					if i := strings.LastIndexByte(path, ':'); i > 1 && strings.Trim(path[i+1:], "0123456789") == "" && i < len(path)-1 {
-						path = path[:i] // a hit's "path:line"
+					path, turn := splitPointer(in.Path)
+					if in.Turn > 0 {
+						turn = in.Turn
 					}
-					return search.Get(c.Env, path, searchScope(c, "", false).Root)
+					root := searchScope(c, "", false).Root
+					if turn > 0 {
+						return search.GetTurns(c.Env, path, root, turn, 1)
+					}
+					return search.Get(c.Env, path, root)
 				},
 			},
 			{
@@ -138,6 +146,23 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 	}
 }
 
+// splitPointer takes a pointer as search and recall print it apart: "path",
+// "path:line" (the line is dropped: get reads the file) or "path (turn N)".
+func splitPointer(p string) (path string, turn int) {
+	p = strings.TrimSpace(p)
+	if rest, ok := strings.CutSuffix(p, ")"); ok {
+		if i := strings.LastIndex(rest, " (turn "); i > 0 {
+			if n, err := strconv.Atoi(rest[i+len(" (turn "):]); err == nil && n > 0 {
+				return rest[:i], n
+			}
+		}
+	}
+	if i := strings.LastIndexByte(p, ':'); i > 1 && i < len(p)-1 && strings.Trim(p[i+1:], "0123456789") == "" {
+		return p[:i], 0
+	}
+	return p, 0
+}
+
 // hitsText is search hits as compact text for a model.
 func hitsText(query string, hits []search.Hit) string {
 	if len(hits) == 0 {
@@ -146,12 +171,23 @@ func hitsText(query string, hits []search.Hit) string {
 	var b strings.Builder
 	for i, h := range hits {
 		where := h.Path
-		if h.Line > 0 {
+		switch {
+		case h.Turn > 0:
+			where = fmt.Sprintf("%s (turn %d)", h.Path, h.Turn)
+		case h.Line > 0:
 			where = fmt.Sprintf("%s:%d", h.Path, h.Line)
 		}
-		fmt.Fprintf(&b, "%d. [%s] %s\n   %s\n", i+1, h.Kind, h.Title, where)
+		title := str.Line(h.Title)
+		if !h.Time.IsZero() {
+			title = h.Time.UTC().Format("2006-01-02") + " · " + title
+		}
+		fmt.Fprintf(&b, "%d. [%s] %s\n   %s\n", i+1, h.Kind, title, str.Line(where))
 		if h.Snippet != "" {
-			fmt.Fprintf(&b, "   %s\n", h.Snippet)
+			snippet := h.Snippet
+			if h.Turn > 0 {
+				snippet = search.QuotePassage(snippet, query, 300)
+			}
+			fmt.Fprintf(&b, "   %s\n", str.Line(snippet))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

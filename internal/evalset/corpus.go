@@ -45,6 +45,8 @@ type Corpus struct {
 	SmallTalk []string
 	// FactSession maps a fact to the session that states it.
 	FactSession map[string]string
+	// FactText is each fact's sentence.
+	FactText map[string]string
 }
 
 // Question is a question and the sessions that answer it.
@@ -52,6 +54,8 @@ type Question struct {
 	Text, Lang string
 	Sessions   []string
 	All        bool
+	// Facts are the sentences that answer it.
+	Facts []string
 }
 
 // line builds transcript lines as the client writes them.
@@ -138,7 +142,7 @@ func (l *line) noise(r *rand.Rand) []string {
 // and automated runs, deterministic for a seed.
 func Generate(seed int64) *Corpus {
 	r := rand.New(rand.NewSource(seed))
-	c := &Corpus{SmallTalk: smallTalk, FactSession: map[string]string{}}
+	c := &Corpus{SmallTalk: smallTalk, FactSession: map[string]string{}, FactText: map[string]string{}}
 	tool := 0
 	toolID := func() string { tool++; return fmt.Sprintf("toolu_%04d", tool) }
 	pick := func(list []string) string { return list[r.Intn(len(list))] }
@@ -192,6 +196,13 @@ func Generate(seed int64) *Corpus {
 			facts[f.turn] = f
 			s.Facts = append(s.Facts, f.id)
 			c.FactSession[f.id] = spec.id
+			c.FactText[f.id] = f.text
+			if f.where == "deep" {
+				// The fact is the long opening past its first 200
+				// characters: any one of its sentences there, quoted,
+				// carries it.
+				c.FactText[f.id] = strings.NewReplacer(". ", ".\n").Replace(spec.opening[200:])
+			}
 		}
 		var text []string
 		for t := 1; t <= spec.turns; t++ {
@@ -272,11 +283,12 @@ func Generate(seed int64) *Corpus {
 		c.Sessions = append(c.Sessions, s)
 	}
 	for _, q := range questions {
-		var sids []string
+		var sids, texts []string
 		for _, f := range q.answers {
 			sids = append(sids, c.FactSession[f])
+			texts = append(texts, c.FactText[f])
 		}
-		c.Questions = append(c.Questions, Question{Text: q.text, Lang: q.lang, Sessions: sids, All: q.all})
+		c.Questions = append(c.Questions, Question{Text: q.text, Lang: q.lang, Sessions: sids, All: q.all, Facts: texts})
 	}
 	return c
 }

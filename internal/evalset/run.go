@@ -29,6 +29,8 @@ type World struct {
 	// full is a second store holding each session's full text as a topic
 	// file: the capture-fidelity reference.
 	full store.Env
+	// asked counts the rounds of PromptRecall: each asks in new sessions.
+	asked int
 }
 
 // deadPID is a process id no process has: the replayed sessions' client
@@ -253,10 +255,30 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// words are a text's plain terms: case-folded runs of letters and digits,
-// nothing more (the baselines' tokenizer).
+// words are a text's plain terms, as a standard analyzer makes them
+// (Lucene's StandardAnalyzer): case-folded runs of letters and digits, and
+// each Han, Kana or Hangul character a term of its own. No stemming, no
+// stop words: the baselines' tokenizer.
 func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		var run []rune
+		for _, r := range w {
+			if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+				if len(run) > 0 {
+					out = append(out, string(run))
+					run = run[:0]
+				}
+				out = append(out, string(r))
+				continue
+			}
+			run = append(run, r)
+		}
+		if len(run) > 0 {
+			out = append(out, string(run))
+		}
+	}
+	return out
 }
 
 // BM25 is a plain BM25 (k1 1.2, b 0.75) over each session's full text,
@@ -435,18 +457,36 @@ type Recall struct {
 	// session; BlockOrRecall also counts a right session the start-up
 	// block's menu showed.
 	Hit, BlockOrRecall float64
+	// Carried is the share of questions whose recalled context quotes
+	// most of an answering fact's words: the memory itself, not only a
+	// pointer to it.
+	Carried float64
+	// Chars is the recalled context's mean size, in characters, over the
+	// prompts that got one; MaxChars is the recall budget it ran with.
+	Chars, MaxChars int
 	// FalseInjection is the share of small-talk prompts that got any
 	// recalled memory.
 	FalseInjection float64
 	Misses         []string
+	// Injected are the small-talk prompts that got recalled memory.
+	Injected []string
 }
 
-// PromptRecall measures per-prompt recall through the hook binaries.
-func (w *World) PromptRecall() (Recall, error) {
-	var r Recall
+// PromptRecall measures per-prompt recall through the hook binaries, with
+// the recall budget of maxChars characters (0: the default).
+func (w *World) PromptRecall(maxChars int) (Recall, error) {
+	r := Recall{MaxChars: maxChars}
+	if maxChars > 0 {
+		if err := os.WriteFile(w.Env.GlobalConfig(), fmt.Appendf(nil, "recall:\n  max_chars: %d\n", maxChars), 0o600); err != nil {
+			return r, err
+		}
+		defer os.Remove(w.Env.GlobalConfig())
+	}
+	w.asked++
+	got, chars := 0, 0
 	at := Base.Add(40 * 24 * time.Hour)
 	ask := func(n int, project, prompt string) (block, recalled string, err error) {
-		sid := fmt.Sprintf("ask-%04d", n)
+		sid := fmt.Sprintf("ask%d-%04d", w.asked, n)
 		root := w.Roots[project]
 		env := w.envFor(at, false)
 		out, err := w.hookOut("sessionstart", payload("SessionStart", sid, filepath.Join(w.Dir, "none.jsonl"), root, `"source":"startup"`), env)
@@ -471,6 +511,13 @@ func (w *World) PromptRecall() (Recall, error) {
 			hit = hit || strings.Contains(recalled, sid)
 			seen = seen || strings.Contains(block, sid)
 		}
+		if recalled != "" {
+			got++
+			chars += len([]rune(recalled))
+		}
+		if carries(recalled, q.Facts) {
+			r.Carried++
+		}
 		if hit {
 			r.Hit++
 		} else {
@@ -488,11 +535,42 @@ func (w *World) PromptRecall() (Recall, error) {
 		}
 		if recalled != "" && strings.Contains(recalled, "# Memory that may bear") {
 			r.FalseInjection++
+			r.Injected = append(r.Injected, p)
 		}
 	}
 	qn := float64(len(w.Corpus.Questions))
-	r.Hit, r.BlockOrRecall, r.FalseInjection = r.Hit/qn, r.BlockOrRecall/qn, r.FalseInjection/float64(len(w.Corpus.SmallTalk))
+	r.Hit, r.BlockOrRecall, r.Carried, r.FalseInjection = r.Hit/qn, r.BlockOrRecall/qn, r.Carried/qn, r.FalseInjection/float64(len(w.Corpus.SmallTalk))
+	if got > 0 {
+		r.Chars = chars / got
+	}
 	return r, nil
+}
+
+// carries tells whether text quotes most (60%) of the words of one of
+// facts (of one line of it: a deep fact is any sentence of a long
+// opening).
+func carries(text string, facts []string) bool {
+	have := map[string]bool{}
+	for _, t := range search.Terms(text) {
+		have[t] = true
+	}
+	var lines []string
+	for _, f := range facts {
+		lines = append(lines, strings.Split(f, "\n")...)
+	}
+	for _, f := range lines {
+		terms := search.Terms(f)
+		n := 0
+		for _, t := range terms {
+			if have[t] {
+				n++
+			}
+		}
+		if len(terms) > 0 && float64(n) >= 0.6*float64(len(terms)) {
+			return true
+		}
+	}
+	return false
 }
 
 // contextOf is the additionalContext of a hook's JSON output.

@@ -23,7 +23,9 @@ type Input struct {
 	TranscriptPath string
 	Cwd            string
 	HookEventName  string
-	// Source is SessionStart's reason: startup, resume, clear, compact, fork.
+	// Source is SessionStart's reason (startup, resume, clear, compact,
+	// fork), or who sent a UserPromptSubmit's prompt (user, sdk, system,
+	// loop_wakeup, schedule_wakeup, poll_event; none from claude -p).
 	Source string
 	// StopHookActive is true when a Stop hook already made the model go on.
 	StopHookActive bool

@@ -12,8 +12,10 @@ import (
 const promptUsage = `usage: userpromptsubmit < hook-input.json
 
 userpromptsubmit is ccmem's UserPromptSubmit hook for Claude Code. Before
-the model sees a prompt, it adds what triage found in the session's earlier
-turns (once each; only when triage is on), as
+the model sees a person's prompt, it adds the few memories that bear on it
+and the session was not shown yet (one line each: date, where, the
+sentence that matches, the file and turn to read), and what triage found
+in the session's earlier turns (once each; only when triage is on), as
   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
 It prints nothing when there is nothing to add.
 `
@@ -41,7 +43,7 @@ func UserPromptSubmit(p hookio.Process) int {
 			return 1
 		}
 		res, err := memory.Prompt(context.Background(), r.env, memory.PromptRequest{
-			SessionID: r.in.SessionID, Cwd: r.in.Cwd, Prompt: r.in.Prompt, Started: r.started, CCMem: ccmemCommand,
+			SessionID: r.in.SessionID, Cwd: r.in.Cwd, Prompt: r.in.Prompt, Source: r.in.Source, Started: r.started, CCMem: ccmemCommand,
 		})
 		if err != nil {
 			writeLine(p.Stderr, name+": "+err.Error())

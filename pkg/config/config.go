@@ -12,6 +12,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,26 @@ type Recall struct {
 	// and the share of the prompt's weight it matches.
 	MinScore   float64 `yaml:"min_score" json:"min_score"`
 	MinMatched float64 `yaml:"min_matched" json:"min_matched"`
+	// Sources are the prompt sources recall answers (UserPromptSubmit's
+	// "source"; a prompt without one is a person's, "user"): by default a
+	// person's prompts only, not a scheduled task's or a loop's wake-up.
+	Sources []string `yaml:"sources" json:"sources"`
+}
+
+// PromptSources are the sources a UserPromptSubmit may name.
+var PromptSources = []string{"user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event"}
+
+// Answers tells whether recall answers a prompt of source ("" is "user").
+func (r Recall) Answers(source string) bool {
+	if source == "" {
+		source = "user"
+	}
+	for _, s := range r.Sources {
+		if s == source {
+			return true
+		}
+	}
+	return false
 }
 
 // Triage configures keyword triage at Stop.
@@ -157,7 +178,7 @@ func Default() Config {
 			"yet resolved, with the exact messages; and the files being worked on, " +
 			"with what is left to do in each.",
 		Triage: Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
-		Recall: Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1},
+		Recall: Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
 	}
 }
 
@@ -239,6 +260,11 @@ func (c Config) Validate() error {
 	}
 	if c.Recall.MinMatched < 0 || c.Recall.MinMatched > 1 || math.IsNaN(c.Recall.MinMatched) {
 		return fmt.Errorf("recall.min_matched must be between 0 and 1, not %v", c.Recall.MinMatched)
+	}
+	for _, src := range c.Recall.Sources {
+		if !slices.Contains(PromptSources, src) {
+			return fmt.Errorf("recall.sources: %q is not a prompt source (one of %s)", src, strings.Join(PromptSources, ", "))
+		}
 	}
 	for k, v := range c.Triage.Thresholds {
 		if _, ok := triage.DefaultThresholds[k]; !ok {

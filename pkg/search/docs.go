@@ -56,6 +56,12 @@ type Doc struct {
 	// archived record): found only when asked for (Options.Forgotten),
 	// never recalled.
 	Hidden bool
+	// Turn is the turn of a session a passage was said in (0: not a
+	// passage). A passage is one note of an episode's digest: its Line
+	// numbers it within the episode (from 1), and Parent is 1 + the index
+	// of its episode's doc among the unit's docs (0: none).
+	Turn   int
+	Parent int
 	Fields [nFields]string
 }
 
@@ -228,6 +234,8 @@ type episode struct {
 	} `json:"friction"`
 	Digest struct {
 		Notes []struct {
+			Turn int    `json:"turn"`
+			At   string `json:"at"`
 			Kind string `json:"kind"`
 			Cmd  string `json:"cmd"`
 			Text string `json:"text"`
@@ -237,13 +245,15 @@ type episode struct {
 	} `json:"digest"`
 }
 
-// episodeDoc makes one doc of an episode: its title and first prompt, its
-// conclusions, and what its digest holds (every prompt, failure and fix,
-// commands and files).
-func episodeDoc(path string, data []byte) (Doc, bool) {
+// episodeDocs makes the docs of an episode: one for the session (its
+// title and first prompt, its conclusions, and all its digest holds), then
+// one passage per note of its digest (a prompt, a conclusion, a failure or
+// a fix), whose Parent is the session's doc (1: the first of those
+// returned; unit.docs makes it the unit's index).
+func episodeDocs(path string, data []byte) []Doc {
 	var ep episode
 	if json.Unmarshal(data, &ep) != nil || strings.TrimSpace(ep.Goal) == "" && strings.TrimSpace(ep.Title) == "" {
-		return Doc{}, false
+		return nil
 	}
 	title := ep.Title
 	if title == "" {
@@ -284,8 +294,125 @@ func episodeDoc(path string, data []byte) (Doc, bool) {
 	files := strings.Join(append(append(append([]string{}, ep.FilesChanged...), ep.Digest.Read...), ep.Digest.Commands...), " ")
 	body = append(body, strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files), ep.GitBranch)
 	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
-	return d, true
+	out := []Doc{d}
+	// A turn's prompts and conclusions are one passage, so that a passage
+	// found by the question it asked quotes the answer too; a failed
+	// command and its fix are passages of their own (found by the error).
+	notes := ep.Digest.Notes
+	for i := 0; i < len(notes); i++ {
+		n := notes[i]
+		if strings.TrimSpace(n.Text) == "" || n.Kind == "triage" {
+			continue
+		}
+		p := Doc{Kind: KindEpisode, Path: path, Line: i + 1, Turn: n.Turn, Title: d.Title, Time: d.Time, Parent: 1}
+		if t, err := time.Parse(time.RFC3339Nano, n.At); err == nil {
+			p.Time = t
+		}
+		switch n.Kind {
+		case "prompt", "answer":
+			var asked, said []string
+			j := i
+			for ; j < len(notes) && notes[j].Turn == n.Turn && (notes[j].Kind == "prompt" || notes[j].Kind == "answer"); j++ {
+				if t := strings.TrimSpace(notes[j].Text); t != "" && notes[j].Kind == "prompt" {
+					asked = append(asked, t)
+				} else if t != "" {
+					said = append(said, t)
+				}
+			}
+			i = j - 1
+			for _, c := range turnPassages(strings.Join(asked, " "), strings.Join(said, " ")) {
+				q := p
+				q.Snippet = c.snippet
+				q.Fields[fieldBody] = capText(c.text)
+				out = append(out, q)
+			}
+		default:
+			text := n.Text
+			if n.Cmd != "" {
+				text = n.Cmd + ": " + text
+			}
+			p.Snippet = str.Shorten(text, passageLen)
+			p.Fields[fieldBody] = capText(text)
+			out = append(out, p)
+		}
+	}
+	return out
 }
+
+// chunk is one passage of a turn: the text indexed, and the text kept to
+// quote.
+type chunk struct{ text, snippet string }
+
+// turnPassages cuts a turn into passages: one (what was asked, then what
+// was concluded) when it fits passageLen; else what was asked in pieces of
+// whole sentences (each quoting the start of the conclusion after it), and
+// the conclusion on its own — so a fact deep in a long prompt is quoted,
+// not cut away.
+func turnPassages(asked, said string) []chunk {
+	if str.Chars(asked)+str.Chars(said) <= passageLen {
+		return []chunk{{asked + "\n" + said, PassageText(asked, said)}}
+	}
+	tail := str.Shorten(said, passageLen/4)
+	var out []chunk
+	var cur []string
+	n := 0
+	flush := func() {
+		if len(cur) > 0 {
+			text := strings.Join(cur, " ")
+			out = append(out, chunk{text, PassageText(text, tail)})
+			cur, n = nil, 0
+		}
+	}
+	for _, s := range sentences(strings.Join(strings.Fields(asked), " ")) {
+		if k := str.Chars(s); n > 0 && n+1+k > pieceLen {
+			flush()
+		}
+		cur = append(cur, s)
+		n += str.Chars(s) + 1
+	}
+	flush()
+	if said != "" {
+		out = append(out, chunk{said, PassageText("", said)})
+	}
+	return out
+}
+
+// turnMark joins what a turn asked to what it concluded in a passage's
+// text.
+const turnMark = "\n→ "
+
+// PassageText is the stored text of a turn's passage: what was asked,
+// then what was concluded, within passageLen (what was asked first).
+func PassageText(asked, said string) string {
+	switch {
+	case said == "":
+		return str.Shorten(asked, passageLen)
+	case asked == "":
+		return "→ " + str.Shorten(said, passageLen)
+	}
+	q := str.Shorten(asked, passageLen-min(str.Chars(said), passageLen/4))
+	return q + turnMark + str.Shorten(said, max(passageLen-str.Chars(q), passageLen/4))
+}
+
+// QuotePassage quotes a passage for query within max characters: the
+// sentences that answer the query (Quote), what was asked and what was
+// concluded told apart by an arrow.
+func QuotePassage(text, query string, max int) string {
+	asked, said, ok := strings.Cut(text, turnMark)
+	if !ok {
+		return Quote(strings.TrimPrefix(text, "→ "), query, max)
+	}
+	// The arrow is a sentence of its own, so it stays where it belongs.
+	q := Quote(asked+" \u2192 "+said, query, max)
+	return strings.TrimPrefix(strings.TrimSuffix(q, " \u2192"), "\u2192 ")
+}
+
+// passageLen is how much of a passage the index keeps to quote.
+const passageLen = 800
+
+// pieceLen is the most of a long prompt one passage holds (whole
+// sentences; a sentence longer than that is a piece of its own).
+const pieceLen = 480
 
 // firstText is the first line of text that is not a heading, shortened.
 func firstText(s string) string {

@@ -1,11 +1,14 @@
 package search
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -57,3 +60,66 @@ func knownRoots(e store.Env, root string) []string {
 	}
 	return out
 }
+
+// GetTurns reads the passage a hit named in a session's record — what
+// was said in turn, and in the turns either side of it (around) — with
+// the session's title and date, as Get finds and opens the file. A file
+// that is not a session's record is an error saying to read it whole.
+func GetTurns(e store.Env, path, root string, turn, around int) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%s: the path must be absolute, as search gives it", path)
+	}
+	f, fi, err := store.OpenMemory(e, filepath.Clean(path), knownRoots(e, root))
+	if errors.Is(err, store.ErrOutside) {
+		return "", fmt.Errorf("%s: %w", path, ErrNotMemory)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if fi.Size() > maxEpisodeGet {
+		return "", fmt.Errorf("%s: %d bytes is too large for a session's record", path, fi.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxEpisodeGet))
+	if err != nil {
+		return "", err
+	}
+	var ep episode
+	if json.Unmarshal(data, &ep) != nil || ep.SessionID == "" {
+		return "", fmt.Errorf("%s: not a session's record; read it without a turn", path)
+	}
+	title := ep.Title
+	if title == "" {
+		title = ep.Goal
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session %q", str.Line(str.Shorten(title, titleLen)))
+	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {
+		b.WriteString(", started " + t.UTC().Format("2006-01-02 15:04"))
+	}
+	fmt.Fprintf(&b, ", %s; turns %d to %d of what it kept:\n", str.Plural(ep.Turns, "turn", "turns"), max(turn-around, 1), turn+around)
+	shown := 0
+	for _, n := range ep.Digest.Notes {
+		if n.Turn < turn-around || n.Turn > turn+around || strings.TrimSpace(n.Text) == "" {
+			continue
+		}
+		mark := " "
+		if n.Turn == turn {
+			mark = ">"
+		}
+		what := n.Kind
+		if n.Cmd != "" {
+			what += " `" + str.Line(n.Cmd) + "`"
+		}
+		fmt.Fprintf(&b, "%s turn %d, %s: %s\n", mark, n.Turn, what, str.Line(n.Text))
+		shown++
+	}
+	if shown == 0 {
+		fmt.Fprintf(&b, "  (nothing kept from those turns; read the file whole)\n")
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// maxEpisodeGet bounds a session's record GetTurns reads: a digest is
+// capped far below it.
+const maxEpisodeGet = 4 << 20

@@ -66,8 +66,16 @@ type Options struct {
 	// Forgotten includes memory that is kept but forgotten (retired and
 	// archived records); without it, it is never found or recalled.
 	Forgotten bool
+	// Now is the time "yesterday" or "last week" in a query is counted
+	// from (zero: the clock's).
+	Now time.Time
 	// prompt: the query is a user's prompt, small talk removed.
 	prompt bool
+	// window is the span of time the query names, if any.
+	window Window
+	// query is the query as given (updates of one another are told by the
+	// words of it they answer).
+	query string
 }
 
 // Hit is one ranked memory.
@@ -82,6 +90,12 @@ type Hit struct {
 	// Matched is the share of the query's weight (by idf) this memory
 	// matched: 1 when it holds every query term.
 	Matched float64 `json:"matched"`
+	// Turn is, for a passage of a session (Line numbers it within its
+	// episode), the turn it was said in; Snippet is its text.
+	Turn int `json:"turn,omitempty"`
+	// Project names the project whose store folder holds the memory, for
+	// a person reading hits (filled by the command that shows them).
+	Project string `json:"project,omitempty"`
 }
 
 // Ref identifies the hit's memory (see Doc.Ref).
@@ -360,6 +374,16 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	if opt.prompt {
 		terms = promptTerms(query)
 	}
+	if opt.Now.IsZero() {
+		opt.Now = e.Time()
+	}
+	opt.query = query
+	// A span of time the query names narrows it by date: its words are
+	// not looked for in the text.
+	if w := TimeWindow(query, opt.Now); !w.From.IsZero() {
+		opt.window = w
+		terms = slices.DeleteFunc(terms, isTimeWord)
+	}
 	terms = dedupe(terms)
 	if len(terms) == 0 {
 		return []Hit{}, nil
@@ -426,8 +450,12 @@ func rank(readers []*reader, terms []string, opt Options) []Hit {
 		}
 		cands := top.sorted()
 		hits := []Hit{}
+		seen, replaced := map[string]int{}, map[string]bool{}
+		// More hits than asked for are read, so that recency and a time
+		// window can reorder them (see adjust).
+		want := min(opt.Limit*3, opt.Limit+20)
 		for _, c := range cands {
-			if len(hits) == opt.Limit {
+			if len(hits) == want {
 				break
 			}
 			if opt.Skip != nil {
@@ -442,15 +470,86 @@ func rank(readers []*reader, terms []string, opt Options) []Hit {
 			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope) {
 				continue // another project's learned entry
 			}
-			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet,
+			if d.Kind == KindEpisode {
+				// One hit per session: its best passage, or the session.
+				// A passage that only repeats the session's title (its
+				// opening request) gives way to the session's next best
+				// passage, if that matches nearly as well: the line shows
+				// the title already.
+				if at, ok := seen[d.Path]; ok {
+					if h := &hits[at]; d.Turn > 0 && !opensWith(d.Snippet, d.Title) && (h.Turn == 0 || opensWith(h.Snippet, h.Title)) &&
+						!replaced[d.Path] && float64(c.score) >= 0.6*h.Score {
+						h.Line, h.Turn, h.Snippet, h.Time = d.Line, d.Turn, d.Snippet, d.Time
+						replaced[d.Path] = true
+					}
+					continue
+				}
+				seen[d.Path] = len(hits)
+			}
+			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet, Turn: d.Turn,
 				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000})
 		}
 		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<24 {
 			keep *= 8 // filters left too few: look further down
 			continue
 		}
-		return sortNewerFirst(hits)
+		hits = adjust(hits, opt.query, opt)
+		return hits[:min(len(hits), opt.Limit)]
 	}
+}
+
+// opensWith tells whether a passage opens with a session's title (its
+// opening request, which the title is made of).
+func opensWith(passage, title string) bool {
+	t := strings.TrimSuffix(title, "…")
+	return t != "" && strings.HasPrefix(strings.TrimPrefix(passage, "→ "), t)
+}
+
+// adjust reorders hits for time: among near-equal matches the newer wins
+// (a score gains up to a tenth by recency, less as a memory ages: so an
+// update outranks what it updates, and a much better old match still
+// outranks a weak new one), and a memory from the span of time the query
+// names ("last week") gains half again.
+func adjust(hits []Hit, query string, opt Options) []Hit {
+	adjusted := make([]float64, len(hits))
+	for i, h := range hits {
+		a := h.Score
+		if !h.Time.IsZero() {
+			age := opt.Now.Sub(h.Time).Hours() / 24
+			a *= 1 + 0.1/(1+max(age, 0)/30)
+			if opt.window.Contains(h.Time) {
+				a *= 1.5
+			}
+		}
+		adjusted[i] = a
+	}
+	idx := make([]int, len(hits))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return adjusted[idx[a]] > adjusted[idx[b]] })
+	out := make([]Hit, len(hits))
+	for i, j := range idx {
+		out[i] = hits[j]
+	}
+	return updatesFirst(out, query)
+}
+
+// updatesFirst moves each passage that updates a higher-ranked one (see
+// Superseded) to just above it: the newer value is read first.
+func updatesFirst(hits []Hit, query string) []Hit {
+	by := Superseded(hits, query)
+	for i := 0; i < len(hits); i++ {
+		j := by[i]
+		if j <= i {
+			continue
+		}
+		newer := hits[j]
+		copy(hits[i+1:j+1], hits[i:j])
+		hits[i] = newer
+		by = Superseded(hits, query)
+	}
+	return hits
 }
 
 // topK keeps the keep best candidates offered: a min-heap on score (its
@@ -501,14 +600,6 @@ func (t *topK) sorted() []cand {
 	out := slices.Clone(t.h)
 	sort.Slice(out, func(i, j int) bool { return out[i].better(out[j]) })
 	return out
-}
-
-// sortNewerFirst orders equal scores newest first.
-func sortNewerFirst(hits []Hit) []Hit {
-	sort.SliceStable(hits, func(i, j int) bool {
-		return hits[i].Score == hits[j].Score && hits[i].Time.After(hits[j].Time)
-	})
-	return hits
 }
 
 // accumulator holds the scores of one unit's documents while it is scored;
@@ -571,9 +662,20 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 		}
 	}
 	for _, d := range touched {
-		top.offer(cand{r: r, doc: d, score: scores[d], matched: matched[d]})
+		score, m := scores[d], matched[d]
+		// A passage is fused with its session: what it says, and how
+		// well the whole session matches.
+		if p := r.parent(d); p > 0 && r.hasPassages() {
+			score += passageFusion * scores[p-1]
+			m = max(m, matched[p-1])
+		}
+		top.offer(cand{r: r, doc: d, score: score, matched: m})
 	}
 }
+
+// passageFusion is how much of its session's score a passage adds to its
+// own.
+const passageFusion = 0.5
 
 // inScope tells whether memory of the project at scope applies at root
 // (see store.InProject).

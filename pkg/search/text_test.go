@@ -38,9 +38,23 @@ func TestStemMeetsForms(t *testing.T) {
 
 func TestTerms(t *testing.T) {
 	got := Terms("Run `make db-up` before the Integration tests; see RFC-42 and 日本語のメモ.")
-	want := []string{"run", "make", "db", "integration", "test", "see", "rfc", "42", "日本語のメモ"}
+	want := []string{"run", "make", "db", "integration", "test", "see", "rfc", "42", "日本", "本語", "語の", "のメ", "メモ"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Terms = %q, want %q", got, want)
+	}
+	// CJK runs are bigrams; a script change splits a run; a lone
+	// character is a term of its own.
+	for text, want := range map[string][]string{
+		"改動歷程":         {"改動", "動歷", "歷程"},
+		"API 网关返回 502": {"api", "网关", "关返", "返回", "502"},
+		"商品검색 search":  {"商品", "品검", "검색", "search"},
+		"用Redoc":       {"用", "redoc"},
+		"リフレッシュトークン":   {"リフ", "フレ", "レッ", "ッシ", "シュ", "ュト", "トー", "ーク", "クン"},
+		"权限 權限":        {"权限", "權限"},
+	} {
+		if got := Terms(text); !reflect.DeepEqual(got, want) {
+			t.Errorf("Terms(%q) = %q, want %q", text, got, want)
+		}
 	}
 	if got := promptTerms("thanks, ok — go on please"); len(got) != 0 {
 		t.Fatalf("small talk has terms %q", got)
@@ -58,6 +72,11 @@ func TestStopListsAreCurrent(t *testing.T) {
 	prompt := set(stopText)
 	for w := range set(chatterText) {
 		prompt[w], prompt[stem(w)] = true, true
+	}
+	for p := range set(chatterCJK) {
+		for _, bg := range appendBigrams(nil, p, func(string) bool { return false }) {
+			prompt[bg] = true
+		}
 	}
 	for _, tt := range []struct {
 		name string

@@ -166,7 +166,11 @@ func (u unit) docs(ents []entry) []Doc {
 				out = append(out, d)
 			}
 		case KindEpisode:
-			if d, ok := episodeDoc(path, data); ok {
+			base := len(out)
+			for _, d := range episodeDocs(path, data) {
+				if d.Parent > 0 {
+					d.Parent += base
+				}
 				out = append(out, d)
 			}
 		}
@@ -177,8 +181,8 @@ func (u unit) docs(ents []entry) []Doc {
 // The index file of a unit, all integers little-endian:
 //
 //	header (80 bytes): magic, docs, terms, stamp length, dictionary
-//	  length, offsets of postings, doc offsets, docs, ref keys and the
-//	  block checksums, the header's checksum
+//	  length, offsets of postings, doc offsets, docs, ref keys, parents
+//	  and the block checksums, the header's checksum
 //	stamp
 //	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
 //	  of its postings
@@ -188,10 +192,13 @@ func (u unit) docs(ents []entry) []Doc {
 //	  scaled to 0..65535: a query multiplies and adds, nothing more
 //	doc offsets: per doc, u32 offset of its record in docs
 //	docs: per doc: u8 kind (bit 7: hidden unless asked for), i64 unix
-//	  seconds, u32 line, then path, title, snippet and scope, each u16
-//	  length + bytes
+//	  seconds, u32 line, u32 turn, then path, title, snippet and scope,
+//	  each u16 length + bytes
 //	ref keys: per doc, the 8-byte RefKey of its ref (so "already shown"
 //	  is told without reading the doc)
+//	parents: per doc, u32 1 + the index of the doc a passage belongs to
+//	  (0: none), for fusing a passage's score with its session's; empty
+//	  in a unit without passages
 //	block checksums: a CRC-32C of each 4 KB block of everything from the
 //	  postings to the ref keys
 //
@@ -200,7 +207,7 @@ func (u unit) docs(ents []entry) []Doc {
 // block's when it is read (all of a small file's at open). A damaged file
 // is never trusted: the unit is rebuilt from its sources.
 const (
-	magic      = "CCMIDX05"
+	magic      = "CCMIDX06"
 	headerLen  = 80
 	postingLen = 6
 	blockLen   = 4096
@@ -298,7 +305,11 @@ var kindIndex = func() map[string]uint8 {
 }()
 
 func (b *built) encode() []byte {
-	var dict, post, offs, docs, keys bytes.Buffer
+	var dict, post, offs, docs, keys, parents bytes.Buffer
+	withParents := false
+	for _, d := range b.docs {
+		withParents = withParents || d.Parent > 0
+	}
 	le := binary.LittleEndian
 	for _, t := range b.terms {
 		ps := b.post[t]
@@ -333,6 +344,10 @@ func (b *built) encode() []byte {
 		}
 		binary.Write(&docs, le, unix)
 		binary.Write(&docs, le, uint32(d.Line))
+		binary.Write(&docs, le, uint32(d.Turn))
+		if withParents {
+			binary.Write(&parents, le, uint32(d.Parent))
+		}
 		putString(d.Path)
 		putString(d.Title)
 		putString(d.Snippet)
@@ -343,14 +358,15 @@ func (b *built) encode() []byte {
 	offsStart := postStart + uint64(post.Len())
 	docsStart := offsStart + uint64(offs.Len())
 	keysStart := docsStart + uint64(docs.Len())
-	crcStart := keysStart + uint64(keys.Len())
+	parentsStart := keysStart + uint64(keys.Len())
+	crcStart := parentsStart + uint64(parents.Len())
 	out := bytes.NewBuffer(make([]byte, 0, crcStart+4*(crcStart-bodyStart)/blockLen+8))
 	out.WriteString(magic)
 	binary.Write(out, le, uint32(len(b.docs)))
 	binary.Write(out, le, uint32(len(b.terms)))
 	binary.Write(out, le, uint32(len(b.stamp)))
 	binary.Write(out, le, uint32(dict.Len()))
-	binary.Write(out, le, []uint64{postStart, offsStart, docsStart, keysStart, crcStart})
+	binary.Write(out, le, []uint64{postStart, offsStart, docsStart, keysStart, parentsStart, crcStart})
 	out.Write(make([]byte, headerLen-out.Len())) // the header's checksum (below) and reserved bytes
 	out.WriteString(b.stamp)
 	out.Write(dict.Bytes())
@@ -359,6 +375,7 @@ func (b *built) encode() []byte {
 	out.Write(offs.Bytes())
 	out.Write(docs.Bytes())
 	out.Write(keys.Bytes())
+	out.Write(parents.Bytes())
 	var crcs []byte
 	for body := out.Bytes()[bodyStart:]; len(body) > 0; body = body[min(blockLen, len(body)):] {
 		crcs = le.AppendUint32(crcs, crc32.Checksum(body[:min(blockLen, len(body))], castagnoli))
@@ -368,7 +385,7 @@ func (b *built) encode() []byte {
 }
 
 // headCRCAt is where the header's checksum is.
-const headCRCAt = 64
+const headCRCAt = 72
 
 // errBadIndex is an index file that cannot be used: it is rebuilt.
 var errBadIndex = errors.New("damaged search index")
@@ -386,7 +403,10 @@ type reader struct {
 	stamp  string
 	nDocs  int
 	dict   map[string]dictEntry
-	starts [5]uint64 // postings, doc offsets, docs, ref keys, block checksums
+	starts [6]uint64 // postings, doc offsets, docs, ref keys, parents, block checksums
+	// parents are every doc's parent (see the format), read at the first
+	// passage scored.
+	parents []byte
 	// crcs are the block checksums of a large file; verified marks the
 	// blocks whose checksum was checked.
 	crcs     []byte
@@ -451,7 +471,7 @@ func (r *reader) at(off uint64, n int) ([]byte, error) {
 	if r.f == nil {
 		return r.data[off : off+uint64(n) : off+uint64(n)], nil
 	}
-	body, end := r.starts[0], r.starts[4]
+	body, end := r.starts[0], r.starts[5]
 	if r.crcs == nil || off+uint64(n) <= body || off >= end {
 		buf := make([]byte, n)
 		if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
@@ -497,8 +517,8 @@ func (r *reader) readHead() error {
 	}
 	// The sections lie in order, inside the file, where their sizes say.
 	body := headerLen + stampLen + dictLen
-	nBlocks := (r.starts[4] - min(body, r.starts[4]) + blockLen - 1) / blockLen
-	if r.starts[0] != body || r.starts[4] > uint64(r.size) || uint64(r.size)-r.starts[4] != 4*nBlocks {
+	nBlocks := (r.starts[5] - min(body, r.starts[5]) + blockLen - 1) / blockLen
+	if r.starts[0] != body || r.starts[5] > uint64(r.size) || uint64(r.size)-r.starts[5] != 4*nBlocks {
 		return errBadIndex
 	}
 	for i := 1; i < len(r.starts); i++ {
@@ -506,7 +526,7 @@ func (r *reader) readHead() error {
 			return errBadIndex
 		}
 	}
-	if r.starts[2]-r.starts[1] != 4*uint64(r.nDocs) || r.starts[4]-r.starts[3] != refKeyLen*uint64(r.nDocs) {
+	if r.starts[2]-r.starts[1] != 4*uint64(r.nDocs) || r.starts[4]-r.starts[3] != refKeyLen*uint64(r.nDocs) || r.starts[5] != r.starts[4] && r.starts[5]-r.starts[4] != 4*uint64(r.nDocs) {
 		return errBadIndex
 	}
 	rest, err := r.at(headerLen, int(stampLen+dictLen))
@@ -519,13 +539,13 @@ func (r *reader) readHead() error {
 	}
 	// The blocks: all of them now for a file read whole; a large file's
 	// as they are read.
-	crcs, err := r.at(r.starts[4], int(4*nBlocks))
+	crcs, err := r.at(r.starts[5], int(4*nBlocks))
 	if err != nil {
 		return err
 	}
 	if r.f == nil {
 		for b := uint64(0); b < nBlocks; b++ {
-			from, to := body+b*blockLen, min(body+(b+1)*blockLen, r.starts[4])
+			from, to := body+b*blockLen, min(body+(b+1)*blockLen, r.starts[5])
 			if crc32.Checksum(r.data[from:to], castagnoli) != le.Uint32(crcs[4*b:]) {
 				return errBadIndex
 			}
@@ -564,6 +584,30 @@ func (r *reader) rawPostings(term string) ([]byte, error) {
 	return r.at(r.starts[0]+uint64(e.off), int(e.df)*postingLen)
 }
 
+// hasPassages tells whether the unit holds passages (an episode folder's).
+func (r *reader) hasPassages() bool { return r.starts[5] > r.starts[4] }
+
+// parent is 1 + the index of the doc that doc i is a passage of (0:
+// none). The parents of a unit are read at once, the first time.
+func (r *reader) parent(i uint32) uint32 {
+	if r.parents == nil {
+		b, err := r.at(r.starts[4], 4*r.nDocs)
+		if err != nil {
+			r.parents = []byte{}
+			return 0
+		}
+		r.parents = b
+	}
+	if int(i) >= r.nDocs || len(r.parents) < 4*r.nDocs {
+		return 0
+	}
+	p := binary.LittleEndian.Uint32(r.parents[4*i:])
+	if int(p) > r.nDocs {
+		return 0
+	}
+	return p
+}
+
 // key reads the ref key of doc i. After a few, it reads every doc's key
 // at once: a session shown many memories skips many candidates.
 func (r *reader) key(i uint32) ([refKeyLen]byte, error) {
@@ -591,13 +635,13 @@ func (r *reader) doc(i uint32) (Doc, error) {
 		return Doc{}, err
 	}
 	off := r.starts[2] + uint64(binary.LittleEndian.Uint32(ob))
-	n := min(int64(1024), r.size-int64(off))
+	n := min(int64(4096), r.size-int64(off))
 	buf, err := r.at(off, int(n))
-	if err != nil || len(buf) < 13 {
+	if err != nil || len(buf) < docFixed {
 		return Doc{}, errBadIndex
 	}
 	d := docHead(buf)
-	buf = buf[13:]
+	buf = buf[docFixed:]
 	var strs [4]string
 	for i := range strs {
 		if len(buf) < 2 {
@@ -615,9 +659,12 @@ func (r *reader) doc(i uint32) (Doc, error) {
 	return d, nil
 }
 
-// docHead reads a doc record's fixed part: kind, hidden, time and line.
+// docFixed is the size of a doc record's fixed part.
+const docFixed = 17
+
+// docHead reads a doc record's fixed part: kind, hidden, time, line, turn.
 func docHead(buf []byte) Doc {
-	d := Doc{Hidden: buf[0]&hiddenBit != 0, Line: int(binary.LittleEndian.Uint32(buf[9:]))}
+	d := Doc{Hidden: buf[0]&hiddenBit != 0, Line: int(binary.LittleEndian.Uint32(buf[9:])), Turn: int(binary.LittleEndian.Uint32(buf[13:]))}
 	if k := int(buf[0] &^ hiddenBit); k < len(Kinds) {
 		d.Kind = Kinds[k]
 	}
@@ -636,12 +683,12 @@ const (
 
 // docSlow reads a doc record whose strings do not fit the usual read.
 func (r *reader) docSlow(off uint64) (Doc, error) {
-	buf, err := r.at(off, int(min(int64(4*math.MaxUint16+13), r.size-int64(off))))
-	if err != nil || len(buf) < 13 {
+	buf, err := r.at(off, int(min(int64(4*math.MaxUint16+docFixed), r.size-int64(off))))
+	if err != nil || len(buf) < docFixed {
 		return Doc{}, errBadIndex
 	}
 	d := docHead(buf)
-	buf = buf[13:]
+	buf = buf[docFixed:]
 	var strs [4]string
 	for i := range strs {
 		if len(buf) < 2 {

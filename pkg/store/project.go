@@ -310,3 +310,17 @@ func ProjectAt(e Env, root string) Project {
 	p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
 	return p
 }
+
+// ProjectKeyOf is the key of the project whose store folder holds path
+// ("" for a path outside every project's folder, or the folder itself).
+func (e Env) ProjectKeyOf(path string) string {
+	rel, err := filepath.Rel(e.ProjectsDir(), path)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return ""
+	}
+	key, rest, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	if rest == "" || !ValidKey(key) {
+		return ""
+	}
+	return key
+}

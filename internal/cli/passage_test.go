@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// passageWorld is a HOME whose store holds one finished session of the
+// project "shop" with a digest: a fact said in passing in its third turn.
+func passageWorld(t *testing.T) (home, repo, episode string) {
+	t.Helper()
+	home = t.TempDir()
+	repo = filepath.Join(home, "src", "shop")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := store.ResolveProject(e, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = store.ClaimProject(e, p); err != nil {
+		t.Fatal(err)
+	}
+	episode = filepath.Join(e.EpisodesDir(p.Key), "20261002T090000Z-s1.json")
+	ep := `{"session_id":"s1","title":"refactor the checkout","goal":"refactor the checkout","turns":4,"started_at":"2026-10-02T09:00:00Z",
+"digest":{"notes":[
+{"turn":1,"kind":"prompt","text":"refactor the checkout controller into services"},
+{"turn":2,"kind":"prompt","text":"keep the old endpoint working"},
+{"turn":2,"kind":"answer","text":"The old endpoint now calls CartService."},
+{"turn":3,"kind":"prompt","text":"by the way, the staging database password rotates every Monday; the new one is in 1Password under shop-staging"},
+{"turn":4,"kind":"answer","text":"Split the controller into CartService and PaymentService."}]}}`
+	if err := os.MkdirAll(filepath.Dir(episode), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(episode, []byte(ep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, repo, episode
+}
+
+func runCLI(t *testing.T, home string, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(hookio.Process{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}})
+	if code != 0 {
+		t.Fatalf("ccmem %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
+}
+
+// TestSearchShowsThePassage: a session found by a fact said in passing
+// shows its date, project, title, file and turn, and the passage.
+func TestSearchShowsThePassage(t *testing.T) {
+	home, repo, episode := passageWorld(t)
+	out := runCLI(t, home, "search", "--cwd", repo, "staging", "database", "password")
+	first, _, _ := strings.Cut(out, "\n 2.")
+	for _, want := range []string{"[episode] 2026-10-02 · shop · \"refactor the checkout\"", "s1.json (turn 3)", "1Password under shop-staging"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("no %q in the first hit:\n%s", want, out)
+		}
+	}
+	var hits []struct {
+		Project string `json:"project"`
+		Turn    int    `json:"turn"`
+		Path    string `json:"path"`
+	}
+	if err := json.Unmarshal([]byte(runCLI(t, home, "search", "--cwd", repo, "--json", "staging", "password")), &hits); err != nil || len(hits) == 0 {
+		t.Fatalf("--json: %v %v", hits, err)
+	}
+	if hits[0].Project != "shop" || hits[0].Turn != 3 || hits[0].Path != episode {
+		t.Fatalf("--json: first hit %+v", hits[0])
+	}
+}
+
+// TestMCPGetReturnsTheTurns: MCP get of a hit in a session returns that
+// turn and the turns either side of it, not the whole record; the pointer
+// recall prints ("path (turn N)") works as the path.
+func TestMCPGetReturnsTheTurns(t *testing.T) {
+	home, repo, episode := passageWorld(t)
+	t.Chdir(repo)
+	c := &command.Ctx{Context: context.Background(), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+	var err error
+	if c.Env, err = store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	srv := mcpServer(c)
+	get := srv.Tools[1]
+	for _, args := range []string{
+		`{"path":` + strconvQuote(episode) + `,"turn":3}`,
+		`{"path":` + strconvQuote(episode+" (turn 3)") + `}`,
+	} {
+		text, err := get.Call(context.Background(), json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{`Session "refactor the checkout", started 2026-10-02 09:00`, "> turn 3, prompt: by the way, the staging database password", "  turn 2, answer: The old endpoint now calls CartService.", "  turn 4, answer: Split the controller"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: no %q in:\n%s", args, want, text)
+			}
+		}
+		if strings.Contains(text, "turn 1,") {
+			t.Errorf("%s: a turn two away was returned:\n%s", args, text)
+		}
+	}
+	if _, err := get.Call(context.Background(), json.RawMessage(`{"path":`+strconvQuote(filepath.Join(home, ".claude", "settings.json"))+`,"turn":2}`)); err == nil {
+		t.Fatal("a file outside memory was read")
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
