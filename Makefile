@@ -4,7 +4,7 @@
 GO        ?= go
 BIN       := bin
 LIB       := lib/ccmem
-HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact
+HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
 .PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall

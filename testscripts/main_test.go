@@ -26,11 +26,14 @@ var update = flag.Bool("update", false, "rewrite the golden sections of the scri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ccmem":            func() { os.Exit(cli.Main(hookio.OS())) },
-		"sessionstart":     func() { os.Exit(hooks.SessionStart(hookio.OS())) },
-		"stop":             func() { os.Exit(hooks.Stop(hookio.OS())) },
-		"userpromptsubmit": func() { os.Exit(hooks.UserPromptSubmit(hookio.OS())) },
-		"precompact":       func() { os.Exit(hooks.PreCompact(hookio.OS())) },
+		"ccmem":              func() { os.Exit(cli.Main(hookio.OS())) },
+		"sessionstart":       func() { os.Exit(hooks.SessionStart(hookio.OS())) },
+		"stop":               func() { os.Exit(hooks.Stop(hookio.OS())) },
+		"userpromptsubmit":   func() { os.Exit(hooks.UserPromptSubmit(hookio.OS())) },
+		"precompact":         func() { os.Exit(hooks.PreCompact(hookio.OS())) },
+		"pretooluse":         func() { os.Exit(hooks.PreToolUse(hookio.OS())) },
+		"posttoolusefailure": func() { os.Exit(hooks.PostToolUseFailure(hookio.OS())) },
+		"subagentstart":      func() { os.Exit(hooks.SubagentStart(hookio.OS())) },
 	})
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -52,6 +53,33 @@ func sentence(r *rand.Rand, n int) string {
 		w[i] = words[r.Intn(len(words))]
 	}
 	return strings.Join(w, " ")
+}
+
+// digestJSON is a session's digest as the Stop hook writes it: a few turns
+// of prompts and conclusions (about 3 KB, this corpus's average), a failed
+// command and its fix now and then.
+func digestJSON(r *rand.Rand, t time.Time) string {
+	type note struct {
+		Turn int    `json:"turn"`
+		At   string `json:"at"`
+		Kind string `json:"kind"`
+		Cmd  string `json:"cmd,omitempty"`
+		Text string `json:"text"`
+	}
+	var notes []note
+	turns := 3 + r.Intn(6)
+	for turn := 1; turn <= turns; turn++ {
+		at := t.Add(time.Duration(turn) * time.Minute).Format(time.RFC3339)
+		notes = append(notes, note{turn, at, "prompt", "", sentence(r, 10+r.Intn(30))})
+		if r.Intn(6) == 0 {
+			notes = append(notes, note{turn, at, "failure", "go test ./internal/" + words[r.Intn(len(words))], "FAIL: " + sentence(r, 8)})
+			notes = append(notes, note{turn, at, "fix", "go test ./internal/" + words[r.Intn(len(words))], "failed at turn 1; succeeded after changes to internal/a.go"})
+		}
+		notes = append(notes, note{turn, at, "answer", "", sentence(r, 20+r.Intn(40))})
+	}
+	data, err := json.Marshal(map[string]any{"notes": notes, "commands": []string{"go test ./...", "make lint"}, "files_read": []string{"internal/a.go", "README.md"}})
+	must(err)
+	return string(data)
 }
 
 func must(err error) {
@@ -132,8 +160,8 @@ func generate(dir string, s storeSpec) world {
 	for i := 0; i < s.episodes+s.archived; i++ {
 		t := start.Add(-time.Duration(i) * 37 * time.Second)
 		name := fmt.Sprintf("%s-%08x-%04x.json", t.Format("20060102T150405Z"), r.Uint32(), i)
-		body := fmt.Sprintf(`{"session_id":"%s","goal":%q,"turns":%d,"tools":{"Edit":3},"files_changed":["internal/a.go"],"started_at":%q,"friction":{"score":1,"class":"OK","signals":{}}}`+"\n",
-			name, sentence(r, 6), 1+r.Intn(40), t.Format(time.RFC3339))
+		body := fmt.Sprintf(`{"session_id":"%s","goal":%q,"turns":%d,"tools":{"Edit":3},"files_changed":["internal/a.go"],"started_at":%q,"friction":{"score":1,"class":"OK","signals":{}},"digest":%s}`+"\n",
+			name, sentence(r, 6), 1+r.Intn(40), t.Format(time.RFC3339), digestJSON(r, t))
 		if i < s.episodes {
 			must(os.WriteFile(filepath.Join(pdir, "episodes", name), []byte(body), 0o600))
 			index = append(index, fmt.Sprintf("- %s · %d turns · OK · %q · internal/a.go — episodes/%s", t.Format("2006-01-02 15:04"), 1+r.Intn(40), sentence(r, 6), name))

@@ -13,11 +13,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/search"
 )
 
 type options struct {
@@ -89,7 +92,7 @@ func (o *options) prepare(tmp string) error {
 	bin, _ := filepath.Abs(o.bin)
 	o.ccm = filepath.Join(bin, "ccmem")
 	o.hookDir = filepath.Join(bin, "..", "lib", "ccmem")
-	for _, b := range []string{o.ccm, filepath.Join(o.hookDir, "sessionstart"), filepath.Join(o.hookDir, "userpromptsubmit"), filepath.Join(o.hookDir, "stop"), filepath.Join(o.hookDir, "precompact")} {
+	for _, b := range []string{o.ccm, filepath.Join(o.hookDir, "sessionstart"), filepath.Join(o.hookDir, "userpromptsubmit"), filepath.Join(o.hookDir, "stop"), filepath.Join(o.hookDir, "precompact"), filepath.Join(o.hookDir, "pretooluse")} {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run `make build` first", b)
 		}
@@ -147,6 +150,9 @@ func run(o options) error {
 			}
 			rows = append(rows, r)
 		}
+		if n, files := dirSize(search.Dir(w.env)); n > 0 {
+			fmt.Printf("  search index of the %s store: %.1f MB in %d files\n", spec.name, float64(n)/(1<<20), files)
+		}
 	}
 	fmt.Println()
 	printTable(rows)
@@ -162,6 +168,22 @@ func run(o options) error {
 }
 
 // measure runs one row's rounds, each paired with the floors.
+// dirSize is the bytes and the files under dir.
+func dirSize(dir string) (int64, int) {
+	var n int64
+	files := 0
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+				files++
+			}
+		}
+		return nil
+	})
+	return n, files
+}
+
 func measure(o options, rs rowSpec, w world) (row, error) {
 	env := []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "CLAUDE_PID=4194305"}
 	rs.cmd.env, rs.cmd.dir = env, w.repo

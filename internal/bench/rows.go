@@ -50,6 +50,12 @@ func maxUnder(limit time.Duration) func(row) (string, bool) {
 	}
 }
 
+func medianMaxUnder(median, limit time.Duration) func(row) (string, bool) {
+	return func(r row) (string, bool) {
+		return fmt.Sprintf("median ≤ %v, max ≤ %v", median, limit), r.hook.median <= median && r.hook.max <= limit && r.hook.rss < rssMax
+	}
+}
+
 func throughputAtLeast(mbps float64, limit time.Duration) func(row) (string, bool) {
 	return func(r row) (string, bool) {
 		got := float64(r.bytes) / (1 << 20) / r.hook.median.Seconds()
@@ -71,6 +77,14 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 	checkpoint := w.env.CheckpointPath(w.key, "bench-session")
 	promptPayload := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":%q}`,
 		w.transcript, w.repo, "how did we fix the payment retry timeout in the checkout client last time?")
+	toolPayload := func(command string) string {
+		return fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q,"description":"run"},"tool_use_id":"toolu_1"}`,
+			w.transcript, w.repo, command)
+	}
+	// A command no rule bears on: what nearly every call is.
+	preToolUse := func(judge func(row) (string, bool)) rowSpec {
+		return rowSpec{name: "pretooluse", cmd: command{path: hook("pretooluse"), stdin: toolPayload("go test ./internal/cart/...")}, judge: judge}
+	}
 	sessionstart := func(judge func(row) (string, bool)) rowSpec {
 		return rowSpec{name: "sessionstart", cmd: command{path: hook("sessionstart")}, before: func(c *command, i int) { c.stdin = startPayload(i) }, judge: judge}
 	}
@@ -90,6 +104,8 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 			{name: "stop (+1 KB)", cmd: command{path: hook("stop"), stdin: stopPayload}, before: func(*command, int) { appendKB(w.transcript) }, judge: ratioAtMost(2)},
 			{name: "precompact (+1 KB)", cmd: command{path: hook("precompact"), stdin: preCompactPayload}, before: func(*command, int) { appendKB(w.transcript) }, judge: ratioAtMost(2)},
 			{name: "userpromptsubmit", cmd: command{path: hook("userpromptsubmit"), stdin: promptPayload}, judge: ratioAtMost(2)},
+			// It runs before every tool call.
+			preToolUse(ratioAtMost(2)),
 			statusLine(ratioAtMost(1.5)),
 			// Not a hook: a command people and the model run; the same
 			// limit as on the large store.
@@ -102,8 +118,10 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 				bytes: spec.transcriptBytes, judge: throughputAtLeast(200, 1500*time.Millisecond)},
 			{name: "stop (+1 KB)", cmd: command{path: hook("stop"), stdin: stopPayload}, before: func(*command, int) { appendKB(w.transcript) }, judge: maxUnder(50 * time.Millisecond)},
 			{name: "precompact (+1 KB)", cmd: command{path: hook("precompact"), stdin: preCompactPayload}, before: func(*command, int) { appendKB(w.transcript) }, judge: maxUnder(50 * time.Millisecond)},
-			// It runs before every prompt: stricter than the other hooks.
-			{name: "userpromptsubmit", cmd: command{path: hook("userpromptsubmit"), stdin: promptPayload}, judge: maxUnder(30 * time.Millisecond)},
+			// It runs before every prompt, over 10,200 sessions with
+			// their digests: stricter than the other hooks.
+			{name: "userpromptsubmit", cmd: command{path: hook("userpromptsubmit"), stdin: promptPayload}, judge: medianMaxUnder(15*time.Millisecond, 50*time.Millisecond)},
+			preToolUse(medianMaxUnder(15*time.Millisecond, 50*time.Millisecond)),
 			statusLine(maxUnder(50 * time.Millisecond)),
 			search(maxUnder(100 * time.Millisecond)),
 		}

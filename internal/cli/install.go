@@ -13,6 +13,7 @@ import (
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/internal/install"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
 )
 
 var cmdInstall = &command.Command{
@@ -88,6 +89,10 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	if !o.StatusLineOnly {
 		o.ClaudeJSON = c.Env.ClaudeJSON()
 	}
+	// pretooluse is registered for the tools of the global config's
+	// guard.tools (a project's config cannot widen what runs everywhere).
+	cfg, _ := config.Load(c.Env, "", "")
+	o.GuardTools = cfg.Guard.Tools
 	if o.Prefix == "" {
 		if c.Env.Home == "" {
 			return command.WithHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")

@@ -36,6 +36,9 @@ var binaries = []struct{ name, pkg string }{
 	{"userpromptsubmit", "./hooks/userpromptsubmit"},
 	{"stop", "./hooks/stop"},
 	{"precompact", "./hooks/precompact"},
+	{"pretooluse", "./hooks/pretooluse"},
+	{"posttoolusefailure", "./hooks/posttoolusefailure"},
+	{"subagentstart", "./hooks/subagentstart"},
 }
 
 // stamp is every archived file's time, so archives are reproducible.

@@ -298,7 +298,8 @@ func fixPermissions(store string) {
 
 // dryRuns runs each installed hook once on a harmless sample: sessionstart
 // on the current directory without a session (it writes no checkpoint);
-// stop and precompact on a throwaway store and transcript.
+// the others (stop, precompact, the prompt and tool hooks) on a throwaway
+// store and transcript.
 func (d *doctor) dryRuns() {
 	lib, cwd := install.LibDir(d.Prefix), d.Cwd
 	tmp, err := os.MkdirTemp("", "ccmem-doctor-")
@@ -346,6 +347,24 @@ func (d *doctor) dryRuns() {
 		{"precompact", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"manual"}`, transcript, repo),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				return fmt.Sprintf("%d bytes of compaction instructions", len(bytes.TrimSpace(out)))
+			}},
+		{"pretooluse", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"true"},"tool_use_id":"doctor"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed context for a call no rule bears on"
+				}
+				return "no rule bears on `true`"
+			}},
+		{"posttoolusefailure", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"doctor","error":"Exit code 1\ndoctor: no such failure"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed an earlier fix from an empty store"
+				}
+				return "no earlier fix"
+			}},
+		{"subagentstart", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"SubagentStart","agent_id":"doctor","agent_type":"general-purpose"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				return fmt.Sprintf("%d bytes of context", len(bytes.TrimSpace(out)))
 			}},
 	}
 	for _, r := range runs {

@@ -3,6 +3,7 @@ package hookio
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"unicode/utf8"
 )
@@ -22,12 +23,12 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Decode(data)
 		if err != nil {
-			if in != (Input{}) {
+			if !reflect.DeepEqual(in, Input{}) {
 				t.Fatalf("error %v with a non-empty input %+v", err, in)
 			}
 			return
 		}
-		for _, s := range []string{in.SessionID, in.Cwd, in.Source, in.TranscriptPath} {
+		for _, s := range []string{in.SessionID, in.Cwd, in.Source, in.TranscriptPath, in.ToolName, in.Error, in.AgentType, in.ToolString("command")} {
 			if !utf8.ValidString(s) {
 				t.Fatalf("invalid UTF-8 in %q", s)
 			}

@@ -38,6 +38,28 @@ type Input struct {
 	CustomInstructions string
 	// Prompt is UserPromptSubmit's prompt, as the user typed it.
 	Prompt string
+	// ToolName and ToolInput are the tool call of PreToolUse and
+	// PostToolUseFailure (ToolInput: the input object as it came); Error
+	// is what a failed call reported.
+	ToolName  string
+	ToolInput json.RawMessage
+	Error     string
+	// AgentType is a subagent's type (SubagentStart, and any hook inside
+	// a subagent).
+	AgentType string
+}
+
+// ToolString is the string field key of the tool call's input ("" when it
+// is absent or not a string).
+func (in Input) ToolString(key string) string {
+	if len(in.ToolInput) == 0 || in.ToolInput[0] != '{' {
+		return ""
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(in.ToolInput, &fields) != nil {
+		return ""
+	}
+	return jsonString(fields[key])
 }
 
 // ErrTimedOut is returned when the hook input did not arrive by the deadline.
@@ -73,6 +95,10 @@ func Decode(data []byte) (Input, error) {
 		Trigger:              jsonString(raw["trigger"]),
 		CustomInstructions:   jsonString(raw["custom_instructions"]),
 		Prompt:               jsonString(raw["prompt"]),
+		ToolName:             jsonString(raw["tool_name"]),
+		ToolInput:            raw["tool_input"],
+		Error:                jsonString(raw["error"]),
+		AgentType:            jsonString(raw["agent_type"]),
 	}
 	return in, nil
 }

@@ -1,9 +1,7 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -52,20 +50,6 @@ func UserPromptSubmit(p hookio.Process) int {
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		var out promptOutput
-		out.HookSpecificOutput.HookEventName = "UserPromptSubmit"
-		out.HookSpecificOutput.AdditionalContext = res.Context
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
-			writeLine(p.Stderr, name+": encoding output: "+err.Error())
-			return 1
-		}
-		if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
-			writeLine(p.Stderr, name+": writing output: "+err.Error())
-			return 1
-		}
-		return 0
+		return emitContext(p, name, "UserPromptSubmit", res.Context)
 	})
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/settings"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/scripts"
 )
@@ -38,12 +39,27 @@ func (missingBinary) Is(target error) bool { return target == ErrNoHookBinary }
 // HookTimeout is the timeout, in seconds, registered for every ccmem hook.
 const HookTimeout = 5
 
-// Hooks maps each hook binary to the client event it is registered on.
+// Hooks maps each hook binary to the client event it is registered on
+// (and the tools it runs for: the matcher, for a tool event; pretooluse's
+// is the global config's guard.tools, see Matcher).
 var Hooks = []struct{ Binary, Event string }{
 	{"sessionstart", "SessionStart"},
 	{"userpromptsubmit", "UserPromptSubmit"},
 	{"stop", "Stop"},
 	{"precompact", "PreCompact"},
+	{"pretooluse", "PreToolUse"},
+	{"posttoolusefailure", "PostToolUseFailure"},
+	{"subagentstart", "SubagentStart"},
+}
+
+// Matcher is the matcher a hook binary is registered with: for pretooluse
+// the tools of guard.tools ("Bash|Edit|…"), for the others none (every
+// call, every source).
+func Matcher(binary string, guardTools []string) string {
+	if binary == "pretooluse" {
+		return strings.Join(guardTools, "|")
+	}
+	return ""
 }
 
 // Exe is a binary's file name on this system: with ".exe" on Windows.
@@ -175,6 +191,17 @@ type Options struct {
 	// ClaudeJSON is the client's state file where user-scope MCP servers
 	// are registered ("": no MCP registration).
 	ClaudeJSON string
+	// GuardTools are the tools pretooluse is registered for (the global
+	// config's guard.tools; nil: config.DefaultGuardTools).
+	GuardTools []string
+}
+
+// guardTools are the tools pretooluse is registered for.
+func (o Options) guardTools() []string {
+	if len(o.GuardTools) == 0 {
+		return config.DefaultGuardTools
+	}
+	return o.GuardTools
 }
 
 // Action is one thing install or uninstall did (or, in a dry run, would do).
@@ -236,6 +263,7 @@ func Install(o Options) (Report, error) {
 		for _, h := range Hooks {
 			c, err := settings.Ensure(root, settings.Hook{
 				Event: h.Event, Command: filepath.Join(lib, Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
+				Matcher: Matcher(h.Binary, o.guardTools()),
 			}, Owned)
 			if err != nil {
 				return nil, "", err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccmem/ccmem/internal/settings"
+	"github.com/ccmem/ccmem/pkg/config"
 )
 
 // The plugin's hooks/hooks.json registers every hook install registers, on
@@ -26,6 +27,10 @@ func TestPluginHooksMatchInstall(t *testing.T) {
 		groups := hooks.Get(h.Event)
 		if groups == nil || len(groups.Items) != 1 {
 			t.Fatalf("hooks/hooks.json lacks %s", h.Event)
+		}
+		m, _ := groups.Items[0].Get("matcher").Str()
+		if want := Matcher(h.Binary, config.DefaultGuardTools); m != want {
+			t.Fatalf("hooks/hooks.json: %s's matcher is %q, install's %q", h.Event, m, want)
 		}
 		entry := groups.Items[0].Get("hooks").Items[0]
 		cmd, _ := entry.Get("command").Str()

@@ -14,6 +14,9 @@ type Hook struct {
 	Command string   // the executable's absolute path
 	Args    []string // its arguments (empty, but present: exec form)
 	Timeout int      // seconds
+	// Matcher is the group's matcher ("Bash|Edit": the tools a PreToolUse
+	// hook runs for); "" for none.
+	Matcher string
 }
 
 // Owned tells whether a hook command belongs to ccmem; install and uninstall
@@ -97,6 +100,8 @@ func commandOf(entry *Value) string {
 // Ensure makes h the one ccmem entry of its event: an existing ccmem entry
 // is updated in place (other installs' paths or timeouts are corrected and
 // duplicates removed), else a new group is appended after every other hook.
+// An entry in a group with another matcher than h's moves to a group of
+// its own with h's matcher.
 func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
 	hooks, err := hooksObject(root, true)
 	if err != nil {
@@ -123,6 +128,12 @@ func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
 				}
 				if found {
 					changes = append(changes, Change{"remove", h.Event, "duplicate " + cmd})
+					continue
+				}
+				if m, _ := g.Get("matcher").Str(); m != h.Matcher {
+					// Another matcher: a group of its own for ccmem's entry
+					// (a group others share keeps theirs).
+					changes = append(changes, Change{"update", h.Event, fmt.Sprintf("matcher %q for %s (was %q)", h.Matcher, h.Command, m)})
 					continue
 				}
 				found = true
@@ -157,9 +168,14 @@ func Ensure(root *Value, h Hook, owned Owned) ([]Change, error) {
 		entry.Set("args", stringArray(h.Args))
 		entry.Set("timeout", Int(h.Timeout))
 		group := NewObject()
+		if h.Matcher != "" {
+			group.Set("matcher", String(h.Matcher))
+		}
 		group.Set("hooks", &Value{Kind: Array, Items: []*Value{entry}})
 		groups.Items = append(groups.Items, group)
-		changes = append(changes, Change{"add", h.Event, fmt.Sprintf("%s (timeout %d s)", h.Command, h.Timeout)})
+		if len(changes) == 0 || changes[len(changes)-1].Action != "update" || !strings.HasPrefix(changes[len(changes)-1].What, "matcher ") {
+			changes = append(changes, Change{"add", h.Event, fmt.Sprintf("%s (timeout %d s)", h.Command, h.Timeout)})
+		}
 	}
 	return changes, nil
 }

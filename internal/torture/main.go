@@ -113,6 +113,7 @@ func newTorture(seed int64) (*torture, error) {
 		memories: map[string]string{}, forgetting: map[string]bool{}, scoped: map[string]bool{}, evil: filepath.Join(dir, "evil")}
 	for _, b := range []struct{ out, pkg string }{
 		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"}, {t.hooks, "./hooks/userpromptsubmit"},
+		{t.hooks, "./hooks/pretooluse"}, {t.hooks, "./hooks/posttoolusefailure"}, {t.hooks, "./hooks/subagentstart"},
 	} {
 		if out, err := exec.Command("go", "build", "-o", b.out+"/", b.pkg).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building %s: %v\n%s", b.pkg, err, out)
@@ -222,14 +223,28 @@ func (t *torture) jobs(round, n int, tag string) []job {
 			sid := "s-" + id
 			tr := filepath.Join(t.dir, "transcripts", sid+".jsonl")
 			writeTranscript(tr, "goal "+id+" with "+secret)
-			hook := []string{"stop", "precompact", "userpromptsubmit"}[i%3]
+			hook := []string{"stop", "precompact", "userpromptsubmit", "pretooluse", "posttoolusefailure", "subagentstart"}[t.r.Intn(6)]
 			out = append(out, job{name: hook, stdin: payload(sid, tr, t.repo, hook)})
 		case 4:
 			sid := "n-" + id
 			out = append(out, job{name: "sessionstart", stdin: payload(sid, filepath.Join(t.dir, "transcripts", sid+".jsonl"), t.repo, "sessionstart")})
 		case 5:
-			t.plantMemory(id, secret)
-			out = append(out, job{name: "ccmem", args: []string{"learn", "apply"}})
+			if round%2 == 0 {
+				t.plantMemory(id, secret)
+				out = append(out, job{name: "ccmem", args: []string{"learn", "apply"}})
+				continue
+			}
+			// A rule accepted into learned feedback (as review accept
+			// writes it), and an earlier one forgotten while hooks
+			// rebuild the guard index that holds them.
+			dir := filepath.Join(t.home, ".claude", "ccmem", "learned", "feedback")
+			must(os.MkdirAll(dir, 0o700))
+			must(os.WriteFile(filepath.Join(dir, "mem-"+id+".md"), []byte("---\nname: mem-"+id+"\ndescription: marker-"+id+" never run marker commands\ntype: feedback\n---\nbody\n"), 0o600))
+			ents, _ := os.ReadDir(dir)
+			if len(ents) > 1 {
+				victim := strings.TrimSuffix(ents[t.r.Intn(len(ents))].Name(), ".md")
+				out = append(out, job{name: "ccmem", args: []string{"forget", "--reason", "torture " + id, "feedback/" + victim}})
+			}
 		case 6:
 			out = append(out, job{name: "ccmem", args: []string{"consolidate", "--cwd", t.repo}})
 		case 7:
@@ -270,8 +285,13 @@ func (t *torture) jobs(round, n int, tag string) []job {
 }
 
 func payload(sid, transcript, cwd, hook string) string {
-	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart", "userpromptsubmit": "UserPromptSubmit"}[hook]
-	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto"}`, sid, transcript, cwd, event)
+	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart", "userpromptsubmit": "UserPromptSubmit",
+		"pretooluse": "PreToolUse", "posttoolusefailure": "PostToolUseFailure", "subagentstart": "SubagentStart"}[hook]
+	// The tool hooks get a call: a command that names planted memory, and
+	// an error.
+	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto",`+
+		`"tool_name":"Bash","tool_input":{"command":"echo marker body uses"},"tool_use_id":"t1","error":"Exit code 1\nerror: marker body failed","agent_type":"general-purpose"}`,
+		sid, transcript, cwd, event)
 }
 
 func writeTranscript(path, goal string) {
@@ -552,6 +572,10 @@ func (t *torture) check(when string) {
 
 	t.sealed(when)
 
+	// The rules a subagent is given are those of the feedback entries in
+	// the store now: none of an entry removed, none forged, each one line.
+	t.guarded(when)
+
 	// No fragment of a planted secret where ccmem writes.
 	t.checks++
 	for _, root := range []string{store, repoMem, filepath.Join(t.repo, "CLAUDE.md")} {
@@ -648,6 +672,44 @@ func (t *torture) context(hook, dir, prompt string) string {
 	}
 	json.Unmarshal(out, &o)
 	return o.HookSpecificOutput.AdditionalContext
+}
+
+// guarded checks the guard index against its sources, after kills may
+// have interrupted its rebuilds: a subagent's block (with a budget that
+// holds every rule) lists exactly the learned feedback entries there are.
+func (t *torture) guarded(when string) {
+	t.checks++
+	cfg := filepath.Join(t.home, ".claude", "ccmem", "config.yaml")
+	must(os.WriteFile(cfg, []byte("guard:\n  subagent_chars: 10000\n"), 0o600))
+	defer os.Remove(cfg)
+	want := map[string]bool{}
+	ents, _ := os.ReadDir(filepath.Join(t.home, ".claude", "ccmem", "learned", "feedback"))
+	for _, de := range ents {
+		if strings.HasSuffix(de.Name(), ".md") && !strings.HasPrefix(de.Name(), ".") {
+			want[strings.TrimSuffix(de.Name(), ".md")] = true
+		}
+	}
+	block := t.context("subagentstart", t.repo, "")
+	got := map[string]bool{}
+	for _, l := range strings.Split(block, "\n") {
+		if strings.ContainsAny(l, "\r\x1b\x07") {
+			t.fail("%s: a control character in a subagent's block: %q", when, l)
+		}
+		if m, ok := strings.CutPrefix(l, "- marker-"); ok {
+			id, _, _ := strings.Cut(m, " ")
+			got["mem-"+strings.TrimSuffix(id, ".")] = true
+		}
+	}
+	for name := range want {
+		if strings.HasPrefix(name, "mem-") && !got[name] {
+			t.fail("%s: learned feedback %s is not in the guard index", when, name)
+		}
+	}
+	for name := range got {
+		if !want[name] {
+			t.fail("%s: the guard index holds %s, which is no longer a learned feedback entry", when, name)
+		}
+	}
 }
 
 // ageTemps makes every temporary file an hour old, so the next writer

@@ -58,7 +58,33 @@ type Config struct {
 	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
 	Triage                 Triage `yaml:"triage" json:"triage"`
 	Recall                 Recall `yaml:"recall" json:"recall"`
+	Guard                  Guard  `yaml:"guard" json:"guard"`
 }
+
+// Guard configures memory at the point of action: the pretooluse hook
+// (the user's standing rules that bear on a command or a file about to be
+// written), the posttoolusefailure hook (the fix an earlier session found
+// for the same error) and the subagentstart hook (a subagent's compact
+// block).
+type Guard struct {
+	Enabled bool `yaml:"enabled" json:"enabled"`
+	// Tools are the tools whose calls pretooluse looks at; install
+	// registers them as its matcher.
+	Tools []string `yaml:"tools" json:"tools"`
+	// MaxLines is the most rules one tool call is given.
+	MaxLines int `yaml:"max_lines" json:"max_lines"`
+	// Fixes turns on the earlier fix after a failed tool call.
+	Fixes bool `yaml:"fixes" json:"fixes"`
+	// SubagentChars is the budget of a subagent's block; 0 gives none.
+	SubagentChars int `yaml:"subagent_chars" json:"subagent_chars"`
+}
+
+// DefaultGuardTools are the tools pretooluse looks at by default: those
+// that run a command or write a file.
+var DefaultGuardTools = []string{"Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"}
+
+// Watches tells whether pretooluse looks at calls of the tool.
+func (g Guard) Watches(tool string) bool { return slices.Contains(g.Tools, tool) }
 
 // Capture configures what a session's record keeps (the Stop hook).
 type Capture struct {
@@ -179,6 +205,7 @@ func Default() Config {
 			"with what is left to do in each.",
 		Triage: Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
 		Recall: Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
+		Guard:  Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, SubagentChars: 1500},
 	}
 }
 
@@ -265,6 +292,17 @@ func (c Config) Validate() error {
 		if !slices.Contains(PromptSources, src) {
 			return fmt.Errorf("recall.sources: %q is not a prompt source (one of %s)", src, strings.Join(PromptSources, ", "))
 		}
+	}
+	if c.Guard.MaxLines < 0 || c.Guard.MaxLines > 5 {
+		return fmt.Errorf("guard.max_lines must be between 0 and 5, not %d", c.Guard.MaxLines)
+	}
+	for _, t := range c.Guard.Tools {
+		if t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+			return fmt.Errorf("guard.tools: %q is not a tool name (letters, digits and _, as Bash or mcp__server__tool)", t)
+		}
+	}
+	if c.Guard.SubagentChars != 0 && (c.Guard.SubagentChars < 200 || c.Guard.SubagentChars > inject.MaxInline) {
+		return fmt.Errorf("guard.subagent_chars must be 0 (no block) or between 200 and %d, not %d", inject.MaxInline, c.Guard.SubagentChars)
 	}
 	for k, v := range c.Triage.Thresholds {
 		if _, ok := triage.DefaultThresholds[k]; !ok {

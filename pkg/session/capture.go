@@ -152,6 +152,10 @@ type CaptureState struct {
 	// refs (see ShownKey), one run of bytes (base64 in the JSON, cheap to
 	// read): recall does not show it again.
 	Shown []byte `json:"shown,omitempty"`
+	// Guarded holds, as Shown does, the rules and earlier fixes the
+	// point-of-action hooks (before a tool call, after a failed one) gave
+	// the model: each once a session.
+	Guarded []byte `json:"guarded,omitempty"`
 	// Subagents is how far each subagent transcript (by file name) was
 	// read.
 	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
@@ -192,6 +196,7 @@ func (c *Checkpoint) reset() {
 	fresh.State.TriageFired = c.State.TriageFired
 	fresh.State.TriagePending = c.State.TriagePending
 	fresh.State.Shown = c.State.Shown
+	fresh.State.Guarded = c.State.Guarded
 	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
 	*c = *fresh
 }
@@ -574,19 +579,27 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 // Prompted is what a prompt's hook needs of the session: what triage found
 // that no prompt has carried yet, and what the model was shown of memory.
 type Prompted struct {
-	Triage []triage.Hit
-	shown  []byte
+	Triage  []triage.Hit
+	shown   []byte
+	guarded []byte
 }
+
+// WasGuarded tells whether the point-of-action hooks gave the model the
+// memory ref names in the session.
+func (p Prompted) WasGuarded(ref string) bool { return hasKey(p.guarded, store.RefKey(ref)) }
 
 // WasShown tells whether the memory ref names was shown in the session.
 func (p Prompted) WasShown(ref string) bool { return p.WasShownKey(store.RefKey(ref)) }
 
 // WasShownKey tells whether the memory of a store.RefKey was shown in
 // the session.
-func (p Prompted) WasShownKey(k [shownKeyLen]byte) bool {
-	n := len(p.shown) / shownKeyLen
-	i := sort.Search(n, func(i int) bool { return string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) >= string(k[:]) })
-	return i < n && string(p.shown[i*shownKeyLen:(i+1)*shownKeyLen]) == string(k[:])
+func (p Prompted) WasShownKey(k [shownKeyLen]byte) bool { return hasKey(p.shown, k) }
+
+// hasKey tells whether the sorted keys hold k.
+func hasKey(keys []byte, k [shownKeyLen]byte) bool {
+	n := len(keys) / shownKeyLen
+	i := sort.Search(n, func(i int) bool { return string(keys[i*shownKeyLen:(i+1)*shownKeyLen]) >= string(k[:]) })
+	return i < n && string(keys[i*shownKeyLen:(i+1)*shownKeyLen]) == string(k[:])
 }
 
 // ShownCount is how many memories the session was shown.
@@ -634,7 +647,35 @@ func ReadPrompted(e store.Env, p store.Project, sessionID string) (Prompted, err
 	if err != nil {
 		return Prompted{}, err
 	}
-	return Prompted{Triage: c.State.TriagePending, shown: c.State.Shown}, nil
+	return Prompted{Triage: c.State.TriagePending, shown: c.State.Shown, guarded: c.State.Guarded}, nil
+}
+
+// CommitGuard records the memories a point-of-action hook gave the model,
+// so the session is not given them again. A session without a checkpoint
+// is left so.
+func CommitGuard(e store.Env, p store.Project, sessionID string, refs []string) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	sid, err := sessionFile(sessionID)
+	if err != nil {
+		return err
+	}
+	unlock, err := store.Lock(e.ProjectDir(p.Key))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := e.CheckpointPath(p.Key, sid)
+	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.State.Guarded = shownKeys(c.State.Guarded, refs)
+	return writeCheckpoint(e.ProjectDir(p.Key), path, c, false)
 }
 
 // CommitPrompt records what a prompt carried to the model: triage's

@@ -21,7 +21,7 @@ import (
 // reads into a Checkpoint what json.Unmarshal reads (keys matched exactly,
 // else case-insensitively; unknown keys skipped; null leaves a value as it
 // is). It is stricter only where encoding/json would read a JSON array into
-// "shown" (bytes): such a file counts as damaged and is rebuilt from its
+// "shown" or "guarded" (bytes): such a file counts as damaged and is rebuilt from its
 // transcript. FuzzCheckpointCodec holds both to encoding/json.
 
 // marshalCheckpoint is json.MarshalIndent(c, "", "  ").
@@ -230,6 +230,12 @@ func (w *jsonWriter) state(s *CaptureState) {
 		w.key("shown")
 		w.b = append(w.b, '"')
 		w.b = base64.StdEncoding.AppendEncode(w.b, s.Shown)
+		w.b = append(w.b, '"')
+	}
+	if len(s.Guarded) > 0 {
+		w.key("guarded")
+		w.b = append(w.b, '"')
+		w.b = base64.StdEncoding.AppendEncode(w.b, s.Guarded)
 		w.b = append(w.b, '"')
 	}
 	if len(s.Subagents) > 0 {
@@ -537,7 +543,7 @@ var (
 	posKeys     = []string{"path", "offset", "skip", "size", "inode"}
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
-	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "subagents",
+	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
 		"calls", "failing", "title_open", "forked_at", "automation_checked"}
 	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
 	hitKeys    = []string{"category", "score", "excerpt"}
@@ -696,6 +702,16 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 						d.Fail(err.Error())
 					}
 					s.Shown = b
+				})
+			case "guarded":
+				d.Nullable(func() { s.Guarded = nil }, func() {
+					var text string
+					d.Str(&text)
+					b, err := base64.StdEncoding.DecodeString(text)
+					if err != nil {
+						d.Fail(err.Error())
+					}
+					s.Guarded = b
 				})
 			case "calls":
 				d.Nullable(func() { s.Calls = nil }, func() {

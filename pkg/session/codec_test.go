@@ -90,6 +90,9 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Shown = []byte(pick() + "12345678")
 	}
 	if maybe() {
+		s.Guarded = []byte(pick() + "87654321")
+	}
+	if maybe() {
 		s.Subagents = map[string]TranscriptPos{pick(): pos(), "agent-1.jsonl": pos()}
 	}
 	c.Title, c.Declined, c.Automated, c.AutomatedBy, c.Parent, c.Entrypoint = pick(), r.Intn(3), maybe(), pick(), pick(), pick()

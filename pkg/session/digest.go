@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ccmem/ccmem/internal/str"
@@ -536,4 +537,52 @@ func headTail(list []string, h, t int) []string {
 		return list
 	}
 	return append(slices.Clone(list[:h]), list[len(list)-t:]...)
+}
+
+// CommandKey is what makes two shell commands "the same command" for a
+// fix (see commandKey).
+func CommandKey(cmd string) string { return commandKey(cmd) }
+
+// ErrorSignature is what an error says with what varies between runs
+// taken out: its error line (see errorLine), lowercased, without paths,
+// numbers, hexadecimal ids and quoted names, as words — so the same
+// failure in another checkout, on another line or with another temporary
+// name has the same signature.
+func ErrorSignature(text string) string {
+	line := errorLine(text)
+	var words []string
+	for _, tok := range strings.Fields(strings.ToLower(line)) {
+		if strings.ContainsAny(tok, `/\`) {
+			continue // a path
+		}
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool {
+			return !unicode.IsLetter(r) && r != '_'
+		}) {
+			if len(words) == maxSignatureWords {
+				break
+			}
+			if len(w) < 2 || isHexID(w) {
+				continue // what is left of a number or an id
+			}
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// maxSignatureWords bounds an error signature.
+const maxSignatureWords = 24
+
+// isHexID tells whether w reads as an id (a hash, a uuid part): hex
+// digits with at least one letter, 6 or more of them.
+func isHexID(w string) bool {
+	if len(w) < 6 {
+		return false
+	}
+	for _, r := range w {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,130 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/internal/scriptapi"
+)
+
+// contextAfter is every text the client sent, from request from on, that
+// carries a hook's additional context of the given prefix ("UserPromptSubmit
+// hook additional context: ").
+func (w *world) contextAfter(from int, prefix string) string {
+	var out []string
+	for _, r := range w.api.MessageRequests()[from:] {
+		for _, text := range r.Texts() {
+			if i := strings.Index(text, prefix); i >= 0 {
+				out = append(out, text[i:])
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+const promptContext = "UserPromptSubmit hook additional context: "
+
+// TestRecallCarriesWhatWasSaid: with the real client, a fact stated in
+// passing in a session's second prompt, and a Chinese session's fact, are
+// recalled by later prompts that ask for them in other words: the request
+// carries the passage itself (the sentence, and the file and turn to read),
+// not only the session's title.
+func TestRecallCarriesWhatWasSaid(t *testing.T) {
+	w := newWorld(t, nil)
+	staging := w.runJSON("-p", "set up the staging docs in docs/staging.md")
+	w.claude("-p", "--resume", staging, "good. by the way the staging postgres listens on port 6432 behind pgbouncer now, put that in the doc too")
+	zh := w.runJSON("-p", "我们要给订单服务加一个审计日志，记录每次状态变更")
+	w.claude("-p", "--resume", zh, "顺便说一下，合规那边要求审计日志至少保留七年，而且必须写到单独的只读存储桶里")
+	for i, chore := range []string{"bump the linter", "fix the flaky cart test", "rename the price helper", "add a health check endpoint", "tidy the Makefile"} {
+		w.claude("-p", fmt.Sprintf("%s (chore %d)", chore, i))
+	}
+
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "which port does the staging database listen on these days?")
+	got := w.contextAfter(n, promptContext)
+	if !strings.Contains(got, "6432 behind pgbouncer") || !strings.Contains(got, staging+".json (turn 2)") {
+		t.Fatalf("the mid-session fact is not in the request:\n%s", got)
+	}
+
+	n = len(w.api.MessageRequests())
+	w.claude("-p", "审计日志要保存多久？")
+	got = w.contextAfter(n, promptContext)
+	if !strings.Contains(got, "至少保留七年") || !strings.Contains(got, zh+".json (turn 2)") {
+		t.Fatalf("the Chinese session's fact is not in the request:\n%s", got)
+	}
+}
+
+// TestPreToolUseCarriesTheRule: a Bash call whose command a learned
+// feedback entry bears on carries that rule into the next request; a call
+// no rule bears on carries nothing.
+func TestPreToolUseCarriesTheRule(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "dry-run.md"),
+		"---\nname: dry-run\ndescription: Never run database migrations without --dry-run first\ntype: feedback\n---\nA migration dropped a column in production once.\n")
+	command := ""
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if toolResults(r) == 0 {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": command, "description": "run it"}}}}
+		}
+		return scriptapi.Reply{Text: "done"}
+	})
+	const toolContext = "PreToolUse:Bash hook additional context: "
+	command = "echo npm run migrate"
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "apply the pending migrations")
+	got := w.contextAfter(n, toolContext)
+	if !strings.Contains(got, "Never run database migrations without --dry-run first") {
+		t.Fatalf("the request after the Bash call lacks the rule:\n%s", got)
+	}
+	command = "ls -la"
+	n = len(w.api.MessageRequests())
+	w.claude("-p", "list the files")
+	if got := w.contextAfter(n, "PreToolUse:"); got != "" {
+		t.Fatalf("a call no rule bears on carried:\n%s", got)
+	}
+}
+
+// TestSubagentStartsWithTheRules: a subagent's first request carries the
+// compact block of the user's standing rules.
+func TestSubagentStartsWithTheRules(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "tabs.md"),
+		"---\nname: tabs\ndescription: Always answer in British English\ntype: feedback\n---\n")
+	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"), "## Rules\n- Do not edit generated files in api/gen/, run make generate\n")
+	const task = "SUBAGENT TASK: count the Go files"
+	var sub *scriptapi.MessagesRequest
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		first := ""
+		for _, m := range r.Messages {
+			if m.Role == "user" {
+				for _, b := range m.Blocks() {
+					first += b.Text
+				}
+				break
+			}
+		}
+		switch {
+		case strings.Contains(first, task):
+			if sub == nil {
+				sub = &r
+			}
+			return scriptapi.Reply{Text: "there are 3"}
+		case toolResults(r) == 0:
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Agent", Input: map[string]any{
+				"description": "count files", "prompt": task, "subagent_type": "general-purpose"}}}}
+		}
+		return scriptapi.Reply{Text: "done"}
+	})
+	w.claude("-p", "how many Go files are there? use a subagent", "--allowedTools", "Agent Bash Read")
+	if sub == nil {
+		t.Fatal("the client started no subagent")
+	}
+	all := strings.Join(sub.Texts(), "\n")
+	for _, want := range []string{"SubagentStart hook additional context: # ccmem: the user's standing rules", "Always answer in British English", "Do not edit generated files in api/gen/"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the subagent's first request lacks %q:\n%.3000s", want, all)
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Command posttoolusefailure is ccmem's PostToolUseFailure hook: after a tool call fails, it adds what fixed the same error in an earlier session. See internal/hooks.
+package main
+
+import (
+	"os"
+
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/hooks"
+)
+
+func main() {
+	hookio.TuneGC()
+	os.Exit(hooks.PostToolUseFailure(hookio.OS()))
+}

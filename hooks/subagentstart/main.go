@@ -1,0 +1,14 @@
+// Command subagentstart is ccmem's SubagentStart hook: it gives a starting subagent a compact block of the user's standing rules. See internal/hooks.
+package main
+
+import (
+	"os"
+
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/hooks"
+)
+
+func main() {
+	hookio.TuneGC()
+	os.Exit(hooks.SubagentStart(hookio.OS()))
+}

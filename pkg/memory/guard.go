@@ -1,0 +1,313 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/guard"
+	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// ToolRequest is what the point-of-action hooks hand over: a tool call
+// about to run (PreToolUse) or one that failed (PostToolUseFailure).
+type ToolRequest struct {
+	SessionID string
+	Cwd       string
+	// Tool is the tool's name; Command the shell command of a Bash call,
+	// Path the file a call writes, Input the call's other text.
+	Tool, Command, Path, Input string
+	// Error is what a failed call reported.
+	Error string
+	// Started is when the hook started; the configured deadline counts
+	// from it.
+	Started time.Time
+}
+
+// ToolResult is what a point-of-action hook tells the model ("" for
+// nothing).
+type ToolResult struct {
+	Disabled bool
+	Context  string
+}
+
+// action is the text of a call rules are matched against: the command,
+// the file (relative to the project's root, so the root's own name does
+// not match), or the call's other text.
+func (r ToolRequest) action(root string) string {
+	switch {
+	case r.Command != "":
+		return r.Command
+	case r.Path != "":
+		p := r.Path
+		if root != "" && filepath.IsAbs(p) {
+			if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+				p = rel
+			}
+		}
+		return p
+	}
+	return r.Input
+}
+
+// BeforeTool is the PreToolUse hook's work: the user's standing rules
+// (guard) that bear on the call, at most guard.max_lines, each once a
+// session; nothing when none does.
+func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
+	pl := locate(e, req.Cwd)
+	g := pl.cfg.Guard
+	if !pl.cfg.Enabled {
+		return ToolResult{Disabled: true}, nil
+	}
+	if !g.Enabled || g.MaxLines == 0 || !g.Watches(req.Tool) {
+		return ToolResult{}, nil
+	}
+	root := ""
+	if pl.project != nil {
+		root = pl.project.Root
+	}
+	act := req.action(root)
+	if strings.TrimSpace(act) == "" {
+		return ToolResult{}, nil
+	}
+	idx, err := guard.Load(e, pl.project)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	found := idx.Find(act, g.MaxLines+4)
+	if len(found) == 0 {
+		return ToolResult{}, nil
+	}
+	var st session.Prompted
+	if pl.project != nil {
+		if st, err = session.ReadPrompted(e, *pl.project, req.SessionID); err != nil {
+			return ToolResult{}, err
+		}
+	}
+	var lines, refs []string
+	for _, m := range found {
+		if len(lines) == g.MaxLines {
+			break
+		}
+		if st.WasGuarded(m.Ref()) {
+			continue
+		}
+		lines = append(lines, str.Line("- "+m.Text+" ("+ruleSource(e, m.Rule)+")"))
+		refs = append(refs, m.Ref())
+	}
+	if len(lines) == 0 {
+		return ToolResult{}, nil
+	}
+	text := "ccmem — the user's standing rules that bear on this call (from memory, not from this conversation; follow them or say why not):\n" +
+		strings.Join(lines, "\n")
+	if pl.project != nil {
+		err = session.CommitGuard(e, *pl.project, req.SessionID, refs)
+	}
+	return ToolResult{Context: inject.Neutralize(text)}, err
+}
+
+// ruleSource says where a rule comes from, for the model and the person.
+func ruleSource(e store.Env, r guard.Rule) string {
+	where := e.Tilde(r.Path)
+	if r.Line > 0 {
+		where = fmt.Sprintf("%s:%d", where, r.Line)
+	}
+	switch r.Kind {
+	case guard.KindFeedback:
+		return "learned feedback, " + where
+	case guard.KindRule:
+		return where
+	}
+	return r.Kind + " record, " + where
+}
+
+// AfterFailure is the PostToolUseFailure hook's work: when an earlier
+// session of the project failed with the same error (its signature: see
+// session.ErrorSignature) and then found what made the command succeed,
+// one line saying when, what fixed it and where to read more; once a
+// session per fix.
+func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
+	pl := locate(e, req.Cwd)
+	if !pl.cfg.Enabled {
+		return ToolResult{Disabled: true}, nil
+	}
+	if !pl.cfg.Guard.Enabled || !pl.cfg.Guard.Fixes || pl.project == nil {
+		return ToolResult{}, nil
+	}
+	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	defer cancel()
+	sig := session.ErrorSignature(req.Error)
+	if len(strings.Fields(sig)) < 2 {
+		return ToolResult{}, nil // "exit status": nothing to tell failures apart by
+	}
+	key := session.CommandKey(req.Command)
+	hits, err := search.Search(ctx, e, key+" "+sig, search.Options{Scope: search.ScopeOf(pl.project, false), Kinds: []string{search.KindEpisode}, Limit: 8, Quick: true})
+	if err != nil {
+		return ToolResult{}, err
+	}
+	var best *earlierFix
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if seen[h.Path] || ctx.Err() != nil {
+			continue
+		}
+		seen[h.Path] = true
+		if f := fixIn(h.Path, sig, key); f != nil && (best == nil || f.when.After(best.when)) {
+			best = f
+		}
+	}
+	if best == nil {
+		return ToolResult{}, nil
+	}
+	st, err := session.ReadPrompted(e, *pl.project, req.SessionID)
+	if err != nil || st.WasGuarded(best.ref) {
+		return ToolResult{}, err
+	}
+	line := fmt.Sprintf("ccmem — this error was seen before: on %s, in session %q, `%s` failed the same way; then it %s",
+		best.when.UTC().Format("2006-01-02"), str.Shorten(best.title, 60), str.Shorten(best.failed, 120), best.fix)
+	if best.said != "" {
+		line += "; the conclusion then: \"" + str.Shorten(best.said, 240) + "\""
+	}
+	line += fmt.Sprintf(" — %s (turn %d)", best.path, best.turn)
+	err = session.CommitGuard(e, *pl.project, req.SessionID, []string{best.ref})
+	return ToolResult{Context: inject.Neutralize(str.Line(line))}, err
+}
+
+// earlierFix is a fix found in an earlier session.
+type earlierFix struct {
+	path, title, failed, fix, said, ref string
+	turn                                int
+	when                                time.Time
+}
+
+// fixIn looks in one episode for a failure with the signature sig (of a
+// command with key) followed by a fix of the same command.
+func fixIn(path, sig, key string) *earlierFix {
+	data, err := store.ReadSmallFile(path, 4<<20)
+	if err != nil {
+		return nil
+	}
+	var ep struct {
+		Title     string `json:"title"`
+		Goal      string `json:"goal"`
+		StartedAt string `json:"started_at"`
+		Digest    struct {
+			Notes []session.Note `json:"notes"`
+		} `json:"digest"`
+	}
+	if json.Unmarshal(data, &ep) != nil {
+		return nil
+	}
+	notes := ep.Digest.Notes
+	for i, n := range notes {
+		if n.Kind != session.NoteFailure || !sameError(session.ErrorSignature(n.Text), sig) {
+			continue
+		}
+		fkey := session.CommandKey(n.Cmd)
+		if key != "" && fkey != key {
+			continue
+		}
+		for j := i + 1; j < len(notes); j++ {
+			x := notes[j]
+			if x.Kind != session.NoteFix || session.CommandKey(x.Cmd) != fkey {
+				continue
+			}
+			f := &earlierFix{path: path, title: ep.Title, failed: n.Cmd, fix: strings.TrimPrefix(x.Text, "failed at turn "), turn: x.Turn,
+				ref: store.MemoryRef(path, j+1)}
+			if f.title == "" {
+				f.title = ep.Goal
+			}
+			if _, rest, ok := strings.Cut(f.fix, "; "); ok {
+				f.fix = rest // "succeeded run as …"
+			}
+			f.when, _ = time.Parse(time.RFC3339Nano, x.At)
+			if f.when.IsZero() {
+				f.when, _ = time.Parse(time.RFC3339Nano, ep.StartedAt)
+			}
+			for _, a := range notes[j:] {
+				if a.Kind == session.NoteAnswer && a.Turn == x.Turn {
+					f.said = a.Text
+					break
+				}
+			}
+			return f
+		}
+	}
+	return nil
+}
+
+// sameError tells whether two error signatures are of one failure: most
+// of their words (a Jaccard overlap of 0.6) in common.
+func sameError(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return false
+	}
+	slices.Sort(wa)
+	slices.Sort(wb)
+	wa, wb = slices.Compact(wa), slices.Compact(wb)
+	both := 0
+	for _, w := range wa {
+		if _, ok := slices.BinarySearch(wb, w); ok {
+			both++
+		}
+	}
+	return float64(both) >= 0.6*float64(len(wa)+len(wb)-both)
+}
+
+// SubagentRequest is what the SubagentStart hook hands over.
+type SubagentRequest struct {
+	SessionID, Cwd, AgentType string
+	Started                   time.Time
+}
+
+// Subagent is the SubagentStart hook's work: a compact block for a
+// subagent, which starts with no memory — the user's feedback, then the
+// project's constraints and preferences, then the rule-like lines of the
+// MEMORY.md files — within guard.subagent_chars.
+func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult, error) {
+	pl := locate(e, req.Cwd)
+	if !pl.cfg.Enabled {
+		return ToolResult{Disabled: true}, nil
+	}
+	budget := pl.cfg.Guard.SubagentChars
+	if !pl.cfg.Guard.Enabled || budget == 0 {
+		return ToolResult{}, nil
+	}
+	idx, err := guard.Load(e, pl.project)
+	if err != nil || len(idx.Rules) == 0 {
+		return ToolResult{}, err
+	}
+	rules := slices.Clone(idx.Rules)
+	order := map[string]int{guard.KindFeedback: 0, guard.KindConstraint: 1, guard.KindPreference: 2, guard.KindRule: 3}
+	slices.SortStableFunc(rules, func(a, b guard.Rule) int { return order[a.Kind] - order[b.Kind] })
+	var b strings.Builder
+	b.WriteString("# ccmem: the user's standing rules (from memory: feedback, the project's constraints and preferences; follow them)")
+	n := 0
+	for _, r := range rules {
+		line := str.Line("- " + r.Text)
+		if str.Chars(b.String())+1+str.Chars(line) > budget {
+			continue
+		}
+		b.WriteString("\n" + line)
+		n++
+	}
+	if n == 0 {
+		return ToolResult{}, nil
+	}
+	if more := len(rules) - n; more > 0 {
+		note := fmt.Sprintf("\n(%d more: `ccmem search` or the ccmem MCP search tool)", more)
+		if str.Chars(b.String()+note) <= budget {
+			b.WriteString(note)
+		}
+	}
+	return ToolResult{Context: inject.Neutralize(b.String())}, nil
+}

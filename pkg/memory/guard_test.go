@@ -1,0 +1,114 @@
+package memory
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+func guardWorld(t *testing.T) (store.Env, string, store.Project) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "dry-run.md"), "---\nname: dry-run\ndescription: Never run database migrations without --dry-run first\ntype: feedback\n---\nA migration dropped a column in production once.\n")
+	storetest.Mkfile(t, store.RepoMemory(repo), "## Build\n- Do not edit generated files in api/gen/, run make generate\n")
+	return e, repo, p
+}
+
+// TestBeforeToolGivesTheRuleOnce: a command a rule bears on is given the
+// rule, once a session; a command none bears on, a tool not watched, and
+// a session with guard off get nothing.
+func TestBeforeToolGivesTheRuleOnce(t *testing.T) {
+	e, repo, _ := guardWorld(t)
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s1"})
+	before := func(sid string, req ToolRequest) string {
+		req.SessionID, req.Cwd = sid, repo
+		res, err := BeforeTool(context.Background(), e, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Context
+	}
+	got := before("s1", ToolRequest{Tool: "Bash", Command: "npm run migrate"})
+	if !strings.Contains(got, "Never run database migrations without --dry-run first") || !strings.Contains(got, "learned feedback, ~/.claude/ccmem/learned/feedback/dry-run.md") {
+		t.Fatalf("the rule was not given:\n%s", got)
+	}
+	if again := before("s1", ToolRequest{Tool: "Bash", Command: "npm run migrate -- --dry-run"}); again != "" {
+		t.Fatalf("the rule came twice in one session:\n%s", again)
+	}
+	if other := before("s2", ToolRequest{Tool: "Bash", Command: "npm run migrate"}); other == "" {
+		t.Fatal("another session was not given the rule")
+	}
+	if got := before("s1", ToolRequest{Tool: "Write", Path: filepath.Join(repo, "api", "gen", "client.go")}); !strings.Contains(got, "Do not edit generated files in api/gen/") {
+		t.Fatalf("a file a rule names was not given it:\n%s", got)
+	}
+	for _, quiet := range []ToolRequest{{Tool: "Bash", Command: "ls -la"}, {Tool: "Edit", Path: filepath.Join(repo, "cart.go")}, {Tool: "Read", Path: filepath.Join(repo, "api", "gen", "client.go")}} {
+		if got := before("s3", quiet); got != "" {
+			t.Errorf("%+v: nothing bears on it, got:\n%s", quiet, got)
+		}
+	}
+	storetest.Mkfile(t, e.GlobalConfig(), "guard:\n  enabled: false\n")
+	if got := before("s4", ToolRequest{Tool: "Bash", Command: "npm run migrate"}); got != "" {
+		t.Fatalf("guard off, still:\n%s", got)
+	}
+}
+
+// TestAfterFailureFindsTheEarlierFix: a failure whose error an earlier
+// session fixed (another path, another line number) is given what fixed
+// it; an error never fixed gets nothing.
+func TestAfterFailureFindsTheEarlierFix(t *testing.T) {
+	e, repo, p := guardWorld(t)
+	at := time.Date(2026, 10, 7, 10, 0, 0, 0, time.UTC)
+	path := writeEpisode(t, e, p, "old", "the worker tests hang", at,
+		note{Turn: 1, Kind: "prompt", Text: "pytest hangs on the worker tests"},
+		note{Turn: 2, Kind: "failure", Cmd: "pytest tests/worker", Text: "E   kombu.exceptions.OperationalError: [Errno 111] Connection refused (/home/ana/src/api/tests/worker/conftest.py:41)"},
+		note{Turn: 3, Kind: "fix", Cmd: "CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker", Text: "failed at turn 2; succeeded run as `CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker` instead of `pytest tests/worker`"},
+		note{Turn: 3, Kind: "answer", Text: "The worker fixture needs CELERY_TASK_ALWAYS_EAGER=1, or it waits for a broker."},
+	)
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
+	fail := func(cmd, errText string) string {
+		res, err := AfterFailure(context.Background(), e, ToolRequest{SessionID: "now", Cwd: repo, Tool: "Bash", Command: cmd, Error: errText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Context
+	}
+	got := fail("pytest tests/worker -x", "Exit code 1\nE   kombu.exceptions.OperationalError: [Errno 111] Connection refused (/Users/bo/api/tests/worker/conftest.py:44)")
+	for _, want := range []string{"2026-10-07", "succeeded run as `CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker`", "needs CELERY_TASK_ALWAYS_EAGER=1", path + " (turn 3)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "\n") > 0 {
+		t.Errorf("more than one line:\n%s", got)
+	}
+	if again := fail("pytest tests/worker -x", "Exit code 1\nE   kombu.exceptions.OperationalError: [Errno 111] Connection refused"); again != "" {
+		t.Errorf("the same fix came twice in a session:\n%s", again)
+	}
+	if other := fail("go build ./...", "Exit code 1\nmain.go:3:2: undefined: frobnicate"); other != "" {
+		t.Errorf("an error never fixed got:\n%s", other)
+	}
+}
+
+// TestSubagentBlock: a subagent starts with the user's feedback and the
+// project's rules, within its budget.
+func TestSubagentBlock(t *testing.T) {
+	e, repo, _ := guardWorld(t)
+	res, err := Subagent(context.Background(), e, SubagentRequest{SessionID: "s1", Cwd: repo, AgentType: "general-purpose"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# ccmem: the user's standing rules", "- Never run database migrations without --dry-run first", "- Do not edit generated files in api/gen/"} {
+		if !strings.Contains(res.Context, want) {
+			t.Errorf("no %q in:\n%s", want, res.Context)
+		}
+	}
+	storetest.Mkfile(t, e.GlobalConfig(), "guard:\n  subagent_chars: 0\n")
+	if res, _ := Subagent(context.Background(), e, SubagentRequest{SessionID: "s1", Cwd: repo}); res.Context != "" {
+		t.Fatalf("subagent_chars 0, still:\n%s", res.Context)
+	}
+}
