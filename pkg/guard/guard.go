@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
@@ -319,7 +320,7 @@ type Match struct {
 
 // commonWords are words of commands and paths too common to tie a rule to
 // an action on their own.
-var commonWords = func() map[string]bool {
+var commonWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`run runs test tests go cd ls cat echo grep sed awk find sudo sh bash exec env export src bin lib
 		tmp dev usr home file files dir new old use using with without the and not never always don't do make build main
@@ -331,7 +332,7 @@ var commonWords = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // Find returns the rules that bear on an action — a shell command, or the
 // path of a file about to be written — best first, at most max: a rule
@@ -343,7 +344,7 @@ func (x *Index) Find(action string, most int) []Match {
 	}
 	var want []string
 	for _, t := range search.Terms(spaced(action)) {
-		if !commonWords[t] && !slices.Contains(want, t) {
+		if !commonWords()[t] && !slices.Contains(want, t) {
 			want = append(want, t)
 		}
 	}

@@ -396,14 +396,21 @@ func PassageText(asked, said string) string {
 
 // QuotePassage quotes a passage for query within max characters: the
 // sentences that answer the query (Quote), what was asked and what was
-// concluded told apart by an arrow.
+// concluded told apart by an arrow. When the conclusion matches the query
+// as well as the question does, it is quoted first: it holds the answer.
 func QuotePassage(text, query string, max int) string {
 	asked, said, ok := strings.Cut(text, turnMark)
 	if !ok {
 		return Quote(strings.TrimPrefix(text, "→ "), query, max)
 	}
+	whole := asked + " \u2192 " + said
+	if _, a := quote(asked, query, max); a >= 0 {
+		if s, b := quote(said, query, max); b >= a && b > 0 && str.Chars(whole) > max {
+			return s
+		}
+	}
 	// The arrow is a sentence of its own, so it stays where it belongs.
-	q := Quote(asked+" \u2192 "+said, query, max)
+	q := Quote(whole, query, max)
 	return strings.TrimPrefix(strings.TrimSuffix(q, " \u2192"), "\u2192 ")
 }
 

@@ -532,24 +532,38 @@ func adjust(hits []Hit, query string, opt Options) []Hit {
 	for i, j := range idx {
 		out[i] = hits[j]
 	}
-	return updatesFirst(out, query)
+	return updatesFirst(out, query, opt.Limit)
 }
 
 // updatesFirst moves each passage that updates a higher-ranked one (see
-// Superseded) to just above it: the newer value is read first.
-func updatesFirst(hits []Hit, query string) []Hit {
-	by := Superseded(hits, query)
-	for i := 0; i < len(hits); i++ {
-		j := by[i]
-		if j <= i {
+// Superseded) to just above it: the newer value is read first. Only the
+// first limit hits are looked at: the rest are not returned.
+func updatesFirst(hits []Hit, query string, limit int) []Hit {
+	top := hits[:min(len(hits), limit)]
+	by := Superseded(top, query)
+	// order holds indices of top; a move places the newer right above the
+	// older, once per older.
+	order := make([]int, len(top))
+	for i := range order {
+		order[i] = i
+	}
+	for pos := 0; pos < len(order); pos++ {
+		j := by[order[pos]]
+		if j < 0 {
 			continue
 		}
-		newer := hits[j]
-		copy(hits[i+1:j+1], hits[i:j])
-		hits[i] = newer
-		by = Superseded(hits, query)
+		at := slices.Index(order, j)
+		if at <= pos {
+			continue
+		}
+		copy(order[pos+1:at+1], order[pos:at])
+		order[pos] = j
 	}
-	return hits
+	out := make([]Hit, 0, len(hits))
+	for _, i := range order {
+		out = append(out, top[i])
+	}
+	return append(out, hits[len(top):]...)
 }
 
 // topK keeps the keep best candidates offered: a min-heap on score (its

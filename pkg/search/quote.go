@@ -13,10 +13,14 @@ import (
 // characters, cut at a word when it must be. A text that fits is quoted
 // whole.
 func Quote(text, query string, max int) string {
+	q, _ := quote(text, query, max)
+	return q
+}
+
+// quote is Quote, and how many of the query's words the best sentence
+// holds.
+func quote(text, query string, max int) (string, int) {
 	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) <= max {
-		return text
-	}
 	want := map[string]bool{}
 	for _, t := range Terms(query) {
 		want[t] = true
@@ -33,6 +37,9 @@ func Quote(text, query string, max int) string {
 		if score > bestScore {
 			best, bestScore = i, score
 		}
+	}
+	if utf8.RuneCountInString(text) <= max || len(sents) == 0 {
+		return text, bestScore
 	}
 	// The best sentence, and its neighbours while they fit.
 	out := sents[best]
@@ -55,7 +62,7 @@ func Quote(text, query string, max int) string {
 		}
 		out = strings.TrimSpace(cut) + "…"
 	}
-	return out
+	return out, bestScore
 }
 
 // sentences splits text after . ! ? and their CJK forms.
