@@ -277,6 +277,16 @@ var cmdRecordShow = &command.Command{
 	},
 }
 
+// codedError is an error with the code of the rule that refused it, for
+// --json.
+type codedError struct {
+	error
+	code string
+}
+
+func (e codedError) Unwrap() error { return e.error }
+func (e codedError) Code() string  { return e.code }
+
 // recordError adds a hint to the pipeline's refusals.
 func recordError(err error) error {
 	hints := []struct {
@@ -290,8 +300,12 @@ func recordError(err error) error {
 	}
 	for _, h := range hints {
 		if errors.Is(err, h.rule) {
-			if !strings.HasPrefix(err.Error(), h.rule.Error()) {
-				err = fmt.Errorf("%v: %w", h.rule, err) // the rule, once
+			code := records.Code(err)
+			switch msg := err.Error(); {
+			case strings.HasPrefix(msg, code) || strings.HasPrefix(msg, h.rule.Error()):
+				err = codedError{err, code} // it names its rule already
+			default:
+				err = codedError{fmt.Errorf("%s: %w", code, err), code} // the rule, once
 			}
 			return command.WithHint(err, h.hint)
 		}

@@ -50,6 +50,9 @@ type Ctx struct {
 	Env    store.Env
 	Stdout io.Writer
 	Stderr io.Writer
+	// jsonErrors is set when the command that failed was asked for
+	// --json: its error is printed on stdout as JSON too.
+	jsonErrors bool
 }
 
 // Table is the command table, in the order help lists it.
@@ -173,7 +176,11 @@ func (t Table) dispatch(c *Ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	return run(c, pos)
+	err = run(c, pos)
+	if f := fs.Lookup("json"); err != nil && f != nil && f.Value.String() == "true" {
+		c.jsonErrors = true
+	}
+	return err
 }
 
 func isHelp(arg string) bool {
@@ -248,7 +255,26 @@ func (c *Ctx) fail(err error) int {
 	if errors.As(err, &h) && h.hint != "" {
 		fmt.Fprintf(c.Stderr, "hint: %s\n", str.OneLine(h.hint))
 	}
-	if errors.As(err, new(UsageError)) {
+	usage := errors.As(err, new(UsageError))
+	if c.jsonErrors {
+		// A script that asked for JSON gets the error as JSON too, on
+		// stdout, with the rule's code when one refused it.
+		out := struct {
+			OK    bool   `json:"ok"`
+			Code  string `json:"code"`
+			Error string `json:"error"`
+			Hint  string `json:"hint,omitempty"`
+		}{Code: "ERROR", Error: str.OneLine(err.Error()), Hint: str.OneLine(h.hint)}
+		var coded interface{ Code() string }
+		switch {
+		case errors.As(err, &coded) && coded.Code() != "":
+			out.Code = coded.Code()
+		case usage:
+			out.Code = "USAGE"
+		}
+		c.PrintJSON(out)
+	}
+	if usage {
 		return 2
 	}
 	return 1

@@ -465,7 +465,8 @@ func canonical(it Item, sources []string, now time.Time, extra map[string]string
 var cwdField = lazyregexp.New(`"cwd":"((?:[^"\\]|\\.)*)"`)
 
 // siloCwd is the project path a silo belongs to: the cwd recorded in its
-// newest transcript, else the slug read back as a path (slugs are lossy).
+// newest transcript, else the path the slug was made from as the store's
+// projects and the file system know it (store.PathOfSlug; slugs are lossy).
 func siloCwd(e store.Env, slug string) string {
 	dir := filepath.Join(e.SilosDir(), slug)
 	ents, _ := os.ReadDir(dir)
@@ -492,7 +493,8 @@ func siloCwd(e store.Env, slug string) string {
 			}
 		}
 	}
-	return strings.ReplaceAll(slug, "-", "/")
+	path, _ := store.PathOfSlug(e, slug)
+	return path
 }
 
 // Report says what apply did.

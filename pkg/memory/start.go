@@ -126,6 +126,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	if pl.cfg.Enabled && !e.Disabled {
 		_ = e.MakePrivate() // best effort: a store someone else owns stays as it is
 	}
+	var left []session.LeftTriage
 	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
 		// Claim the project's folder first: a new project's lossy slug may
 		// be claimed by another root at this very moment.
@@ -143,8 +144,9 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			opt, cancel = context.WithDeadline(ctx, d.Add(-reserve))
 			defer cancel()
 		}
-		_, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
+		rep, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
 		note("archiving ended sessions", err)
+		left = rep.Triage
 		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg, false)
 		note("episodes", err)
 	}
@@ -158,6 +160,21 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 	}
 	inj := compose(ctx, e, req, pl, backlog, false)
+	if len(left) > 0 && !inj.Disabled {
+		// What triage found at the end of a session no prompt followed:
+		// offered once, now (the episode no longer holds it).
+		ccmem := "ccmem"
+		if req.CCMem != nil {
+			ccmem = req.CCMem()
+		}
+		for _, l := range left {
+			note := inject.Neutralize(records.LeftTriageNote(str.Shorten(l.Title, 80), l.Hits, ccmem))
+			if str.Chars(inj.Block.Text)+2+str.Chars(note) <= inject.MaxInline {
+				inj.Block.Text += "\n\n" + note
+				inj.Block.Chars = str.Chars(inj.Block.Text)
+			}
+		}
+	}
 	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).

@@ -171,7 +171,40 @@ func Forget(e store.Env, scope Scope, p store.Project, query, reason string) (Fo
 	}
 	lines := strings.Split(string(data), "\n")
 	lines = append(lines[:m.Line-1], lines[m.Line:]...)
+	lines = dropEmptySection(lines, m.Line-1)
 	return res, writeScope(scope, p, path, []byte(strings.Join(lines, "\n")))
+}
+
+// dropEmptySection removes the heading of the section that held line at
+// (its index, now gone) when nothing but blank lines is left under it,
+// with the blank lines: a fact forgotten leaves no empty "## Topic".
+func dropEmptySection(lines []string, at int) []string {
+	h := -1
+	for i := min(at, len(lines)) - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+			h = i
+			break
+		}
+	}
+	if h < 0 {
+		return lines
+	}
+	end := h + 1
+	for end < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[end]), "#") {
+		if strings.TrimSpace(lines[end]) != "" {
+			return lines // the section still holds something
+		}
+		end++
+	}
+	if end == len(lines) {
+		// The last section: the file ends with the line before it.
+		for h > 0 && strings.TrimSpace(lines[h-1]) == "" {
+			h--
+		}
+		return append(lines[:h], "")
+	}
+	// The blank line before the heading separates what is left.
+	return append(lines[:h], lines[end:]...)
 }
 
 // topicLink finds a link to a topic file beside the index: [T](name.md).

@@ -31,8 +31,19 @@ var triageWhat = map[string]string{
 // replaces the answer the user is waiting for. ccmem is the path of the
 // ccmem command to run.
 func TriageNote(hits []triage.Hit, ccmem string) string {
+	return triageNote("ccmem memory triage, about the conversation before this prompt: it holds something the project should not forget. Answer the user's prompt first; then, in the same turn, save it as a project record (it is committed with the repository, so write it for the team; no secrets).\n", hits, ccmem)
+}
+
+// LeftTriageNote is what a session start offers, once, of what triage
+// found after the last turn of an earlier session that no prompt
+// followed (title names it).
+func LeftTriageNote(title string, hits []triage.Hit, ccmem string) string {
+	return triageNote(fmt.Sprintf("ccmem memory triage, about the end of an earlier session in this project (%q), which no prompt followed: it held something the project should not forget. After the user's first request is answered, save it as a project record (it is committed with the repository, so write it for the team; no secrets).\n", title), hits, ccmem)
+}
+
+func triageNote(lead string, hits []triage.Hit, ccmem string) string {
 	var b strings.Builder
-	b.WriteString("ccmem memory triage, about the conversation before this prompt: it holds something the project should not forget. Answer the user's prompt first; then, in the same turn, save it as a project record (it is committed with the repository, so write it for the team; no secrets).\n")
+	b.WriteString(lead)
 	for _, h := range hits {
 		fmt.Fprintf(&b, "\n%s — the conversation holds %s", h.Category, triageWhat[h.Category])
 		if h.Excerpt != "" {

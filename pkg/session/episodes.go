@@ -20,6 +20,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/triage"
 )
 
 // Episode files are named <YYYYMMDDTHHMMSSZ>-<session-id>.json after the
@@ -115,6 +116,17 @@ type ArchiveReport struct {
 	Dropped  []string `json:"dropped"`  // checkpoints of sessions with no turn
 	Moved    []string `json:"moved"`    // episodes moved to archive/
 	Cleaned  []string `json:"cleaned"`  // leftovers of interrupted writes
+	// Triage is what triage found after the last turn of a session now
+	// archived, which no prompt carried: the next start offers it, once.
+	Triage []LeftTriage `json:"triage,omitempty"`
+}
+
+// LeftTriage is what triage found at the end of a session that no prompt
+// followed.
+type LeftTriage struct {
+	SessionID string       `json:"session_id"`
+	Title     string       `json:"title"`
+	Hits      []triage.Hit `json:"hits"`
 }
 
 // Current is the session that is starting: its id and its claude process.
@@ -233,6 +245,11 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 				rep.Dropped = append(rep.Dropped, paths[i])
 			}
 			continue
+		}
+		if len(c.State.TriagePending) > 0 {
+			// Offered once, by this start: the episode keeps none.
+			rep.Triage = append(rep.Triage, LeftTriage{SessionID: c.SessionID, Title: c.Title, Hits: c.State.TriagePending})
+			c.State.TriagePending = nil
 		}
 		epPath := filepath.Join(e.EpisodesDir(p.Key), name)
 		if err := writeCheckpoint(e.ProjectDir(p.Key), epPath, c, true); err != nil {

@@ -3,7 +3,9 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -175,4 +177,79 @@ func (h Here) Holds(src, srcSlug string) bool {
 		srcSlug = Slug(src)
 	}
 	return srcSlug == h.slug
+}
+
+// PathOfSlug finds the project path a Claude Code folder name (Slug) was
+// made from. Slugs are lossy ("/src/my-app" and "/src/my/app" are both
+// "-src-my-app"), so the store's projects are asked first (a project.json
+// whose root has this slug), then the file system: the path is walked
+// from its root, each folder's entries matched by their own slugs,
+// preferring the longest name ("my-app" before "my", "app"). ok is false
+// when neither knows it; path is then the slug read back with "/" for
+// every "-".
+func PathOfSlug(e Env, slug string) (path string, ok bool) {
+	if ents, err := os.ReadDir(e.ProjectsDir()); err == nil {
+		for _, de := range ents {
+			if root := e.ProjectRoot(de.Name()); root != "" && Slug(root) == slug {
+				return root, true
+			}
+		}
+	}
+	root, rest := "", ""
+	switch {
+	case strings.HasPrefix(slug, "-"):
+		root, rest = string(filepath.Separator), slug[1:]
+		if filepath.Separator == '\\' {
+			root = `\`
+		}
+	case len(slug) >= 3 && slug[1:3] == "--" && (slug[0] >= 'A' && slug[0] <= 'Z' || slug[0] >= 'a' && slug[0] <= 'z'):
+		root, rest = slug[:1]+`:\`, slug[3:] // C:\Users\…
+	}
+	if root != "" && rest != "" {
+		budget := maxSlugReads
+		if p, found := walkSlug(root, rest, &budget); found {
+			return p, true
+		}
+	}
+	return strings.ReplaceAll(slug, "-", "/"), false
+}
+
+// maxSlugReads bounds the folders PathOfSlug lists: a slug of many
+// dashes must not walk the disk.
+const maxSlugReads = 256
+
+// walkSlug finds under dir the path whose slug, after dir's, is rest.
+func walkSlug(dir, rest string, budget *int) (string, bool) {
+	if *budget <= 0 {
+		return "", false
+	}
+	*budget--
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	var names []string
+	for _, de := range ents {
+		s := Slug(de.Name())
+		if s == rest || strings.HasPrefix(rest, s+"-") {
+			names = append(names, de.Name())
+		}
+	}
+	// The longest first: "my-app" is one folder before it is two.
+	sort.SliceStable(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		s := Slug(n)
+		if s == rest {
+			return p, true
+		}
+		if found, ok := walkSlug(p, rest[len(s)+1:], budget); ok {
+			return found, true
+		}
+	}
+	return "", false
 }
