@@ -117,7 +117,7 @@ type refusal struct {
 func (r *refusal) Error() string { return r.msg }
 
 // Code is the name of the rule that refused the write.
-func (r *refusal) Code() string { return codes[r.rule] }
+func (r *refusal) Code() string  { return codes[r.rule] }
 func (r *refusal) Unwrap() error { return r.rule }
 
 func refuse(rule error, format string, args ...any) error {
