@@ -521,3 +521,30 @@ func FindSession(e store.Env, key, id string) (SessionFile, error) {
 	}
 	return SessionFile{Path: found[0], Record: c}, nil
 }
+
+// AllEpisodes reads every finished session of a project, the archived
+// ones too, newest first; unreadable files are reported, not fatal.
+func AllEpisodes(e store.Env, key string) (episodes []SessionFile, problems []string) {
+	for _, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key)} {
+		ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
+		if err != nil {
+			continue
+		}
+		for _, de := range ents {
+			n := de.Name()
+			if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
+				continue
+			}
+			path := filepath.Join(dir, n)
+			c, err := readCheckpoint(e.ProjectDir(key), path)
+			if err != nil {
+				problems = append(problems, e.PathError(path, err).Error())
+				continue
+			}
+			episodes = append(episodes, SessionFile{Path: path, Record: c})
+		}
+	}
+	// Episode names start with their time: newest first by name.
+	sort.Slice(episodes, func(i, j int) bool { return filepath.Base(episodes[i].Path) > filepath.Base(episodes[j].Path) })
+	return episodes, problems
+}

@@ -1,0 +1,377 @@
+// Package lessons turns the friction of a project's past sessions into
+// something to learn from (seed 002, aurora): a report — the trend by
+// week, the worst and the best sessions, the causes that recur (signals,
+// files, failing commands) — and antigens, candidate rules drawn from the
+// friction that recurs ("run the tests before saying it works"), each with
+// its evidence, proposed for a person's review. Deterministic: no model
+// is asked.
+package lessons
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/session"
+)
+
+// Report is the friction of a project's sessions.
+type Report struct {
+	Since     time.Time      `json:"since,omitzero"`
+	Sessions  int            `json:"sessions"`
+	Automated int            `json:"automated_left_out"`
+	ByClass   map[string]int `json:"by_class"`
+	MeanScore float64        `json:"mean_score"`
+	Weeks     []Week         `json:"weeks"`
+	Worst     []Line         `json:"worst"`
+	Best      []Line         `json:"best"`
+	Signals   []Cause        `json:"signals"`
+	Files     []Cause        `json:"files"`
+	Commands  []Cause        `json:"commands"`
+	Antigens  []Antigen      `json:"antigens"`
+}
+
+// Week is one week's sessions (weeks start on Monday, UTC).
+type Week struct {
+	Start     string  `json:"start"`
+	Sessions  int     `json:"sessions"`
+	MeanScore float64 `json:"mean_score"`
+	Bad       int     `json:"bad"`
+	Friction  int     `json:"friction"`
+}
+
+// Line is one session in the report.
+type Line struct {
+	Started string         `json:"started"`
+	Title   string         `json:"title"`
+	Score   float64        `json:"score"`
+	Class   string         `json:"class"`
+	Turns   int            `json:"turns"`
+	Signals map[string]int `json:"signals,omitempty"`
+	Path    string         `json:"path"`
+}
+
+// Cause is something that recurs in the sessions with friction: a signal,
+// a folder of the files they changed, a command that failed.
+type Cause struct {
+	Name     string `json:"name"`
+	Sessions int    `json:"sessions"`
+	Count    int    `json:"count"`
+	// Fix is what made a failing command succeed, the last time one did;
+	// Example is the command as it last failed.
+	Fix     string `json:"fix,omitempty"`
+	Example string `json:"example,omitempty"`
+}
+
+// Antigen is a candidate rule drawn from recurring friction.
+type Antigen struct {
+	// Name is its file name in review (antigen-…).
+	Name string `json:"name"`
+	Rule string `json:"rule"`
+	// Why says what it was drawn from.
+	Why string `json:"why"`
+	// Seen is in how many sessions; Confidence follows from it (seed 002:
+	// High at 5 or more, Medium at 3 or more, Low below).
+	Seen       int      `json:"seen"`
+	Confidence string   `json:"confidence"`
+	Evidence   []string `json:"evidence"`
+}
+
+// Confidence is seed 002's tier for a pattern seen in n sessions.
+func Confidence(n int) string {
+	switch {
+	case n >= 5:
+		return "High"
+	case n >= 3:
+		return "Medium"
+	}
+	return "Low"
+}
+
+// minSeen is how many sessions a pattern needs to recur in to be proposed.
+const minSeen = 2
+
+// Analyze reports on a project's finished sessions started at or after
+// since (zero: all); automated runs are counted apart, not analysed.
+func Analyze(eps []session.SessionFile, since time.Time) Report {
+	rep := Report{Since: since, ByClass: map[string]int{}, Weeks: []Week{}, Worst: []Line{}, Best: []Line{},
+		Signals: []Cause{}, Files: []Cause{}, Commands: []Cause{}, Antigens: []Antigen{}}
+	type sess struct {
+		f       session.SessionFile
+		started time.Time
+		line    Line
+	}
+	var all []sess
+	for _, f := range eps {
+		c := f.Record
+		t, _ := time.Parse(time.RFC3339Nano, c.StartedAt)
+		if !since.IsZero() && t.Before(since) {
+			continue
+		}
+		if c.Automated {
+			rep.Automated++
+			continue
+		}
+		title := c.Title
+		if title == "" {
+			title = c.Goal
+		}
+		class := c.Friction.Class
+		if class == "" {
+			class = friction.Class(c.Friction.Score, c.Friction.Signals)
+		}
+		l := Line{Started: t.UTC().Format("2006-01-02 15:04"), Title: str.Line(str.Shorten(title, 80)), Score: c.Friction.Score, Class: class,
+			Turns: c.Turns, Signals: c.Friction.Signals, Path: f.Path}
+		all = append(all, sess{f, t, l})
+	}
+	rep.Sessions = len(all)
+	if len(all) == 0 {
+		return rep
+	}
+	// The trend, week by week.
+	weeks := map[string]*Week{}
+	total := 0.0
+	for _, s := range all {
+		rep.ByClass[s.line.Class]++
+		total += s.line.Score
+		d := s.started.UTC()
+		monday := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -int((d.Weekday()+6)%7))
+		k := monday.Format("2006-01-02")
+		w := weeks[k]
+		if w == nil {
+			w = &Week{Start: k}
+			weeks[k] = w
+		}
+		w.Sessions++
+		w.MeanScore += s.line.Score
+		switch s.line.Class {
+		case "BAD":
+			w.Bad++
+		case "FRICTION":
+			w.Friction++
+		}
+	}
+	rep.MeanScore = round(total / float64(len(all)))
+	for _, w := range weeks {
+		w.MeanScore = round(w.MeanScore / float64(w.Sessions))
+		rep.Weeks = append(rep.Weeks, *w)
+	}
+	sort.Slice(rep.Weeks, func(i, j int) bool { return rep.Weeks[i].Start < rep.Weeks[j].Start })
+	// The worst and the best: by score; the best are the longest calm ones.
+	byScore := slices.Clone(all)
+	slices.SortStableFunc(byScore, func(a, b sess) int {
+		return cmp.Or(cmp.Compare(b.line.Score, a.line.Score), cmp.Compare(b.started.Unix(), a.started.Unix()))
+	})
+	for _, s := range byScore {
+		if len(rep.Worst) < 5 && s.line.Class != "OK" {
+			rep.Worst = append(rep.Worst, s.line)
+		}
+	}
+	calm := slices.DeleteFunc(slices.Clone(all), func(s sess) bool { return s.line.Class != "OK" })
+	slices.SortStableFunc(calm, func(a, b sess) int {
+		return cmp.Or(cmp.Compare(b.line.Turns, a.line.Turns), cmp.Compare(a.line.Score, b.line.Score), cmp.Compare(b.started.Unix(), a.started.Unix()))
+	})
+	for _, s := range calm[:min(3, len(calm))] {
+		rep.Best = append(rep.Best, s.line)
+	}
+	// Causes: across the sessions with friction (ROUGH or worse).
+	signals, files, commands := map[string]*Cause{}, map[string]*Cause{}, map[string]*Cause{}
+	evidence := map[string][]string{} // a cause's sessions, newest first
+	count := func(m map[string]*Cause, name string, n int, s sess) {
+		c := m[name]
+		if c == nil {
+			c = &Cause{Name: name}
+			m[name] = c
+		}
+		c.Sessions++
+		c.Count += n
+		evidence[name] = append(evidence[name], fmt.Sprintf("%s %q (%s, score %.1f) — %s", s.line.Started[:10], s.line.Title, s.line.Class, s.line.Score, s.f.Path))
+	}
+	for _, s := range all {
+		c := s.f.Record
+		if s.line.Class == "OK" {
+			continue
+		}
+		for _, name := range sortedKeys(s.line.Signals) {
+			if n := s.line.Signals[name]; n > 0 {
+				count(signals, name, n, s)
+			}
+		}
+		dirs := map[string]int{}
+		for _, f := range c.FilesChanged {
+			if d := path.Dir(f); d != "." && d != "/" {
+				dirs[d]++
+			}
+		}
+		for _, d := range sortedKeys(dirs) {
+			count(files, "dir:"+d, dirs[d], s)
+		}
+		failed := map[string]int{}
+		for _, n := range c.Digest.Notes {
+			if n.Kind == session.NoteFailure {
+				if k := session.CommandKey(n.Cmd); k != "" {
+					failed[k]++
+				}
+			}
+		}
+		for _, k := range sortedKeys(failed) {
+			count(commands, "cmd:"+k, failed[k], s)
+		}
+		for _, n := range c.Digest.Notes {
+			if x := commands["cmd:"+session.CommandKey(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
+				x.Example = str.Line(str.Shorten(n.Cmd, 120)) // sessions come newest first
+			}
+		}
+	}
+	// What fixed each failing command, the last time.
+	for _, s := range all { // newest first
+		for _, n := range s.f.Record.Digest.Notes {
+			if n.Kind != session.NoteFix {
+				continue
+			}
+			if c := commands["cmd:"+session.CommandKey(n.Cmd)]; c != nil && c.Fix == "" {
+				fix := n.Text
+				if _, rest, ok := strings.Cut(fix, "; "); ok {
+					fix = rest
+				}
+				// "succeeded run as `x` instead of `y`": what to do.
+				fix = strings.TrimPrefix(fix, "succeeded ")
+				c.Fix = str.Line(str.Shorten(fix, 160))
+			}
+		}
+	}
+	rep.Signals = ranked(signals, "")
+	rep.Files = ranked(files, "dir:")
+	rep.Commands = ranked(commands, "cmd:")
+	rep.Antigens = antigens(signals, files, commands, evidence)
+	return rep
+}
+
+// ranked lists causes seen in most sessions first, without their prefix.
+func ranked(m map[string]*Cause, prefix string) []Cause {
+	out := []Cause{}
+	for _, c := range m {
+		x := *c
+		x.Name = strings.TrimPrefix(x.Name, prefix)
+		out = append(out, x)
+	}
+	slices.SortFunc(out, func(a, b Cause) int {
+		return cmp.Or(cmp.Compare(b.Sessions, a.Sessions), cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// signalRules are the rules recurring signals teach.
+var signalRules = []struct {
+	signals    []string
+	name, rule string
+}{
+	{[]string{"false_success"}, "antigen-verify-before-claiming-success",
+		"Run the tests or the command and read its result before saying that something works."},
+	{[]string{"tool_loop"}, "antigen-no-repeated-failing-calls",
+		"When the same call fails twice, stop and change the approach instead of repeating it."},
+	{[]string{"no_resolution", "session_abandoned"}, "antigen-resolve-errors-before-moving-on",
+		"Do not move on while an error is unresolved: fix it, or say plainly that it is not fixed."},
+	{[]string{"request_interrupted", "interrupt_cascade"}, "antigen-confirm-plan-before-long-changes",
+		"Before a long or wide change, say the plan in a few lines and wait for a go-ahead."},
+	{[]string{"user_negation", "user_curse"}, "antigen-check-understanding-first",
+		"When a request is ambiguous, ask one short question before acting on a guess."},
+}
+
+// antigens draws candidate rules from the causes that recur in at least
+// minSeen sessions.
+func antigens(signals, files, commands map[string]*Cause, evidence map[string][]string) []Antigen {
+	out := []Antigen{}
+	for _, sr := range signalRules {
+		seen, count := 0, 0
+		var ev []string
+		for _, s := range sr.signals {
+			if c := signals[s]; c != nil {
+				seen = max(seen, c.Sessions)
+				count += c.Count
+				ev = appendNew(ev, evidence[s]...)
+			}
+		}
+		if seen < minSeen {
+			continue
+		}
+		out = append(out, Antigen{Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
+			Why: fmt.Sprintf("%s seen %d times in %d sessions with friction", strings.Join(sr.signals, " or "), count, seen)})
+	}
+	for _, name := range sortedKeys(commands) {
+		c := commands[name]
+		if c.Sessions < minSeen || c.Fix == "" {
+			continue
+		}
+		cmd := cmp.Or(c.Example, strings.TrimPrefix(name, "cmd:"))
+		out = append(out, Antigen{Name: "antigen-command-" + slug(cmd),
+			Rule: fmt.Sprintf("`%s` has failed the same way in %d sessions; what worked: %s.", cmd, c.Sessions, strings.TrimSuffix(c.Fix, ".")),
+			Why:  fmt.Sprintf("`%s` failed %d times in %d sessions with friction", cmd, c.Count, c.Sessions),
+			Seen: c.Sessions, Confidence: Confidence(c.Sessions), Evidence: first(evidence[name], 5)})
+	}
+	for _, name := range sortedKeys(files) {
+		c := files[name]
+		dir := strings.TrimPrefix(name, "dir:")
+		// Files that drew corrections: changed in sessions where the user
+		// said no.
+		corrected := 0
+		for _, ev := range evidence[name] {
+			if slices.ContainsFunc(evidence["user_negation"], func(s string) bool { return s == ev }) {
+				corrected++
+			}
+		}
+		if corrected < minSeen {
+			continue
+		}
+		out = append(out, Antigen{Name: "antigen-files-" + slug(dir),
+			Rule: fmt.Sprintf("Ask before changing files under %s/: changes there drew corrections in %d sessions.", dir, corrected),
+			Why:  fmt.Sprintf("files under %s/ changed in %d sessions with friction, %d of them with the user saying no", dir, c.Sessions, corrected),
+			Seen: corrected, Confidence: Confidence(corrected), Evidence: first(evidence[name], 5)})
+	}
+	slices.SortStableFunc(out, func(a, b Antigen) int { return cmp.Compare(b.Seen, a.Seen) })
+	return out
+}
+
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
+}
+
+func first(list []string, n int) []string { return list[:min(n, len(list))] }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// slug makes a name part of a command or a folder.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(str.Shorten(b.String(), 40), "-…")
+}
+
+func round(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
