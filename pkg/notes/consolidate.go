@@ -13,6 +13,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -56,7 +57,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	var facts []string
 	if data, err := store.ReadFileIn(p.Root, store.RepoMemory(p.Root), 4<<20); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 60 {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 1000 {
 				facts = append(facts, "- "+str.OneLine(t[2:]))
 			}
 		}
@@ -68,7 +69,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 			}
 		}
 	}
-	section("Facts", facts)
+	section("Facts", capped(MergeNearDuplicates(facts), maxFacts, "facts"))
 	var briefing []string
 	if !opts.Briefing {
 		// Private: only on request.
@@ -101,9 +102,9 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	for _, l := range [][]string{prefs, decisions, constraints} {
 		sort.Strings(l)
 	}
-	section("Preferences", prefs)
-	section("Decisions", decisions)
-	section("Constraints", constraints)
+	section("Preferences", capped(MergeNearDuplicates(prefs), maxRecordLines, "preferences"))
+	section("Decisions", capped(MergeNearDuplicates(decisions), maxRecordLines, "decisions"))
+	section("Constraints", capped(MergeNearDuplicates(constraints), maxRecordLines, "constraints"))
 	var episodes []string
 	if !opts.Episodes {
 		// Private: only on request.
@@ -121,6 +122,72 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	// CLAUDE.md is committed: whatever a memory file held, no secret goes.
 	out, _ := redact.String(b.String())
 	return out
+}
+
+// The section's caps: the session hook injects all of the memory anyway,
+// so CLAUDE.md keeps what matters most at a size a person reads (seed
+// 002's 100 to 150 lines).
+const (
+	maxFacts       = 40
+	maxRecordLines = 20
+)
+
+// capped keeps the first n lines of a list, and says how many more there
+// are.
+func capped(lines []string, n int, what string) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n:n], fmt.Sprintf("- … %d more %s in the project's memory (ccmem injects them at session start)", len(lines)-n, what))
+}
+
+// MergeNearDuplicates keeps one of each group of lines that say nearly the
+// same thing — most of their words in common (a Jaccard overlap of 0.75 of
+// their search terms, 3 or more each) — at the place of the first, in the
+// words of the longest (it usually says the most).
+func MergeNearDuplicates(lines []string) []string {
+	type kept struct {
+		text  string
+		terms map[string]bool
+	}
+	var out []kept
+	for _, l := range lines {
+		terms := map[string]bool{}
+		for _, t := range search.Terms(l) {
+			terms[t] = true
+		}
+		merged := false
+		for i := range out {
+			if nearSame(out[i].terms, terms) {
+				if len(l) > len(out[i].text) {
+					out[i].text = l
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, kept{l, terms})
+		}
+	}
+	res := make([]string, len(out))
+	for i, k := range out {
+		res[i] = k.text
+	}
+	return res
+}
+
+func nearSame(a, b map[string]bool) bool {
+	if len(a) < 3 || len(b) < 3 {
+		return false
+	}
+	both := 0
+	for t := range a {
+		if b[t] {
+			both++
+		}
+	}
+	return float64(both) >= 0.75*float64(len(a)+len(b)-both)
 }
 
 // ConsolidateResult says what Consolidate did.
