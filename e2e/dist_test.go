@@ -122,7 +122,8 @@ func TestReleaseArchives(t *testing.T) {
 		}
 		slices.Sort(names)
 		var wantNames []string
-		for _, n := range []string{"LICENSE", "README.md", "ccmem" + exe, "precompact" + exe, "sessionstart" + exe, "stop" + exe, "userpromptsubmit" + exe} {
+		for _, n := range []string{"LICENSE", "README.md", "ccmem" + exe, "precompact" + exe, "sessionstart" + exe, "stop" + exe, "userpromptsubmit" + exe,
+			"pretooluse" + exe, "posttoolusefailure" + exe, "subagentstart" + exe} {
 			wantNames = append(wantNames, top+"/"+n)
 		}
 		slices.Sort(wantNames)

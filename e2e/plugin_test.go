@@ -31,7 +31,7 @@ func pluginCopy(t *testing.T, built bool) string {
 	}
 	if built {
 		copyFile(t, filepath.Join(binDir, "ccmem"), filepath.Join(dir, "bin", "ccmem"))
-		for _, h := range []string{"sessionstart", "stop", "precompact"} {
+		for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
 			copyFile(t, filepath.Join(binDir, h), filepath.Join(dir, "lib", "ccmem", h))
 		}
 	}
