@@ -13,6 +13,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -76,11 +77,13 @@ func runConsolidate(c *command.Ctx, cwd string, opts notes.ConsolidateOptions, d
 }
 
 var cmdBriefing = &command.Command{
-	Name: "briefing", Args: "[--cwd DIR] [--set FILE|-]",
-	Summary: "print or replace the project's briefing (two previous versions kept)",
+	Name: "briefing", Args: "[--cwd DIR] [--set FILE|-] | draft [--apply]",
+	Summary: "print, replace or draft the project's briefing (two previous versions kept)",
 	Help: `Without --set, prints the project's briefing. --set replaces it with FILE
 (or standard input), keeping the previous two versions as briefing.md.1
-and briefing.md.2. Session start injects at most 80 lines of it.`,
+and briefing.md.2. Session start injects at most 80 lines of it.
+` + "`ccmem briefing draft`" + ` drafts one from the newest sessions (seed 003).`,
+	Subs: []*command.Command{cmdBriefingDraft},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)
 		set := fs.String("set", "", "replace the briefing with this `file` (- for standard input)")
@@ -132,6 +135,116 @@ func runBriefing(c *command.Ctx, cwd, set string) error {
 		fmt.Fprintf(c.Stderr, "ccmem: warning: only the first 80 lines are injected (caps.briefing)\n")
 	}
 	return nil
+}
+
+var cmdBriefingDraft = &command.Command{
+	Name: "draft", Args: "[--apply] [--sessions N] [--cwd DIR] [--json]",
+	Summary: "draft a briefing from the newest sessions; --apply makes it the briefing",
+	Help: `Drafts the project's briefing (at most 80 lines) from its newest sessions'
+records (--sessions, 20 by default; automated runs left out): what the
+project is being used for (the sessions' titles), the files and commands
+that recur, its decisions (active decision records, and conclusions that
+state one), its open problems (commands that failed and were not fixed,
+sessions that went badly) and the last outcomes. Every line comes from the
+records; no model is asked, so the same sessions give the same draft.
+
+It prints the draft as a diff against the current briefing ("-" lines
+go, "+" lines come). --apply writes it as the new briefing, keeping the
+two previous versions (briefing.md.1, .2) for rollback. Edit it after:
+the draft is a start, not the last word.`,
+	Setup: func(flags *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		cwd := command.CwdFlag(flags)
+		apply := flags.Bool("apply", false, "write the draft as the new briefing")
+		n := flags.Int("sessions", 20, "draft from this many of the newest `sessions`")
+		asJSON := flags.Bool("json", false, "print the draft and the current briefing as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(flags, args); err != nil {
+				return err
+			}
+			if *n < 1 || *n > 1000 {
+				return command.Usagef("", "--sessions must be between 1 and 1000, not %d", *n)
+			}
+			p, err := projectHere(c, *cwd)
+			if err != nil {
+				return err
+			}
+			eps, problems := session.AllEpisodes(c.Env, p.Key)
+			for _, pr := range problems {
+				fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
+			}
+			draft := notes.DraftBriefing(p, eps, *n)
+			cur, err := store.ReadSmallFile(c.Env.BriefingPath(p.Key), 16<<20)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			changed := false
+			if *apply {
+				if changed, err = notes.SetBriefing(c.Env, p, draft); err != nil {
+					return err
+				}
+			}
+			if *asJSON {
+				return c.PrintJSON(map[string]any{"draft": draft, "current": string(cur), "applied": *apply && changed, "path": c.Env.BriefingPath(p.Key)})
+			}
+			diff := lineDiff(strings.Split(strings.TrimRight(string(cur), "\n"), "\n"), strings.Split(strings.TrimRight(draft, "\n"), "\n"))
+			if len(cur) == 0 {
+				fmt.Fprintln(c.Stdout, "--- no briefing yet")
+			} else {
+				fmt.Fprintf(c.Stdout, "--- %s\n", c.Env.Tilde(c.Env.BriefingPath(p.Key)))
+			}
+			fmt.Fprintln(c.Stdout, "+++ draft")
+			for _, l := range diff {
+				fmt.Fprintln(c.Stdout, str.Line(l))
+			}
+			switch {
+			case *apply && changed:
+				fmt.Fprintf(c.Stdout, "briefing set from the draft in %s; the previous version is briefing.md.1\n", c.Env.Tilde(c.Env.BriefingPath(p.Key)))
+			case *apply:
+				fmt.Fprintln(c.Stdout, "the briefing is unchanged")
+			default:
+				fmt.Fprintln(c.Stdout, "`ccmem briefing draft --apply` makes it the briefing (the current one is kept as briefing.md.1)")
+			}
+			return nil
+		}
+	},
+}
+
+// lineDiff is a line diff of a and b: each line of the longest common
+// subsequence with "  ", the lines only a has with "- ", only b with "+ ".
+func lineDiff(a, b []string) []string {
+	if len(a) == 1 && a[0] == "" {
+		a = nil
+	}
+	n, m := len(a), len(b)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []string
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && a[i] == b[j]:
+			out = append(out, "  "+a[i])
+			i, j = i+1, j+1
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			out = append(out, "+ "+b[j])
+			j++
+		default:
+			out = append(out, "- "+a[i])
+			i++
+		}
+	}
+	return out
 }
 
 var cmdDisable = &command.Command{
