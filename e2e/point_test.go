@@ -128,3 +128,29 @@ func TestSubagentStartsWithTheRules(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillProfileReachesTheModel: when the model runs a project skill
+// (the Skill tool), the request after it carries the skill's profile
+// (seed 003), through the PreToolUse hook.
+func TestSkillProfileReachesTheModel(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write(filepath.Join(w.project, ".claude", "skills", "deploy", "SKILL.md"),
+		"---\nname: deploy\ndescription: Deploy the shop to staging\n---\nRun make deploy-staging and report the URL.\n")
+	profile := filepath.Join(w.home, "deploy-profile.md")
+	w.write(profile, "# Deploy here\n- run make release-check first; it catches the missing changelog entry\n")
+	if out, err := w.ccmem("profile", "set", "deploy", "--input", profile); err != nil {
+		t.Fatalf("ccmem profile set: %v\n%s", err, out)
+	}
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if toolResults(r) == 0 {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Skill", Input: map[string]any{"skill": "deploy"}}}}
+		}
+		return scriptapi.Reply{Text: "deployed"}
+	})
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "deploy the shop to staging", "--allowedTools", "Skill Bash Read")
+	got := w.contextAfter(n, "PreToolUse:Skill hook additional context: ")
+	if !strings.Contains(got, `the user's notes for the "deploy" skill`) || !strings.Contains(got, "run make release-check first") {
+		t.Fatalf("the request after the Skill call lacks the profile:\n%s", got)
+	}
+}

@@ -83,7 +83,7 @@ func (f recordFlags) report(c *command.Ctx, verb string, rf records.File, err er
 // recordRef reads the one CATEGORY/ID argument of a sub-command.
 func recordRef(fs *flag.FlagSet, args []string) (category, id string, err error) {
 	if len(args) == 0 {
-		return "", "", command.Usagef("name the record as CATEGORY/ID, such as decision/use-postgres", "%s needs a record", fs.Name())
+		return "", "", command.Usagef("name the record as CATEGORY/ID, such as decision/use-postgres", "%s needs a record", strings.TrimPrefix(fs.Name(), "ccmem "))
 	}
 	if err := command.NoArgs(fs, args[1:]); err != nil {
 		return "", "", err

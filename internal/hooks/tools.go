@@ -13,11 +13,12 @@ import (
 const preToolUsage = `usage: pretooluse < hook-input.json
 
 pretooluse is ccmem's PreToolUse hook for Claude Code (registered for the
-tools in guard.tools: Bash, Edit, Write, MultiEdit, NotebookEdit). Before a
-command runs or a file is written, it adds at most guard.max_lines of the
-user's standing rules that bear on it — learned feedback, the project's
-preference and constraint records, rule-like MEMORY.md lines — each once a
-session, as
+tools in guard.tools: Bash, Edit, Write, MultiEdit, NotebookEdit, Skill).
+Before a command runs or a file is written, it adds at most guard.max_lines
+of the user's standing rules that bear on it — learned feedback, the
+project's preference and constraint records, rule-like MEMORY.md lines —
+each once a session; when a skill runs, the project's profile of that
+skill (ccmem profile); as
   {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"…"}}
 It prints nothing when no rule bears on the call, and never allows, denies
 or changes a call.
@@ -78,6 +79,8 @@ func toolRequest(r *run) memory.ToolRequest {
 		req.Path = r.in.ToolString("file_path")
 	case "NotebookEdit":
 		req.Path = r.in.ToolString("notebook_path")
+	case "Skill":
+		req.Skill = r.in.ToolString("skill")
 	default:
 		req.Input = toolText(r.in.ToolInput)
 	}

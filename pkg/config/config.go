@@ -80,8 +80,8 @@ type Guard struct {
 }
 
 // DefaultGuardTools are the tools pretooluse looks at by default: those
-// that run a command or write a file.
-var DefaultGuardTools = []string{"Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"}
+// that run a command or write a file, and Skill (a skill's profile).
+var DefaultGuardTools = []string{"Bash", "Edit", "Write", "MultiEdit", "NotebookEdit", "Skill"}
 
 // Watches tells whether pretooluse looks at calls of the tool.
 func (g Guard) Watches(tool string) bool { return slices.Contains(g.Tools, tool) }

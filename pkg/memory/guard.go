@@ -23,8 +23,9 @@ type ToolRequest struct {
 	SessionID string
 	Cwd       string
 	// Tool is the tool's name; Command the shell command of a Bash call,
-	// Path the file a call writes, Input the call's other text.
-	Tool, Command, Path, Input string
+	// Path the file a call writes, Skill the skill a Skill call runs,
+	// Input the call's other text.
+	Tool, Command, Path, Skill, Input string
 	// Error is what a failed call reported.
 	Error string
 	// Started is when the hook started; the configured deadline counts
@@ -70,6 +71,9 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 	if !g.Enabled || g.MaxLines == 0 || !g.Watches(req.Tool) {
 		return ToolResult{}, nil
 	}
+	if req.Skill != "" {
+		return skillProfile(e, pl.project, req)
+	}
 	root := ""
 	if pl.project != nil {
 		root = pl.project.Root
@@ -111,6 +115,30 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 	if pl.project != nil {
 		err = session.CommitGuard(e, *pl.project, req.SessionID, refs)
 	}
+	return ToolResult{Context: inject.Neutralize(text)}, err
+}
+
+// MaxProfileLines is what a skill's profile gives (seed 003: 30 lines).
+const MaxProfileLines = 30
+
+// skillProfile is what the project's profile of a skill says, given when
+// the skill runs, once a session.
+func skillProfile(e store.Env, p *store.Project, req ToolRequest) (ToolResult, error) {
+	if p == nil {
+		return ToolResult{}, nil
+	}
+	path := e.ProfilePath(p.Key, req.Skill)
+	h, err := store.ReadHeadIn(e.ProjectDir(p.Key), path, store.Limits{Lines: MaxProfileLines, Chars: 8 << 10, LineChars: 500})
+	if err != nil || len(h.Lines) == 0 {
+		return ToolResult{}, nil // no profile: nothing to say
+	}
+	st, err := session.ReadPrompted(e, *p, req.SessionID)
+	if err != nil || st.WasGuarded(path) {
+		return ToolResult{}, err
+	}
+	text := fmt.Sprintf("ccmem — the user's notes for the %q skill in this project (from memory: %s):\n%s",
+		str.Line(str.Shorten(req.Skill, 80)), e.Tilde(path), strings.Join(h.Lines, "\n"))
+	err = session.CommitGuard(e, *p, req.SessionID, []string{path})
 	return ToolResult{Context: inject.Neutralize(text)}, err
 }
 

@@ -46,14 +46,22 @@ type Checkpoint struct {
 	ToolErrors    int            `json:"tool_errors"`
 	// Declined counts the tool calls the user said no to, a permission
 	// denied or a hook blocked: not errors of the work.
-	Declined      int      `json:"declined,omitempty"`
-	FilesChanged  []string `json:"files_changed"`
-	Compactions   int      `json:"compactions"`
-	StartedAt     string   `json:"started_at"`
-	EndedAt       string   `json:"ended_at"`
-	GitBranch     string   `json:"git_branch"`
-	Model         string   `json:"model"`
-	ClientVersion string   `json:"client_version"`
+	Declined     int      `json:"declined,omitempty"`
+	FilesChanged []string `json:"files_changed"`
+	// SkillsUsed are the skills the session ran (the Skill tool), once
+	// each, in the order first run.
+	SkillsUsed  []string `json:"skills_used,omitempty"`
+	Compactions int      `json:"compactions"`
+	StartedAt   string   `json:"started_at"`
+	EndedAt     string   `json:"ended_at"`
+	// DurationSeconds is from the first message to the last.
+	DurationSeconds int64  `json:"duration_seconds,omitempty"`
+	GitBranch       string `json:"git_branch"`
+	// GitRemote is the project's remote (without credentials) when the
+	// session ran.
+	GitRemote     string `json:"git_remote,omitempty"`
+	Model         string `json:"model"`
+	ClientVersion string `json:"client_version"`
 	// Entrypoint is how the client was run, as its first prompt records it
 	// (cli, sdk-cli for claude -p, claude-vscode, sdk-ts…).
 	Entrypoint string `json:"entrypoint,omitempty"`
@@ -179,6 +187,7 @@ const (
 	goalChars    = 200
 	outcomeChars = 300
 	maxPending   = 1000
+	maxSkills    = 50
 )
 
 // newCheckpoint starts the record of a session.
@@ -265,6 +274,10 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 				}
 			}
 			c.Tools[u.Name]++
+			if sk := u.Skill(); sk != "" && len(c.SkillsUsed) < maxSkills && !slices.Contains(c.SkillsUsed, sk) {
+				sk, _ = redact.String(str.Shorten(str.Line(sk), 80))
+				c.SkillsUsed = append(c.SkillsUsed, sk)
+			}
 			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
 				if c.State.PendingFiles == nil {
 					c.State.PendingFiles = map[string]string{}
@@ -414,6 +427,11 @@ func (c *Checkpoint) finish(final bool) {
 		c.lastText = ""
 	}
 	c.Compactions = max(c.State.Boundaries, c.State.PreCompacts)
+	if a, err1 := time.Parse(time.RFC3339Nano, c.StartedAt); err1 == nil {
+		if b, err2 := time.Parse(time.RFC3339Nano, c.EndedAt); err2 == nil && b.After(a) {
+			c.DurationSeconds = int64(b.Sub(a).Seconds())
+		}
+	}
 	c.Friction = friction.Tracker{S: &c.State.Friction}.Score(c.Turns, c.Compactions, final)
 	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions
 }
@@ -526,6 +544,9 @@ func Capture(ctx context.Context, e store.Env, req CaptureRequest) (*Checkpoint,
 	}
 	if req.Process.PID != 0 {
 		c.Process = req.Process
+	}
+	if p.Remote != "" {
+		c.GitRemote = store.PublicRemote(p.Remote)
 	}
 	c.configure(req.Capture)
 	if req.Fork && c.State.ForkedAt == "" && c.Turns == 0 {

@@ -44,10 +44,19 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 		w.int("declined", int64(c.Declined))
 	}
 	w.strs("files_changed", c.FilesChanged)
+	if len(c.SkillsUsed) > 0 {
+		w.strs("skills_used", c.SkillsUsed)
+	}
 	w.int("compactions", int64(c.Compactions))
 	w.str("started_at", c.StartedAt)
 	w.str("ended_at", c.EndedAt)
+	if c.DurationSeconds != 0 {
+		w.int("duration_seconds", c.DurationSeconds)
+	}
 	w.str("git_branch", c.GitBranch)
+	if c.GitRemote != "" {
+		w.str("git_remote", c.GitRemote)
+	}
 	w.str("model", c.Model)
 	w.str("client_version", c.ClientVersion)
 	if c.Entrypoint != "" {
@@ -487,6 +496,12 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Int(&c.Declined)
 			case "files_changed":
 				d.Strs(&c.FilesChanged)
+			case "skills_used":
+				d.Strs(&c.SkillsUsed)
+			case "duration_seconds":
+				d.Int64(&c.DurationSeconds, 64)
+			case "git_remote":
+				d.Str(&c.GitRemote)
 			case "compactions":
 				d.Int(&c.Compactions)
 			case "started_at":
@@ -534,7 +549,7 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 }
 
 var (
-	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed",
+	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed", "skills_used", "duration_seconds", "git_remote",
 		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "outcome", "automated", "automated_by", "parent_session",
 		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}

@@ -55,6 +55,15 @@ func (e Env) PersonalConfig(key string) string {
 	return filepath.Join(e.ProjectDir(key), "config.yaml")
 }
 
+// ProfilesDir holds a project's skill profiles: what to remember when a
+// skill runs in the project (seed 003).
+func (e Env) ProfilesDir(key string) string { return filepath.Join(e.ProjectDir(key), "profiles") }
+
+// ProfilePath is the profile of one skill (its name as a safe file name).
+func (e Env) ProfilePath(key, skill string) string {
+	return filepath.Join(e.ProfilesDir(key), SafeFileName(skill)+".md")
+}
+
 // IndexPath is a project's episode menu.
 func (e Env) IndexPath(key string) string { return filepath.Join(e.ProjectDir(key), "INDEX.md") }
 

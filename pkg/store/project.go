@@ -165,9 +165,27 @@ func gitRemote(commonDir string) string {
 		}
 	}
 	if origin != "" {
-		return origin
+		return PublicRemote(origin)
 	}
-	return first
+	return PublicRemote(first)
+}
+
+// PublicRemote is a remote's URL without the credentials a URL may carry
+// (https://user:token@host/… → https://host/…): a remote is written into
+// project.json and episodes, and may be pushed.
+func PublicRemote(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u // user@host:path (scp-like) names a user, no secret
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	if path == "" && !strings.HasSuffix(rest, "/") {
+		return scheme + "://" + host
+	}
+	return scheme + "://" + host + "/" + path
 }
 
 // keyFor is the store key of a project root: its slug, unless the store
