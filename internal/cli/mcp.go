@@ -105,11 +105,12 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "remember", Title: "Remember a fact",
-				Description: "Adds one durable fact as a bullet under a topic header: scope global (about the user, every project; private) or project (the repository's MEMORY.md, committed and read by the team). A fact already there is not added twice; secrets are redacted.",
-				InputSchema: schema(`{"type":"object","properties":{"fact":{"type":"string","description":"the fact, one sentence"},"topic":{"type":"string","description":"the header to file it under (default Notes)"},"scope":{"type":"string","enum":["global","project"],"description":"global (default) or project"}},"required":["fact"],"additionalProperties":false}`),
+				Description: "Adds one durable fact as a bullet under a topic header: scope global (about the user, every project; private) or project (the repository's MEMORY.md, committed and read by the team). A fact already there is not added twice; one nearly the same is returned instead of added (force: true adds it anyway); secrets are redacted.",
+				InputSchema: schema(`{"type":"object","properties":{"fact":{"type":"string","description":"the fact, one sentence"},"topic":{"type":"string","description":"the header to file it under (default Notes)"},"scope":{"type":"string","enum":["global","project"],"description":"global (default) or project"},"force":{"type":"boolean","description":"add it even when a fact nearly the same is there (default false: the similar facts are returned instead)"}},"required":["fact"],"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
 						Fact, Topic, Scope string
+						Force              bool
 					}
 					if err := json.Unmarshal(args, &in); err != nil {
 						return "", fmt.Errorf("remember: %v", err)
@@ -132,7 +133,16 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if err != nil && scope == notes.Project {
 						return "", err
 					}
-					res, err := notes.Remember(c.Env, scope, p, in.Topic, in.Fact)
+					res, err := notes.RememberWith(c.Env, scope, p, in.Topic, in.Fact, notes.RememberOptions{Force: in.Force})
+					if errors.Is(err, notes.ErrSimilar) {
+						var b strings.Builder
+						fmt.Fprintf(&b, "not added: %s already holds a fact nearly the same:", res.Path)
+						for _, s := range res.Similar {
+							fmt.Fprintf(&b, "\n- line %d: %s", s.Line, str.Line(s.Text))
+						}
+						b.WriteString("\nIf the new fact updates it, tell the user (or edit the file); to add it anyway, call remember again with force: true.")
+						return b.String(), nil
+					}
 					if err != nil {
 						return "", err
 					}

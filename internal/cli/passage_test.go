@@ -140,3 +140,42 @@ func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestMCPRememberLooksFirst: the MCP remember tool returns the facts
+// nearly the same as a new one instead of adding it, unless forced.
+func TestMCPRememberLooksFirst(t *testing.T) {
+	home := t.TempDir()
+	c := &command.Ctx{Context: context.Background(), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+	var err error
+	if c.Env, err = store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(home)
+	var remember func(context.Context, json.RawMessage) (string, error)
+	for _, tool := range mcpServer(c).Tools {
+		if tool.Name == "remember" {
+			remember = tool.Call
+		}
+	}
+	call := func(args string) string {
+		out, err := remember(context.Background(), json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := call(`{"fact":"The user deploys every service with HashiCorp Nomad"}`); !strings.HasPrefix(got, "remembered") {
+		t.Fatal(got)
+	}
+	if got := call(`{"fact":"the user deploys each service with hashicorp nomad"}`); !strings.Contains(got, "not added") || !strings.Contains(got, "- line 2: The user deploys every service with HashiCorp Nomad") {
+		t.Fatalf("a near duplicate: %s", got)
+	}
+	if got := call(`{"fact":"the user deploys each service with hashicorp nomad","force":true}`); !strings.HasPrefix(got, "remembered") {
+		t.Fatalf("forced: %s", got)
+	}
+}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/records"
 )
 
@@ -65,7 +67,16 @@ func (f recordFlags) open(c *command.Ctx) (*records.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return records.Open(c.Env, dir)
+	s, err := records.Open(c.Env, dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, files := config.Load(c.Env, s.Root, s.Key)
+	for _, pr := range config.Problems(c.Env, files) {
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
+	}
+	s.Policy = cfg.Records
+	return s, nil
 }
 
 // report prints the outcome of a write.
@@ -96,13 +107,21 @@ func recordRef(fs *flag.FlagSet, args []string) (category, id string, err error)
 }
 
 var cmdRecordCreate = &command.Command{
-	Name: "create", Args: "--category C [--id ID] [--input FILE|-] [--cwd DIR] [--json]",
-	Summary: "create a record from JSON",
+	Name: "create", Args: "--category C [--id ID] [--input FILE|-] [--force] [--cwd DIR] [--json]",
+	Summary: "create a record from JSON (refused when one nearly the same exists, unless --force)",
+	Help: `Creates an active record from JSON (see ccmem help record). It looks
+before it creates (seed 004): the project's active records of the same
+category are scored against the new one — the words of the title, the
+tags and the content — and one scoring 0.5 or more is taken for the same
+record: the create is refused, listing them (--json: "candidates", each
+with its ref, title, hash and score) with the command that updates one
+instead. --force creates it anyway.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		category := fs.String("category", "", "the record's `category`")
 		id := fs.String("id", "", "the record's `id` (default: the title's slug)")
 		input := fs.String("input", "-", "the record JSON: a `file`, or - for standard input")
+		force := fs.Bool("force", false, "create it even when a record nearly the same exists")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
@@ -126,6 +145,14 @@ var cmdRecordCreate = &command.Command{
 			}
 			if r.Category == "" {
 				return command.Usagef("categories: "+strings.Join(records.Categories, ", "), "record create needs --category")
+			}
+			if !*force {
+				if cands := notes.RecordCandidates(s.Root, r); len(cands) > 0 {
+					best := cands[0]
+					err := fmt.Errorf("CANDIDATES: %s (%q, score %.2f) looks like the same record: update it instead, or create this one anyway with --force", best.Ref, best.Title, best.Score)
+					return command.WithHint(detailed{codedError{err, "CANDIDATES"}, map[string]any{"candidates": cands}},
+						fmt.Sprintf("ccmem record update %s --hash %s --input FILE", best.Ref, best.Hash))
+				}
 			}
 			f, err := s.Create(r)
 			return rf.report(c, "created", f, err)
@@ -178,7 +205,19 @@ func recordStatusCommand(name, status, done, summary string) *command.Command {
 				if err != nil {
 					return err
 				}
+				// Seed 004's deletion guard: retiring or archiving a record
+				// others link to goes ahead, naming them.
+				var linked []string
+				if status != records.StatusActive {
+					linked = s.LinkedBy(category, id)
+					for _, l := range linked {
+						fmt.Fprintf(c.Stderr, "ccmem: warning: %s/%s is linked from %s, which will point at a %s record\n", category, id, str.Line(l), done)
+					}
+				}
 				f, err := s.SetStatus(category, id, status, *reason)
+				if err == nil && *rf.asJSON && len(linked) > 0 {
+					return c.PrintJSON(map[string]any{"record": f, "linked_by": linked})
+				}
 				return rf.report(c, done, f, err)
 			}
 		},
@@ -187,7 +226,12 @@ func recordStatusCommand(name, status, done, summary string) *command.Command {
 
 var cmdRecordGC = &command.Command{
 	Name: "gc", Args: "[--dry-run] [--cwd DIR] [--json]",
-	Summary: "purge retired records past their 30-day grace (archived ones never)",
+	Summary: "retire expired records and purge retired ones past their grace (archived ones never)",
+	Help: `Retires the active records of a category with a retention
+(records.categories.NAME.retention_days) not updated for that long, then
+deletes the retired records whose grace period has passed
+(records.grace_period_days, 30 days by default). Archived records are kept
+for good. --dry-run reports what it would do.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		dryRun := fs.Bool("dry-run", false, "report only")
@@ -199,21 +243,24 @@ var cmdRecordGC = &command.Command{
 			if err != nil {
 				return err
 			}
-			paths, err := s.GC(*dryRun)
+			rep, err := s.GC(*dryRun)
 			if err != nil {
 				return err
 			}
 			if *rf.asJSON {
-				return c.PrintJSON(map[string]any{"dry_run": *dryRun, "purged": orEmpty(paths)})
+				return c.PrintJSON(map[string]any{"dry_run": *dryRun, "purged": rep.Purged, "expired": rep.Expired})
 			}
-			verb := "purged"
+			purged, expired := "purged", "retired"
 			if *dryRun {
-				verb = "would purge"
+				purged, expired = "would purge", "would retire"
 			}
-			for _, p := range paths {
-				fmt.Fprintf(c.Stdout, "%s %s\n", verb, c.Env.Tilde(p))
+			for _, p := range rep.Expired {
+				fmt.Fprintf(c.Stdout, "%s %s (past its category's retention)\n", expired, c.Env.Tilde(p))
 			}
-			fmt.Fprintf(c.Stdout, "%s past their 30-day grace %s\n", str.Plural(len(paths), "retired record", "retired records"), verb)
+			for _, p := range rep.Purged {
+				fmt.Fprintf(c.Stdout, "%s %s\n", purged, c.Env.Tilde(p))
+			}
+			fmt.Fprintf(c.Stdout, "%s past their %d-day grace %s\n", str.Plural(len(rep.Purged), "retired record", "retired records"), s.Policy.GracePeriodDays, purged)
 			return nil
 		}
 	},
@@ -276,6 +323,16 @@ var cmdRecordShow = &command.Command{
 		}
 	},
 }
+
+// detailed is an error with more to say to a script (--json): the
+// fields are added to the error's JSON.
+type detailed struct {
+	error
+	fields map[string]any
+}
+
+func (e detailed) Unwrap() error              { return e.error }
+func (e detailed) JSONFields() map[string]any { return e.fields }
 
 // codedError is an error with the code of the rule that refused it, for
 // --json.

@@ -18,7 +18,9 @@ var cmdRemember = &command.Command{
 	Summary: "add a fact as a bullet to the right MEMORY.md",
 	Help: `Adds TEXT as one bullet under the "## T" header (default: Notes) of a
 MEMORY.md, creating the file and the header when needed. A fact already
-there is not added twice. --global (the default) writes your private
+there is not added twice, and one whose words nearly all match a fact
+there already is refused, naming it (look before you create, seed 004):
+edit or forget that one, or --force adds this anyway. --global (the default) writes your private
 ~/.claude/ccmem/MEMORY.md, for every project; --project writes the
 repository's .claude/memory/MEMORY.md, which is committed and shared with
 the team. Secrets in TEXT are redacted.`,
@@ -28,6 +30,7 @@ the team. Secrets in TEXT are redacted.`,
 		topic := fs.String("topic", notes.DefaultTopic, "the `header` to file the fact under")
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the result as JSON")
+		force := fs.Bool("force", false, "add the fact even when one nearly the same is there")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.Exclusive(fs, "global", "project"); err != nil {
 				return err
@@ -36,12 +39,12 @@ the team. Secrets in TEXT are redacted.`,
 			if strings.TrimSpace(text) == "" {
 				return command.Usagef(`for example: ccmem remember --project --topic Build "make db-up before make test"`, "remember needs the fact to remember")
 			}
-			return runRemember(c, *project, *topic, *cwd, text, *asJSON)
+			return runRemember(c, *project, *topic, *cwd, text, *asJSON, *force)
 		}
 	},
 }
 
-func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON bool) error {
+func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, force bool) error {
 	scope, p := notes.Global, store.Project{}
 	if project {
 		scope = notes.Project
@@ -51,7 +54,11 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON b
 		}
 	}
 	root := p.Root
-	res, err := notes.Remember(c.Env, scope, p, topic, text)
+	res, err := notes.RememberWith(c.Env, scope, p, topic, text, notes.RememberOptions{Force: force})
+	if errors.Is(err, notes.ErrSimilar) {
+		return command.WithHint(detailed{codedError{err, "SIMILAR"}, map[string]any{"similar": res.Similar, "path": res.Path}},
+			"`ccmem edit` opens the file; `ccmem remember --force` adds it anyway")
+	}
 	if errors.Is(err, notes.ErrNoRepository) {
 		return command.WithHint(err, "run it inside the repository (or name it with --cwd DIR); --global keeps the fact for you, in every project")
 	}

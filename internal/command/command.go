@@ -259,18 +259,25 @@ func (c *Ctx) fail(err error) int {
 	if c.jsonErrors {
 		// A script that asked for JSON gets the error as JSON too, on
 		// stdout, with the rule's code when one refused it.
-		out := struct {
-			OK    bool   `json:"ok"`
-			Code  string `json:"code"`
-			Error string `json:"error"`
-			Hint  string `json:"hint,omitempty"`
-		}{Code: "ERROR", Error: str.OneLine(err.Error()), Hint: str.OneLine(h.hint)}
+		out := map[string]any{"ok": false, "code": "ERROR", "error": str.OneLine(err.Error())}
+		if h.hint != "" {
+			out["hint"] = str.OneLine(h.hint)
+		}
 		var coded interface{ Code() string }
 		switch {
 		case errors.As(err, &coded) && coded.Code() != "":
-			out.Code = coded.Code()
+			out["code"] = coded.Code()
 		case usage:
-			out.Code = "USAGE"
+			out["code"] = "USAGE"
+		}
+		// More for a script: the candidates of a refused create, …
+		var more interface{ JSONFields() map[string]any }
+		if errors.As(err, &more) {
+			for k, v := range more.JSONFields() {
+				if _, taken := out[k]; !taken {
+					out[k] = v
+				}
+			}
 		}
 		c.PrintJSON(out)
 	}

@@ -55,10 +55,40 @@ type Config struct {
 	KeepNewest int     `yaml:"keep_newest" json:"keep_newest"`
 	Capture    Capture `yaml:"capture" json:"capture"`
 	// PreCompactInstructions is printed by the PreCompact hook; "" is off.
-	PreCompactInstructions string `yaml:"precompact_instructions" json:"precompact_instructions"`
-	Triage                 Triage `yaml:"triage" json:"triage"`
-	Recall                 Recall `yaml:"recall" json:"recall"`
-	Guard                  Guard  `yaml:"guard" json:"guard"`
+	PreCompactInstructions string  `yaml:"precompact_instructions" json:"precompact_instructions"`
+	Triage                 Triage  `yaml:"triage" json:"triage"`
+	Recall                 Recall  `yaml:"recall" json:"recall"`
+	Guard                  Guard   `yaml:"guard" json:"guard"`
+	Records                Records `yaml:"records" json:"records"`
+}
+
+// Records configures the project records (seed 004's settings).
+type Records struct {
+	// MaxRetained is how many session summaries stay active (the oldest
+	// beyond are retired).
+	MaxRetained int `yaml:"max_retained" json:"max_retained"`
+	// GracePeriodDays is how long a retired record is kept before
+	// `ccmem record gc` purges it.
+	GracePeriodDays int `yaml:"grace_period_days" json:"grace_period_days"`
+	// MaxPerCategory caps the active records of one category.
+	MaxPerCategory int `yaml:"max_per_category" json:"max_per_category"`
+	// Categories sets each category apart: on or off, its description
+	// (what triage tells the model it is for), and after how many days
+	// without an update `ccmem record gc` retires its records (0: never).
+	Categories map[string]RecordCategory `yaml:"categories" json:"categories"`
+}
+
+// RecordCategory is one category's settings.
+type RecordCategory struct {
+	Enabled       *bool  `yaml:"enabled" json:"enabled,omitempty"`
+	Description   string `yaml:"description" json:"description,omitempty"`
+	RetentionDays int    `yaml:"retention_days" json:"retention_days,omitempty"`
+}
+
+// On tells whether a category is turned on (it is unless set off).
+func (r Records) On(category string) bool {
+	c, ok := r.Categories[category]
+	return !ok || c.Enabled == nil || *c.Enabled
 }
 
 // Guard configures memory at the point of action: the pretooluse hook
@@ -203,9 +233,10 @@ func Default() Config {
 			"corrections and stated preferences, in their words; errors that are not " +
 			"yet resolved, with the exact messages; and the files being worked on, " +
 			"with what is left to do in each.",
-		Triage: Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
-		Recall: Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
-		Guard:  Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, SubagentChars: 1500},
+		Triage:  Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
+		Recall:  Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
+		Guard:   Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, SubagentChars: 1500},
+		Records: Records{MaxRetained: 5, GracePeriodDays: 30, MaxPerCategory: 100, Categories: map[string]RecordCategory{}},
 	}
 }
 
@@ -303,6 +334,26 @@ func (c Config) Validate() error {
 	}
 	if c.Guard.SubagentChars != 0 && (c.Guard.SubagentChars < 200 || c.Guard.SubagentChars > inject.MaxInline) {
 		return fmt.Errorf("guard.subagent_chars must be 0 (no block) or between 200 and %d, not %d", inject.MaxInline, c.Guard.SubagentChars)
+	}
+	if c.Records.MaxRetained < 1 || c.Records.MaxRetained > 1000 {
+		return fmt.Errorf("records.max_retained must be between 1 and 1000, not %d", c.Records.MaxRetained)
+	}
+	if c.Records.GracePeriodDays < 0 || c.Records.GracePeriodDays > MaxRetentionDays {
+		return fmt.Errorf("records.grace_period_days must be between 0 and %d, not %d", MaxRetentionDays, c.Records.GracePeriodDays)
+	}
+	if c.Records.MaxPerCategory < 1 || c.Records.MaxPerCategory > 100_000 {
+		return fmt.Errorf("records.max_per_category must be between 1 and 100000, not %d", c.Records.MaxPerCategory)
+	}
+	for name, rc := range c.Records.Categories {
+		if !slices.Contains(triage.Categories, name) {
+			return fmt.Errorf("records.categories.%s: no such category (one of %s)", name, strings.Join(triage.Categories, ", "))
+		}
+		if rc.RetentionDays < 0 || rc.RetentionDays > MaxRetentionDays {
+			return fmt.Errorf("records.categories.%s.retention_days must be between 0 and %d, not %d", name, MaxRetentionDays, rc.RetentionDays)
+		}
+		if len(rc.Description) > 500 {
+			return fmt.Errorf("records.categories.%s.description is over 500 characters", name)
+		}
 	}
 	for k, v := range c.Triage.Thresholds {
 		if _, ok := triage.DefaultThresholds[k]; !ok {

@@ -168,8 +168,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			ccmem = req.CCMem()
 		}
 		for _, l := range left {
-			note := inject.Neutralize(records.LeftTriageNote(str.Shorten(l.Title, 80), l.Hits, ccmem))
-			if str.Chars(inj.Block.Text)+2+str.Chars(note) <= inject.MaxInline {
+			note := inject.Neutralize(records.LeftTriageNote(str.Shorten(l.Title, 80), l.Hits, ccmem, pl.cfg.Records))
+			if note != "" && str.Chars(inj.Block.Text)+2+str.Chars(note) <= inject.MaxInline {
 				inj.Block.Text += "\n\n" + note
 				inj.Block.Chars = str.Chars(inj.Block.Text)
 			}

@@ -144,7 +144,9 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
 		}
-		parts = append(parts, records.TriageNote(st.Triage, ccmem))
+		if note := records.TriageNote(st.Triage, ccmem, pl.cfg.Records); note != "" {
+			parts = append(parts, note)
+		}
 	}
 	if pl.project != nil {
 		err = session.CommitPrompt(e, *pl.project, req.SessionID, len(st.Triage) > 0, recalled)

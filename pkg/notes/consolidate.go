@@ -152,10 +152,7 @@ func MergeNearDuplicates(lines []string) []string {
 	}
 	var out []kept
 	for _, l := range lines {
-		terms := map[string]bool{}
-		for _, t := range search.Terms(l) {
-			terms[t] = true
-		}
+		terms := termSet(l)
 		merged := false
 		for i := range out {
 			if nearSame(out[i].terms, terms) {
@@ -177,6 +174,16 @@ func MergeNearDuplicates(lines []string) []string {
 	return res
 }
 
+// termSet is the search terms of s, once each.
+func termSet(s string) map[string]bool {
+	terms := map[string]bool{}
+	for _, t := range search.Terms(s) {
+		terms[t] = true
+	}
+	return terms
+}
+
+// nearSame tells whether two lines' terms nearly all match.
 func nearSame(a, b map[string]bool) bool {
 	if len(a) < 3 || len(b) < 3 {
 		return false

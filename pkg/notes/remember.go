@@ -23,6 +23,25 @@ type RememberResult struct {
 	Added      bool   `json:"added"` // false: the fact was there already
 	Created    bool   `json:"created"`
 	Redactions int    `json:"redactions"`
+	// Similar are the facts there already that say nearly the same
+	// (seed 004: look before you create); the new one is not added
+	// unless forced.
+	Similar []Similar `json:"similar,omitempty"`
+}
+
+// Similar is a fact nearly the same as one being remembered.
+type Similar struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// ErrSimilar is a fact refused because one nearly the same is there.
+var ErrSimilar = errors.New("a fact nearly the same is there already")
+
+// RememberOptions change how Remember adds a fact.
+type RememberOptions struct {
+	// Force adds the fact even when one nearly the same is there.
+	Force bool
 }
 
 // DefaultTopic is the header facts go under when no topic is given.
@@ -85,6 +104,13 @@ var ErrTooLong = errors.New("too long")
 // It edits the file under a cross-process lock, reading it again under the
 // lock, so facts remembered at the same moment are all kept.
 func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (RememberResult, error) {
+	return RememberWith(e, scope, p, topic, text, RememberOptions{})
+}
+
+// RememberWith is Remember with options. A fact whose words nearly all
+// match one there already (see MergeNearDuplicates) is refused with
+// ErrSimilar, the similar facts in the result, unless opts.Force.
+func RememberWith(e store.Env, scope Scope, p store.Project, topic, text string, opts RememberOptions) (RememberResult, error) {
 	if scope == Project && !p.Git {
 		_, _, err := Target(e, scope, p) // refused before anything is claimed
 		return RememberResult{}, err
@@ -148,6 +174,17 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 	for _, l := range lines {
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && normalizeFact(t[2:]) == key {
 			return res, nil // already there
+		}
+	}
+	if !opts.Force {
+		terms := termSet(fact)
+		for i, l := range lines {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && nearSame(termSet(t[2:]), terms) {
+				res.Similar = append(res.Similar, Similar{Line: i + 1, Text: t[2:]})
+			}
+		}
+		if len(res.Similar) > 0 {
+			return res, fmt.Errorf("%w in %s (line %d: %q): forget or edit that one, or remember this anyway with --force", ErrSimilar, e.Tilde(path), res.Similar[0].Line, str.Shorten(res.Similar[0].Text, 120))
 		}
 	}
 	res.Added = true

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
@@ -46,7 +47,6 @@ const (
 	maxChanges        = 50
 	maxTitle          = 120
 	resurrectionGuard = 24 * time.Hour
-	retiredGrace      = 30 * 24 * time.Hour
 	// SessionWindow is how many session summaries stay active.
 	SessionWindow = 5
 )
@@ -89,12 +89,15 @@ var (
 	ErrConflict     = errors.New("occ conflict")
 	ErrResurrection = errors.New("anti resurrection")
 	ErrImmutable    = errors.New("immutable")
+	ErrCap          = errors.New("cap")
+	ErrDisabled     = errors.New("disabled")
 )
 
 // codes are the rules' names in seed 004 (and in --json output).
 var codes = map[error]string{
 	ErrInvalid: "INVALID", ErrExists: "EXISTS", ErrNotFound: "NOT_FOUND",
 	ErrConflict: "OCC_CONFLICT", ErrResurrection: "ANTI_RESURRECTION", ErrImmutable: "IMMUTABLE",
+	ErrCap: "CATEGORY_CAP", ErrDisabled: "CATEGORY_DISABLED",
 }
 
 // Code is the name of the rule that refused a write ("OCC_CONFLICT" …), or
@@ -464,6 +467,8 @@ type Store struct {
 	Env  store.Env
 	Root string
 	Key  string
+	// Policy is the project's records settings (config records).
+	Policy config.Records
 }
 
 // Open returns the record store of the project dir belongs to.
@@ -476,7 +481,7 @@ func Open(e store.Env, dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{Env: e, Root: p.Root, Key: p.Key}
+	s := &Store{Env: e, Root: p.Root, Key: p.Key, Policy: config.Default().Records}
 	if _, err := os.Stat(Dir(s.Root)); err == nil {
 		unlock, err := s.lock()
 		if err != nil {
@@ -533,6 +538,12 @@ func (s *Store) Create(in *Record) (File, error) {
 	}
 	if _, ok := contentSpecs[r.Category]; !ok {
 		return File{}, refuse(ErrInvalid, "unknown category %q (one of %s)", r.Category, strings.Join(Categories, ", "))
+	}
+	if !s.Policy.On(r.Category) {
+		return File{}, refuse(ErrDisabled, "the %s category is turned off in this project's config (records.categories.%s.enabled)", r.Category, r.Category)
+	}
+	if n := s.active(r.Category); n >= s.Policy.MaxPerCategory && r.Category != "session_summary" {
+		return File{}, refuse(ErrCap, "%s already has %d active records, the most records.max_per_category allows", r.Category, n)
 	}
 	if store.ValidID(r.ID, 80, true) {
 		if old := Read(s.Root, Path(s.Root, r.Category, r.ID)); old.Record != nil || !errors.Is(old.Err, fs.ErrNotExist) {
@@ -774,6 +785,17 @@ func (s *Store) SetStatus(category, id, status, reason string) (File, error) {
 	return s.write(&r)
 }
 
+// active counts the active records of a category.
+func (s *Store) active(category string) int {
+	n := 0
+	for _, rf := range List(s.Root) {
+		if rf.Record != nil && rf.Err == nil && rf.Record.Category == category && rf.Record.RecordStatus == StatusActive {
+			n++
+		}
+	}
+	return n
+}
+
 // rollSessions retires the oldest active session summaries beyond the
 // window. The caller holds the lock.
 func (s *Store) rollSessions() error {
@@ -783,7 +805,11 @@ func (s *Store) rollSessions() error {
 			active = append(active, rf.Record)
 		}
 	}
-	if len(active) <= SessionWindow {
+	window := s.Policy.MaxRetained
+	if window < 1 {
+		window = SessionWindow
+	}
+	if len(active) <= window {
 		return nil
 	}
 	sort.Slice(active, func(i, j int) bool {
@@ -793,9 +819,9 @@ func (s *Store) rollSessions() error {
 		return active[i].ID < active[j].ID
 	})
 	now := s.stamp()
-	for _, r := range active[:len(active)-SessionWindow] {
+	for _, r := range active[:len(active)-window] {
 		c := *r
-		c.RecordStatus, c.RetiredAt, c.RetiredReason = StatusRetired, now, "session rolling window: more than 5 active session summaries"
+		c.RecordStatus, c.RetiredAt, c.RetiredReason = StatusRetired, now, fmt.Sprintf("session rolling window: more than %d active session summaries", window)
 		c.Changes = appendChanges(c.Changes, RecordChange{Date: now, Summary: "retired by the session rolling window", Field: "record_status", OldValue: StatusActive, NewValue: StatusRetired})
 		c.UpdatedAt = now
 		if _, err := s.write(&c); err != nil {
@@ -805,35 +831,67 @@ func (s *Store) rollSessions() error {
 	return nil
 }
 
-// GC deletes retired records whose 30-day grace period has passed;
-// archived records are never deleted. It returns the paths removed.
-func (s *Store) GC(dryRun bool) ([]string, error) {
+// GCReport says what GC did (or, in a dry run, would do).
+type GCReport struct {
+	// Purged are retired records past their grace period, deleted.
+	Purged []string `json:"purged"`
+	// Expired are active records of a category with a retention, not
+	// updated for that long: retired now.
+	Expired []string `json:"expired"`
+}
+
+// GC retires the active records past their category's retention_days,
+// then deletes retired records whose grace period (grace_period_days) has
+// passed; archived records are never deleted.
+func (s *Store) GC(dryRun bool) (GCReport, error) {
+	rep := GCReport{Purged: []string{}, Expired: []string{}}
 	unlock, err := s.lock()
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
 	defer unlock()
-	var out []string
+	now := s.Env.Time()
+	grace := time.Duration(s.Policy.GracePeriodDays) * 24 * time.Hour
 	for _, rf := range List(s.Root) {
 		r := rf.Record
-		if r == nil || r.RecordStatus != StatusRetired {
+		if r == nil || rf.Err != nil {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339, r.RetiredAt)
-		if err != nil || s.Env.Time().Sub(t) < retiredGrace {
-			continue
-		}
-		out = append(out, rf.Path)
-		if !dryRun {
-			if err := os.Remove(rf.Path); err != nil {
-				return out, err
+		switch r.RecordStatus {
+		case StatusActive:
+			days := s.Policy.Categories[r.Category].RetentionDays
+			t, err := time.Parse(time.RFC3339, r.UpdatedAt)
+			if days <= 0 || err != nil || now.Sub(t) < time.Duration(days)*24*time.Hour {
+				continue
+			}
+			rep.Expired = append(rep.Expired, rf.Path)
+			if !dryRun {
+				c := *r
+				stamp := s.stamp()
+				reason := fmt.Sprintf("expired: not updated for %d days (records.categories.%s.retention_days)", days, r.Category)
+				c.RecordStatus, c.RetiredAt, c.RetiredReason, c.UpdatedAt = StatusRetired, stamp, reason, stamp
+				c.Changes = appendChanges(c.Changes, RecordChange{Date: stamp, Summary: "retired: " + reason, Field: "record_status", OldValue: StatusActive, NewValue: StatusRetired})
+				if _, err := s.write(&c); err != nil {
+					return rep, err
+				}
+			}
+		case StatusRetired:
+			t, err := time.Parse(time.RFC3339, r.RetiredAt)
+			if err != nil || now.Sub(t) < grace {
+				continue
+			}
+			rep.Purged = append(rep.Purged, rf.Path)
+			if !dryRun {
+				if err := os.Remove(rf.Path); err != nil {
+					return rep, err
+				}
 			}
 		}
 	}
-	if len(out) > 0 && !dryRun {
-		return out, s.writeIndex()
+	if len(rep.Purged) > 0 && !dryRun {
+		return rep, s.writeIndex()
 	}
-	return out, nil
+	return rep, nil
 }
 
 // IndexPath is the generated list of a project's active records.
@@ -917,4 +975,72 @@ func redactValue(c *redact.Counter, v any) any {
 		return out
 	}
 	return v
+}
+
+// LinkedBy lists the active records that link to category/id (seed 004's
+// deletion guard): ones whose title or content names it as CATEGORY/ID,
+// by its id, or by its title. Retiring or archiving it leaves them
+// pointing at memory no longer injected; the caller warns, naming them.
+func (s *Store) LinkedBy(category, id string) []string {
+	target := Read(s.Root, Path(s.Root, category, id))
+	title := ""
+	if target.Record != nil {
+		title = strings.ToLower(strings.TrimSpace(target.Record.Title))
+	}
+	ref := category + "/" + id
+	var out []string
+	for _, rf := range List(s.Root) {
+		r := rf.Record
+		if r == nil || rf.Err != nil || r.RecordStatus != StatusActive || r.Category == category && r.ID == id {
+			continue
+		}
+		var parts []string
+		collectText(r.Content, &parts)
+		text := strings.ToLower(r.Title + "\n" + strings.Join(parts, "\n"))
+		if strings.Contains(text, ref) || len(id) >= 6 && containsWord(text, id) || len(title) >= 12 && strings.Contains(text, title) {
+			out = append(out, fmt.Sprintf("%s/%s (%s)", r.Category, r.ID, r.Title))
+		}
+	}
+	return out
+}
+
+// collectText gathers the strings of a record's content.
+func collectText(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, x)
+	case []any:
+		for _, e := range x {
+			collectText(e, out)
+		}
+	case map[string]any:
+		for _, e := range x {
+			collectText(e, out)
+		}
+	}
+}
+
+// containsWord tells whether text holds w not inside a longer slug.
+func containsWord(text, w string) bool {
+	isSlug := func(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_' }
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isSlug(text[j-1])) && (end == len(text) || !isSlug(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// ContentText is the text of a record's content, its strings one a line.
+func (r *Record) ContentText() string {
+	var parts []string
+	collectText(r.Content, &parts)
+	sort.Strings(parts) // a map's order: the same record, the same text
+	return strings.Join(parts, "\n")
 }

@@ -253,15 +253,15 @@ func TestRecordGraceGC(t *testing.T) {
 	w.s.SetStatus("decision", "retired-one", StatusRetired, "old")
 	w.s.SetStatus("decision", "archived-one", StatusArchived, "keep")
 	w.now = w.now.Add(29 * 24 * time.Hour)
-	if gone, _ := w.s.GC(false); len(gone) != 0 {
+	if gone, _ := w.s.GC(false); len(gone.Purged) != 0 {
 		t.Fatalf("purged inside the grace period: %v", gone)
 	}
 	w.now = w.now.Add(2 * 24 * time.Hour)
-	if gone, _ := w.s.GC(true); len(gone) != 1 {
+	if gone, _ := w.s.GC(true); len(gone.Purged) != 1 {
 		t.Fatalf("dry run: %v", gone)
 	}
 	gone, err := w.s.GC(false)
-	if err != nil || len(gone) != 1 || !strings.HasSuffix(gone[0], "retired-one.json") {
+	if err != nil || len(gone.Purged) != 1 || !strings.HasSuffix(gone.Purged[0], "retired-one.json") {
 		t.Fatalf("gc: %v %v", gone, err)
 	}
 	if _, err := os.Stat(Path(w.s.Root, "decision", "archived-one")); err != nil {
