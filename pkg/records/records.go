@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/str"
-	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
