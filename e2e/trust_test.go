@@ -51,7 +51,9 @@ func TestUntrustedFolderGetsNoRepositoryMemory(t *testing.T) {
 	tm.run("send-keys", "-t", "cc", "Down")
 	time.Sleep(300 * time.Millisecond)
 	tm.run("send-keys", "-t", "cc", "Enter")
-	tm.waitFor("the prompt", func(s string) bool { return strings.Contains(s, "? for shortcuts") || strings.Contains(s, "❯ \n") || strings.Contains(s, "shift+tab to cycle") })
+	tm.waitFor("the prompt", func(s string) bool {
+		return strings.Contains(s, "? for shortcuts") || strings.Contains(s, "❯ \n") || strings.Contains(s, "shift+tab to cycle")
+	})
 	tm.send("hello")
 	tm.waitFor("the reply", func(s string) bool { return strings.Contains(s, "● ok") })
 	found := false
