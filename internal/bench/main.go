@@ -87,12 +87,38 @@ func main() {
 	}
 }
 
+// binaries are the built binaries the rows run: ccmem and every hook.
+func (o *options) binaries() []string {
+	out := []string{o.ccm}
+	for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
+		out = append(out, filepath.Join(o.hookDir, h))
+	}
+	return out
+}
+
+// printSizes prints each binary's size beside the Go floor's: what a
+// start maps and faults in.
+func (o *options) printSizes() {
+	size := func(p string) int64 {
+		if fi, err := os.Stat(p); err == nil {
+			return fi.Size()
+		}
+		return 0
+	}
+	floor := size(o.floor)
+	fmt.Printf("\nbinary sizes (the Go floor: %.1f MB)\n", float64(floor)/(1<<20))
+	for _, b := range o.binaries() {
+		n := size(b)
+		fmt.Printf("  %-20s %5.1f MB  %4.1f× the floor\n", filepath.Base(b), float64(n)/(1<<20), float64(n)/float64(max(floor, 1)))
+	}
+}
+
 // prepare checks the built binaries and builds the Go floor into tmp.
 func (o *options) prepare(tmp string) error {
 	bin, _ := filepath.Abs(o.bin)
 	o.ccm = filepath.Join(bin, "ccmem")
 	o.hookDir = filepath.Join(bin, "..", "lib", "ccmem")
-	for _, b := range []string{o.ccm, filepath.Join(o.hookDir, "sessionstart"), filepath.Join(o.hookDir, "userpromptsubmit"), filepath.Join(o.hookDir, "stop"), filepath.Join(o.hookDir, "precompact"), filepath.Join(o.hookDir, "pretooluse")} {
+	for _, b := range o.binaries() {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run `make build` first", b)
 		}
@@ -156,6 +182,7 @@ func run(o options) error {
 	}
 	fmt.Println()
 	printTable(rows)
+	o.printSizes()
 	missed := 0
 	for _, r := range rows {
 		if !r.pass {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 var cmdStatus = &command.Command{
@@ -18,9 +20,11 @@ var cmdStatus = &command.Command{
 	Summary: "counts: silo backlog, pending review, episodes, last capture",
 	Help: `--line prints only "N un-ingested memories across M silos" (nothing when
 N is 0), for a status line: it takes each silo's count from status.json
-while that silo's memory folder is unchanged (a stat per silo), lists only
-the silos that changed, and saves the new counts; it never opens a memory
-file. ccmem install registers it as
+while that silo's memory folder is unchanged, lists only the silos that
+changed, and saves the new counts; it never opens a memory file. While no
+silo was added or removed, it checks the session's own silos and a window
+of 256 others (the next each second), so with thousands of silos a change
+in another one shows within a sweep of them all. ccmem install registers it as
 Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		line := fs.Bool("line", false, "print only the backlog line, or nothing")
@@ -44,8 +48,24 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 // never shows an error: it would sit there for good.
 func statusLine(c *command.Ctx) error {
 	hookio.TuneGC() // a millisecond process, as a hook is
-	drain(c.P.Stdin)
-	st, err := learn.RefreshStatus(c, c.Env, nil)
+	// The client's JSON names the session's folders: their silos, where
+	// its memory is written, are always checked.
+	var in struct {
+		Cwd       string `json:"cwd"`
+		Workspace struct {
+			CurrentDir string `json:"current_dir"`
+			ProjectDir string `json:"project_dir"`
+		} `json:"workspace"`
+	}
+	data, _ := io.ReadAll(io.LimitReader(c.P.Stdin, 1<<20))
+	_ = json.Unmarshal(data, &in)
+	var focus []string
+	for _, d := range []string{in.Cwd, in.Workspace.CurrentDir, in.Workspace.ProjectDir} {
+		if d != "" {
+			focus = append(focus, store.Slug(d))
+		}
+	}
+	st, err := learn.RefreshStatusLine(c, c.Env, focus)
 	if err == nil && st.Backlog.Files > 0 {
 		fmt.Fprintln(c.Stdout, learn.BacklogLine(st.Backlog))
 	}

@@ -11,14 +11,10 @@ import (
 	"io/fs"
 	"maps"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"
@@ -423,88 +419,22 @@ func applyConfig(base Config, data []byte) (Config, []unknownKey, error) {
 	}
 	next := base
 	next.Triage.Thresholds = maps.Clone(base.Triage.Thresholds)
-	if err := yaml.Unmarshal(data, &next); err != nil {
-		return base, nil, errors.New(yamlMessage(err, data))
+	next.Recall.Sources = slices.Clone(base.Recall.Sources)
+	next.Guard.Tools = slices.Clone(base.Guard.Tools)
+	next.Records.Categories = maps.Clone(base.Records.Categories)
+	unknown, err := decodeConfig(data, &next)
+	if err != nil {
+		return base, nil, err
 	}
 	if err := next.Validate(); err != nil {
 		return base, nil, err
 	}
-	return next, unknownKeys(data), nil
+	return next, unknown, nil
 }
 
 // unknownKey is a key a config file sets that ccmem does not know, and
 // the known key of the same table nearest to it.
 type unknownKey struct{ key, nearest string }
-
-// unknownKeys lists the keys of data that Config does not have, so a typo is
-// reported (with the key it likely meant) instead of silently ignored.
-func unknownKeys(data []byte) []unknownKey {
-	var probe Config
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	err := dec.Decode(&probe)
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return nil
-	}
-	var keys []unknownKey
-	for _, msg := range te.Errors {
-		// yaml.v3 says: "line 3: field foo not found in type config.Recall".
-		_, rest, ok := strings.Cut(msg, "field ")
-		if !ok {
-			continue
-		}
-		key, typ, ok := strings.Cut(rest, " not found in type ")
-		if !ok {
-			continue
-		}
-		keys = append(keys, unknownKey{key, str.Nearest(key, knownKeys(typ))})
-	}
-	return keys
-}
-
-// knownKeys are the YAML keys of the config table whose Go type yaml names
-// typ ("config.Recall"), found by walking Config.
-func knownKeys(typ string) []string {
-	var found []string
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		if t.Kind() != reflect.Struct || found != nil {
-			return
-		}
-		if t.String() == typ {
-			for f := range t.Fields() {
-				if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
-					found = append(found, name)
-				}
-			}
-			return
-		}
-		for f := range t.Fields() {
-			walk(f.Type)
-		}
-	}
-	walk(reflect.TypeFor[Config]())
-	return found
-}
-
-// yamlMessage is a YAML error as one line, without the library's framing.
-// A value of the wrong type or out of its type's range ("line 3: cannot
-// unmarshal !!float `1e+20` into int") is named by its key.
-func yamlMessage(err error, data []byte) string {
-	s := strings.TrimPrefix(err.Error(), "yaml: ")
-	s = str.OneLine(strings.ReplaceAll(s, "unmarshal errors:\n", ""))
-	var n int
-	if _, err := fmt.Sscanf(strings.TrimSpace(s), "line %d:", &n); err == nil && strings.Contains(s, "cannot unmarshal") {
-		lines := strings.Split(string(data), "\n")
-		if n >= 1 && n <= len(lines) {
-			if key, _, ok := strings.Cut(strings.TrimSpace(lines[n-1]), ":"); ok && key != "" && !strings.ContainsAny(key, " \t\"'") {
-				s = key + ": " + strings.TrimSpace(s)
-			}
-		}
-	}
-	return s
-}
 
 // Paths are the config files of a project, in the order they merge: the
 // global file, the repository's (committed, the team's) and the user's own

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"github.com/ccmem/ccmem/internal/yamlite"
 )
 
 // ErrNone is returned when a file does not open with a frontmatter block.
@@ -61,9 +61,17 @@ type Meta struct {
 
 // Parse decodes a frontmatter block.
 func Parse(front []byte) (Meta, error) {
-	var fields map[string]any
-	if err := yaml.Unmarshal(front, &fields); err != nil {
+	n, err := yamlite.Parse(front)
+	if err != nil {
 		return Meta{}, fmt.Errorf("frontmatter is not valid YAML: %s", firstLine(err.Error()))
+	}
+	fields := map[string]any{}
+	if n != nil {
+		m, ok := n.Interface().(map[string]any)
+		if !ok {
+			return Meta{}, errors.New("frontmatter is not valid YAML: not a mapping of keys")
+		}
+		fields = m
 	}
 	m := Meta{Fields: fields}
 	m.Name = str(fields["name"])

@@ -118,6 +118,9 @@ type Status struct {
 	// Skipped are silo files learn leaves alone (no or broken frontmatter,
 	// unknown type): not counted as backlog while they stay unchanged.
 	Skipped []FileStamp `json:"skipped,omitempty"`
+	// SilosRoot is the silos folder's modification time (ns) when the
+	// counts were taken: while it stands, no silo was added or removed.
+	SilosRoot int64 `json:"silos_root_mtime_ns,omitempty"`
 	// Silos are the counts behind Backlog, one entry per silo with a
 	// memory folder, each ended by "/" (which no folder name holds): the
 	// folder's modification time (ns; -1 to count it again), its count and
@@ -221,6 +224,82 @@ func (p Plan) SkippedStamps() []FileStamp {
 	return out
 }
 
+// sweepSize is how many silos a status line checks besides its own when
+// the silos folder itself is unchanged: a changed silo elsewhere is seen
+// within a sweep of them all, at one window a second.
+const sweepSize = 256
+
+// RefreshStatusLine is RefreshStatus for the status line, which the client
+// runs after every message: when the silos folder is unchanged (no silo
+// added or removed) it checks only the silos of focus (the session's own
+// folders, where its memory is written) and one window of the others —
+// the next window each second — keeping the counts of the rest; a change
+// in another silo shows within a sweep (5,000 silos: 20 s). Otherwise it
+// recounts as RefreshStatus does.
+func RefreshStatusLine(ctx context.Context, e store.Env, focus []string) (Status, error) {
+	old := ReadStatus(e)
+	known := old.siloCounts()
+	fi, err := os.Stat(e.SilosDir())
+	if err != nil || old.SilosRoot == 0 || fi.ModTime().UnixNano() != old.SilosRoot || len(known) == 0 ||
+		fi.ModTime().UnixNano() > time.Now().UnixNano()-int64(racyWindow) {
+		return RefreshStatus(ctx, e, nil)
+	}
+	names := slices.Sorted(maps.Keys(known))
+	check := map[string]bool{}
+	for _, f := range focus {
+		if _, ok := known[f]; ok {
+			check[f] = true
+		}
+	}
+	windows := (len(names) + sweepSize - 1) / sweepSize
+	w := int(e.Time().Unix() % int64(windows))
+	for _, n := range names[w*sweepSize : min(len(names), (w+1)*sweepSize)] {
+		check[n] = true
+	}
+	for n, c := range known {
+		if c.mtime == -1 {
+			check[n] = true // counted in a racy tick: count it again
+		}
+	}
+	list := slices.Sorted(maps.Keys(check))
+	stats, err := store.StatSubdirsOf(e.SilosDir(), list, "memory")
+	if err != nil {
+		return RefreshStatus(ctx, e, nil)
+	}
+	if len(stats) != len(list) {
+		return RefreshStatus(ctx, e, nil) // a silo lost its memory folder
+	}
+	began := time.Now().UnixNano()
+	skipped := old.skippedSet()
+	changed := false
+	for _, st := range stats {
+		c := known[st.Name]
+		if c.mtime == st.MTime && c.mtime != -1 {
+			continue
+		}
+		was := c
+		c = siloCount{mtime: st.MTime, files: countSiloFiles(filepath.Join(e.SilosDir(), st.Name, "memory"), skipped)}
+		if st.MTime > began-int64(racyWindow) {
+			c.mtime = -1
+		}
+		known[st.Name] = c
+		changed = changed || c != was
+	}
+	if !changed {
+		return old, nil
+	}
+	s := old
+	s.Backlog = Backlog{}
+	for _, c := range known {
+		if c.files > 0 {
+			s.Backlog.Files += c.files
+			s.Backlog.Silos++
+		}
+	}
+	s.Silos = siloText(known)
+	return s, writeStatus(e, s)
+}
+
 // RefreshStatus recounts the backlog (listing only the silos whose memory
 // folder changed since the last count) and the pending review, and saves
 // status.json when they changed. skipped replaces the remembered skipped
@@ -232,10 +311,15 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 	if skipped != nil {
 		s.Skipped, known = skipped, nil
 	}
+	var root int64
+	if fi, err := os.Stat(e.SilosDir()); err == nil {
+		root = fi.ModTime().UnixNano()
+	}
 	b, counts, changed, err := countBacklog(ctx, e, s.skippedSet(), known)
 	if err != nil {
 		return old, err
 	}
+	s.SilosRoot = root
 	s.Backlog, s.Silos = b, old.Silos
 	if changed || known == nil {
 		s.Silos = siloText(counts)
@@ -243,25 +327,30 @@ func RefreshStatus(ctx context.Context, e store.Env, skipped []FileStamp) (Statu
 	if n, err := countPending(e); err == nil {
 		s.Review = n
 	}
-	if old.Backlog == s.Backlog && old.Review == s.Review && old.Silos == s.Silos && slices.Equal(old.Skipped, s.Skipped) {
+	if old.Backlog == s.Backlog && old.Review == s.Review && old.Silos == s.Silos && old.SilosRoot == s.SilosRoot && slices.Equal(old.Skipped, s.Skipped) {
 		return old, nil
 	}
 	if _, err := os.Stat(e.Store); err != nil && skipped == nil {
 		return s, nil // no store yet, and nothing worth creating it for
 	}
+	return s, writeStatus(e, s)
+}
+
+// writeStatus saves status.json.
+func writeStatus(e store.Env, s Status) error {
 	s.UpdatedAt = e.Time().UTC().Format(time.RFC3339)
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
-		return s, err
+		return err
 	}
 	defer unlock()
 	store.Tidy(e.Store, "status.json")
 	// A cache: atomic, not forced to disk (a lost one is counted again).
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return s, err
+		return err
 	}
-	return s, store.WriteCacheFile(e.StatusPath(), append(data, '\n'))
+	return store.WriteCacheFile(e.StatusPath(), append(data, '\n'))
 }
 
 // BacklogLine is the status line's text: "3 un-ingested memories across 2

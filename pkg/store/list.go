@@ -62,3 +62,14 @@ func ListSubdirs(dir, sub string) ([]FileStat, error) {
 	}
 	return statSubdirs(f, dir, names, sub), nil
 }
+
+// StatSubdirsOf stats dir/<name>/sub for the given names only (as
+// ListSubdirs does for all), keeping those that are folders.
+func StatSubdirsOf(dir string, names []string, sub string) ([]FileStat, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return statSubdirs(f, dir, names, sub), nil
+}
