@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross dist torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test unit e2e demo install uninstall vet cross release-snapshot torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -85,8 +85,9 @@ fuzz:
 	@bash scripts/fuzz.sh
 
 vet:
-	@echo "vet: go vet and gofmt"
+	@echo "vet: go vet, gofmt and actionlint"
 	$(GO) vet ./...
+	$(GO) tool -modfile=tools/go.mod actionlint
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi
 
@@ -94,9 +95,12 @@ vet:
 cross:
 	@bash scripts/cross.sh
 
-## dist: release archives for six targets and their SHA-256 sums in ./dist (needs only Go)
-dist:
-	$(GO) run ./internal/dist -o dist
+## release-snapshot: what a release publishes, built locally into ./dist by goreleaser (pinned in
+## tools/go.mod, run with go tool): six archives, SHA256SUMS, .deb/.rpm/.apk, a Homebrew formula
+## and a Scoop manifest, all with the plugin's version; nothing is published
+release-snapshot:
+	CCMEM_VERSION=$$(sed -n 's/^  "version": "\(.*\)",$$/\1/p' .claude-plugin/plugin.json) \
+		$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean --skip=publish
 
 ## install: build, then wire ccmem into your Claude Code (~/.local, ~/.claude/settings.json)
 install: build

@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,6 +113,50 @@ func (o *options) printSizes() {
 		n := size(b)
 		fmt.Printf("  %-20s %5.1f MB  %4.1f× the floor\n", filepath.Base(b), float64(n)/(1<<20), float64(n)/float64(max(floor, 1)))
 	}
+	// What a hook links, by package (text and data symbols, go tool nm on
+	// a build that keeps its symbols: the installed ones are stripped).
+	hook := filepath.Join(filepath.Dir(o.floor), "userpromptsubmit-symbols")
+	if out, err := exec.Command("go", "build", "-trimpath", "-o", hook, "./hooks/userpromptsubmit").CombinedOutput(); err != nil {
+		fmt.Printf("  (no package table: %v %s)\n", err, out)
+		return
+	}
+	out, err := exec.Command("go", "tool", "nm", "-size", "-type", hook).Output()
+	if err != nil {
+		fmt.Printf("  (no package table: go tool nm: %v)\n", err)
+		return
+	}
+	bySize := map[string]int64{}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 4 || f[2] == "U" || f[2] == "B" || f[2] == "b" {
+			continue
+		}
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		bySize[symbolPackage(f[3])] += n
+	}
+	type kv struct {
+		pkg  string
+		size int64
+	}
+	var list []kv
+	for k, v := range bySize {
+		list = append(list, kv{k, v})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].size > list[j].size })
+	fmt.Println("\nwhat userpromptsubmit links, by package (KB, text and data)")
+	for _, x := range list[:min(15, len(list))] {
+		fmt.Printf("  %7.0f  %s\n", float64(x.size)/1024, x.pkg)
+	}
+}
+
+// symbolPackage is the package of a symbol name: "a/b.(*T).M" → "a/b".
+func symbolPackage(sym string) string {
+	sym, _, _ = strings.Cut(sym, "[") // generic instances
+	slash := strings.LastIndexByte(sym, '/')
+	if i := strings.IndexByte(sym[slash+1:], '.'); i >= 0 {
+		return sym[:slash+1+i]
+	}
+	return sym
 }
 
 // prepare checks the built binaries and builds the Go floor into tmp.

@@ -220,7 +220,8 @@ func splitKey(s string) (key, rest string, ok bool, err error) {
 		switch s[i] {
 		case ':':
 			if i+1 == len(s) || s[i+1] == ' ' {
-				return strings.TrimRight(s[:i], " "), trimWS(s[i+1:]), i > 0, nil
+				key := strings.TrimRight(s[:i], " \t")
+				return key, trimWS(s[i+1:]), key != "", nil
 			}
 		case '#':
 			if i > 0 && s[i-1] == ' ' {
@@ -245,9 +246,6 @@ func (p *parser) mapping(ind int) (*Node, error) {
 		}
 		if l.indent > ind {
 			return nil, &Error{l.num, "bad indentation (more than the lines before)"}
-		}
-		if tabBeforeValue(l.raw, ':') {
-			return nil, &Error{l.num, "a tab before a value (YAML separates with spaces)"}
 		}
 		key, rest, ok, err := splitKey(l.text)
 		if err != nil {
@@ -312,7 +310,8 @@ func (p *parser) sequence(ind int) (*Node, error) {
 			// "- key: value" or "- - x": a block node starting inside the
 			// line, at the item's column.
 			col := ind + len(l.text) - len(item)
-			p.lines[p.i] = line{indent: col, text: item, raw: item, num: l.num}
+			raw := strings.TrimLeft(l.raw[1:], " ")
+			p.lines[p.i] = line{indent: col, text: item, raw: raw, num: l.num}
 			v, err := p.block(col)
 			if err != nil {
 				return nil, err
@@ -354,9 +353,8 @@ func (p *parser) value(rest string, l line, ind int) (*Node, error) {
 		return p.blockScalar(rest, l, ind)
 	case rest[0] == '[' || rest[0] == '{':
 		text := rest
-		for !balanced(text) && p.i < len(p.lines) {
-			text += " " + stripComment(p.lines[p.i].text)
-			p.i++
+		if !balanced(text) {
+			return nil, &Error{l.num, "a flow collection ([…] or {…}) must close on its line"}
 		}
 		f := &flow{s: text, line: l.num}
 		v, err := f.value(0)
@@ -369,29 +367,14 @@ func (p *parser) value(rest string, l line, ind int) (*Node, error) {
 		}
 		return v, nil
 	case rest[0] == '"' || rest[0] == '\'':
-		text := rest
-		for {
-			s, n, err := quoted(text)
-			if err == nil {
-				if after := trimWS(text[n:]); after != "" && !strings.HasPrefix(after, "#") {
-					return nil, &Error{l.num, "text after a quoted value"}
-				}
-				return &Node{Kind: Scalar, Line: l.num, Text: s}, nil
-			}
-			if p.i >= len(p.lines) || p.lines[p.i].indent <= ind && !blankOrComment(p.lines[p.i].text) {
-				return nil, &Error{l.num, "a quoted value without its closing quote"}
-			}
-			// A quoted value over several lines: its line breaks fold.
-			next := trimWS(p.lines[p.i].text)
-			if next == "" {
-				text += "\n"
-			} else if strings.HasSuffix(text, "\n") {
-				text += next
-			} else {
-				text += " " + next
-			}
-			p.i++
+		v, n, err := quoted(rest)
+		if err != nil {
+			return nil, &Error{l.num, "a quoted value must close on its line (" + err.Error() + ")"}
 		}
+		if after := trimWS(rest[n:]); after != "" && !strings.HasPrefix(after, "#") {
+			return nil, &Error{l.num, "text after a quoted value"}
+		}
+		return &Node{Kind: Scalar, Line: l.num, Text: v}, nil
 	}
 	// A plain scalar, maybe folded over more indented lines.
 	text := rest
@@ -653,7 +636,7 @@ func quoted(s string) (string, int, error) {
 				b.WriteByte('\r')
 			case 'e':
 				b.WriteByte(0x1b)
-			case ' ', '"', '/', '\\':
+			case ' ', '"', '\\':
 				b.WriteByte(e)
 			case 'N':
 				b.WriteString("\u0085")
@@ -803,7 +786,7 @@ func (f *flow) value(depth int) (*Node, error) {
 		f.pos++
 	}
 	text := trimWS(f.s[start:f.pos])
-	if strings.HasPrefix(text, "?") || strings.HasSuffix(text, "?") || strings.Contains(text, "? ") {
+	if strings.HasPrefix(text, "?") || strings.HasPrefix(text, ":") || strings.HasSuffix(text, "?") || strings.Contains(text, "? ") {
 		return nil, f.err("a \"?\" in a flow value (quote it)")
 	}
 	if !validPlain(text) {
@@ -871,22 +854,55 @@ func Resolve(s string) any {
 	case "-.inf", "-.Inf", "-.INF":
 		return math.Inf(-1)
 	}
-	if c := s[0]; c != '+' && c != '-' && c != '.' && (c < '0' || c > '9') {
+	switch c := s[0]; {
+	case c == '.':
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			return v
+		}
+		return s
+	case c != '+' && c != '-' && (c < '0' || c > '9'):
 		return s
 	}
 	plain := strings.ReplaceAll(s, "_", "")
-	if v, err := strconv.ParseInt(plain, 0, 64); err == nil {
-		if v == int64(int(v)) {
-			return int(v)
+	integer := func(digits string, base int, neg bool) (any, bool) {
+		if neg {
+			if v, err := strconv.ParseInt("-"+digits, base, 64); err == nil {
+				return int(v), true
+			}
+			return nil, false
 		}
-		return v
+		if v, err := strconv.ParseInt(digits, base, 64); err == nil {
+			if v == int64(int(v)) {
+				return int(v), true
+			}
+			return v, true
+		}
+		if v, err := strconv.ParseUint(digits, base, 64); err == nil {
+			return v, true
+		}
+		return nil, false
 	}
-	if v, err := strconv.ParseUint(plain, 0, 64); err == nil {
+	if v, ok := integer(plain, 0, false); ok {
 		return v
 	}
 	if yamlFloat(plain) {
 		if v, err := strconv.ParseFloat(plain, 64); err == nil {
 			return v
+		}
+	}
+	// Binary and YAML 1.2 octal, as yaml.v3 reads them.
+	for _, p := range []struct {
+		prefix string
+		base   int
+		neg    bool
+	}{{"0b", 2, false}, {"-0b", 2, true}, {"0o", 8, false}, {"-0o", 8, true}} {
+		if strings.HasPrefix(plain, p.prefix) {
+			if v, ok := integer(plain[len(p.prefix):], p.base, p.neg); ok {
+				return v
+			}
+			if p.prefix == "0b" || p.prefix == "-0b" {
+				break // yaml.v3 tries octal only when the text is not binary
+			}
 		}
 	}
 	return s

@@ -42,7 +42,7 @@ var samples = []string{
 	"nested:\n  - - a\n    - b\n  - [c, d]\n",
 	"map: {a: 1, b: [x, y], c: {d: e}}\n",
 	"desc: a long plain value\n  that continues here\n",
-	"desc: \"a quoted value\n  that continues\"\n",
+
 	"---\nname: after a marker\n",
 	"unicode: \"caf\\u00e9 \\U0001F600\"\n",
 	"triage:\n  thresholds:\n    decision: 0.4\n",
