@@ -76,6 +76,8 @@ type world struct {
 	api     *scriptapi.Server
 	// path, when set, is the PATH of every child process.
 	path string
+	// extraEnv are more variables for every child process.
+	extraEnv []string
 }
 
 // newWorld installs ccmem into a fresh HOME with `ccmem install` and starts
@@ -143,7 +145,7 @@ func (w *world) write(path, content string) {
 // session leaks in (no CLAUDE_* or CCMEM_* variables), and the client is
 // kept off every network but the scripted API.
 func (w *world) env() []string {
-	return []string{
+	return append([]string{
 		"HOME=" + w.home,
 		"PATH=" + w.pathEnv(),
 		"TERM=dumb",
@@ -155,7 +157,7 @@ func (w *world) env() []string {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-	}
+	}, w.extraEnv...)
 }
 
 // pathEnv is the PATH children get: the test's own, unless the world sets one.

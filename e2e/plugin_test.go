@@ -1,14 +1,24 @@
 package e2e
 
 import (
+	"archive/tar"
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pluginFiles are the files of the repository that make it a plugin
@@ -181,23 +191,140 @@ func TestPluginRoute(t *testing.T) {
 	}
 }
 
-// TestPluginWithoutBinaries: a copy of the plugin that was never built
-// (what a marketplace clone is) does not break sessions: every hook exits
-// 0, and SessionStart shows one system message with the command that
-// builds the binaries.
-func TestPluginWithoutBinaries(t *testing.T) {
+// TestPluginFetchesItsRelease: a copy of the plugin with no binaries (what
+// a marketplace clone is) gets them from the release matching its
+// version, served here on 127.0.0.1: the first session starts the
+// download and goes on without memory (one system message, every hook
+// exits 0), the next has its memory block. A tampered archive is refused
+// and nothing runs; with the server down, hooks exit 0 with one line.
+func TestPluginFetchesItsRelease(t *testing.T) {
 	w := newBareWorld(t, nil)
 	plug := pluginCopy(t, false)
+	version := pluginVersion(t)
+	rel := releaseFiles(t, version)
+	tamper := false
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/v"+version+"/")
+		data, ok := rel[name]
+		if !ok {
+			http.NotFound(rw, r)
+			return
+		}
+		if tamper && strings.HasSuffix(name, ".tar.gz") {
+			data = append(append([]byte{}, data...), 0)
+		}
+		rw.Write(data)
+	}))
+	defer srv.Close()
 	w.installPlugin(plug)
-	msgs, failures := w.hookMessages("hello")
-	if len(failures) > 0 {
-		t.Fatalf("hooks failed: %q", failures)
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), "## Style\n- fetched-plugin-fact: answer briefly\n")
+	session := func(what string) []string {
+		t.Helper()
+		msgs, failures := w.hookMessages(what)
+		if len(failures) > 0 {
+			t.Fatalf("%s: hooks failed: %q", what, failures)
+		}
+		if len(msgs) != 1 {
+			t.Fatalf("%s: system messages %q, want one", what, msgs)
+		}
+		return msgs
 	}
-	if len(msgs) != 1 || !strings.Contains(msgs[0], "no binaries yet") || !strings.Contains(msgs[0], "cd '"+plug+"' && make build") {
-		t.Fatalf("system messages %q, want one giving `cd '%s' && make build`", msgs, plug)
+	// waitFor waits for the background download to leave file behind.
+	waitFor := func(glob string) string {
+		t.Helper()
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if m, _ := filepath.Glob(filepath.Join(w.home, glob)); len(m) > 0 {
+				return m[0]
+			}
+		}
+		t.Fatalf("no %s after the download", glob)
+		return ""
 	}
-	if block := w.injected(0); len(block) != 0 {
-		t.Fatalf("something was injected without binaries: %q", block)
+	failed := ".claude/plugins/data/*/v" + version + ".failed"
+
+	// The server down.
+	w.extraEnv = []string{"CCMEM_RELEASE_URL=http://127.0.0.1:1"}
+	if msgs := session("hello"); !strings.Contains(msgs[0], "downloading its binaries") {
+		t.Fatalf("first session: %q", msgs)
+	}
+	marker := waitFor(failed)
+	if msgs := session("hello again"); !strings.Contains(msgs[0], "could not get its binaries: cannot download http://127.0.0.1:1/") {
+		t.Fatalf("with the server down: %q", msgs)
+	}
+	os.Remove(marker) // as if ten minutes had passed
+
+	// A tampered archive: refused, nothing runs.
+	w.extraEnv = []string{"CCMEM_RELEASE_URL=" + srv.URL}
+	tamper = true
+	session("tampered")
+	waitFor(failed)
+	if msgs := session("tampered again"); !strings.Contains(msgs[0], "does not match its SHA-256 in SHA256SUMS") || !strings.Contains(msgs[0], "nothing was run") {
+		t.Fatalf("a tampered archive: %q", msgs)
+	}
+	if m, _ := filepath.Glob(filepath.Join(w.home, ".claude/plugins/data/*/v"+version, "lib")); len(m) > 0 || len(w.injected(0)) > 0 {
+		t.Fatalf("a tampered archive was unpacked (%v) or ran", m)
+	}
+	os.Remove(filepath.Join(w.home, strings.TrimPrefix(waitFor(failed), w.home)))
+
+	// The real release: downloaded, verified, run by the next session.
+	tamper = false
+	session("first")
+	waitFor(".claude/plugins/data/*/v" + version + "/lib/ccmem/sessionstart")
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "second")
+	if blocks := w.injected(n); len(blocks) != 1 || !strings.Contains(blocks[0], "fetched-plugin-fact") {
+		t.Fatalf("the session after the download has no memory block: %q", blocks)
+	}
+}
+
+// pluginVersion is the version in .claude-plugin/plugin.json.
+func pluginVersion(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../.claude-plugin/plugin.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil || m.Version == "" {
+		t.Fatalf("plugin.json's version: %v", err)
+	}
+	return m.Version
+}
+
+// releaseFiles is a release for this machine as goreleaser lays it out:
+// the archive of the built binaries, README and LICENSE in one folder, and
+// SHA256SUMS.
+func releaseFiles(t *testing.T, version string) map[string][]byte {
+	t.Helper()
+	name := fmt.Sprintf("ccmem_v%s_%s_%s", version, runtime.GOOS, runtime.GOARCH)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	add := func(file, from string, mode int64) {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + file, Mode: mode, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(data)
+	}
+	add("README.md", "../README.md", 0o644)
+	add("LICENSE", "../LICENSE", 0o644)
+	for _, b := range []string{"ccmem", "sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
+		add(b, filepath.Join(binDir, b), 0o755)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz.Close()
+	sum := sha256.Sum256(buf.Bytes())
+	return map[string][]byte{
+		name + ".tar.gz": buf.Bytes(),
+		"SHA256SUMS":     []byte(hex.EncodeToString(sum[:]) + "  " + name + ".tar.gz\n"),
 	}
 }
 

@@ -390,7 +390,7 @@ func (p *parser) value(rest string, l line, ind int) (*Node, error) {
 		text += " " + stripComment(t)
 		p.i++
 	}
-	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
+	if strings.Contains(text, ": ") || strings.Contains(text, ":\t") || strings.HasSuffix(text, ":") {
 		return nil, &Error{l.num, "a plain value holding \": \" (quote it)"}
 	}
 	if !validPlain(text) {
