@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e demo install uninstall vet cross release-snapshot torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test unit e2e e2e-latest demo install uninstall vet cross release-snapshot torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -44,9 +44,15 @@ newcomer:
 unit:
 	$(GO) test -short -count=1 ./...
 
-## e2e: only the end-to-end tests with the pinned Claude Code
+## e2e: only the end-to-end tests with the pinned Claude Code (CLAUDE_CODE_VERSION=2.1.x make e2e
+## runs them with another, fetched into its own cache)
 e2e: claude-code test-tools
 	$(GO) test -count=1 -v ./e2e/
+
+## e2e-latest: the end-to-end tests with the newest Claude Code on npm
+e2e-latest:
+	@v=$$(npm view @anthropic-ai/claude-code version 2>/dev/null) || { echo "e2e-latest: npm view @anthropic-ai/claude-code version failed"; exit 1; }; \
+	echo "e2e-latest: Claude Code $$v"; CLAUDE_CODE_VERSION=$$v $(MAKE) --no-print-directory e2e
 
 ## claude-code: fetch the pinned Claude Code into .cache/ (the e2e tests do it too)
 claude-code:

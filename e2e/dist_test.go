@@ -7,14 +7,18 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -58,7 +62,8 @@ func archiveFiles(t *testing.T, path string) map[string][]byte {
 		if h.Typeflag == tar.TypeReg {
 			b, _ := io.ReadAll(tr)
 			out[h.Name] = b
-			if h.Mode&0o111 == 0 && !strings.HasSuffix(h.Name, ".md") && !strings.HasSuffix(h.Name, "LICENSE") {
+			base := strings.TrimSuffix(filepath.Base(h.Name), ".exe")
+			if h.Mode&0o111 == 0 && (base == "ccmem" || slices.Contains(hookNames, base)) {
 				t.Errorf("%s: %s is not executable (mode %o)", filepath.Base(path), h.Name, h.Mode)
 			}
 		}
@@ -66,23 +71,51 @@ func archiveFiles(t *testing.T, path string) map[string][]byte {
 	return out
 }
 
-// TestReleaseArchives: `make dist` writes six archives, each with ccmem,
-// the three hook binaries, README.md and LICENSE, and SHA256SUMS that
-// verify. The archive for this machine, unpacked and installed with a PATH
-// that has no Go, gives the next session its memory block.
-func TestReleaseArchives(t *testing.T) {
-	w := newBareWorld(t, nil)
-	dist := t.TempDir()
-	cmd := exec.Command("go", "run", "./internal/dist", "-o", dist, "-version", "v0.0.0-e2e")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("make dist: %v\n%s", err, out)
+var (
+	snapshotOnce sync.Once
+	snapshotDir  string
+	snapshotErr  error
+)
+
+// releaseSnapshot runs `make release-snapshot` once (goreleaser, pinned in
+// tools/go.mod) and returns its dist folder.
+func releaseSnapshot(t *testing.T) string {
+	t.Helper()
+	snapshotOnce.Do(func() {
+		cmd := exec.Command("make", "release-snapshot")
+		cmd.Dir = ".."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			snapshotErr = fmt.Errorf("make release-snapshot: %v\n%s", err, out)
+			return
+		}
+		snapshotDir, snapshotErr = filepath.Abs("../dist")
+	})
+	if snapshotErr != nil {
+		t.Fatal(snapshotErr)
 	}
+	return snapshotDir
+}
+
+var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"}
+
+// TestReleaseSnapshot: `make release-snapshot` (goreleaser) writes six
+// archives, each with ccmem, the seven hooks, README.md and LICENSE, the
+// binaries executable and of the plugin's version; SHA256SUMS that verify
+// every artifact; .deb, .rpm and .apk packages with ccmem in /usr/bin and
+// the hooks in /usr/lib/ccmem; a Homebrew formula and a Scoop manifest
+// naming the archives and their checksums. The archive for this machine,
+// unpacked and installed with a PATH that has no Go, gives the next
+// session its memory block.
+func TestReleaseSnapshot(t *testing.T) {
+	w := newBareWorld(t, nil)
+	dist := releaseSnapshot(t)
+	version := pluginVersion(t)
 	sums, err := os.ReadFile(filepath.Join(dist, "SHA256SUMS"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var archives []string
+	sumOf := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
 		sum, name, ok := strings.Cut(line, "  ")
 		if !ok {
@@ -92,22 +125,22 @@ func TestReleaseArchives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := sha256.Sum256(data)
-		if hex.EncodeToString(got[:]) != sum {
+		if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != sum {
 			t.Fatalf("%s: checksum does not verify", name)
 		}
-		archives = append(archives, name)
+		sumOf[name] = sum
 	}
-	var want []string
-	for _, t := range []string{"darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64", "windows_arm64"} {
+	var archives []string
+	for _, target := range []string{"darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64", "windows_arm64"} {
 		ext := ".tar.gz"
-		if strings.HasPrefix(t, "windows") {
+		if strings.HasPrefix(target, "windows") {
 			ext = ".zip"
 		}
-		want = append(want, "ccmem_v0.0.0-e2e_"+t+ext)
-	}
-	if !slices.Equal(archives, want) {
-		t.Fatalf("archives %v, want %v", archives, want)
+		a := "ccmem_v" + version + "_" + target + ext
+		if sumOf[a] == "" {
+			t.Fatalf("no %s in SHA256SUMS: %v", a, sumOf)
+		}
+		archives = append(archives, a)
 	}
 	for _, a := range archives {
 		top := strings.TrimSuffix(strings.TrimSuffix(a, ".zip"), ".tar.gz")
@@ -121,19 +154,67 @@ func TestReleaseArchives(t *testing.T) {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		var wantNames []string
-		for _, n := range []string{"LICENSE", "README.md", "ccmem" + exe, "precompact" + exe, "sessionstart" + exe, "stop" + exe, "userpromptsubmit" + exe,
-			"pretooluse" + exe, "posttoolusefailure" + exe, "subagentstart" + exe} {
-			wantNames = append(wantNames, top+"/"+n)
+		wantNames := []string{top + "/LICENSE", top + "/README.md", top + "/ccmem" + exe}
+		for _, h := range hookNames {
+			wantNames = append(wantNames, top+"/"+h+exe)
 		}
 		slices.Sort(wantNames)
 		if !slices.Equal(names, wantNames) {
 			t.Fatalf("%s holds %v, want %v", a, names, wantNames)
 		}
+		if !bytes.Contains(files[top+"/ccmem"+exe], []byte("v"+version)) {
+			t.Errorf("%s: ccmem does not carry the version v%s", a, version)
+		}
+		if readme, _ := os.ReadFile("../README.md"); !bytes.Equal(files[top+"/README.md"], readme) {
+			t.Errorf("%s: README.md is not the repository's", a)
+		}
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		for _, format := range []string{"deb", "rpm", "apk"} {
+			pkg := fmt.Sprintf("ccmem_%s_linux_%s.%s", version, arch, format)
+			if sumOf[pkg] == "" {
+				t.Errorf("no %s in SHA256SUMS", pkg)
+			}
+		}
+		if deb, err := exec.Command("dpkg-deb", "-c", filepath.Join(dist, fmt.Sprintf("ccmem_%s_linux_%s.deb", version, arch))).Output(); err == nil {
+			for _, f := range append([]string{"./usr/bin/ccmem"}, prefixed("./usr/lib/ccmem/", hookNames)...) {
+				if !regexp.MustCompile(`(?m)^-rwxr-xr-x \S+ +\d+ \S+ \S+ ` + regexp.QuoteMeta(f) + `$`).Match(deb) {
+					t.Errorf("the %s .deb lacks %s (mode 0755):\n%s", arch, f, deb)
+				}
+			}
+		} else {
+			t.Errorf("dpkg-deb -c: %v (Debian's dpkg is needed to check the .deb)", err)
+		}
+		apk := archiveFiles(t, filepath.Join(dist, fmt.Sprintf("ccmem_%s_linux_%s.apk", version, arch)))
+		for _, f := range append([]string{"usr/bin/ccmem"}, prefixed("usr/lib/ccmem/", hookNames)...) {
+			if _, ok := apk[f]; !ok {
+				t.Errorf("the %s .apk lacks %s", arch, f)
+			}
+		}
+	}
+	formula, err := os.ReadFile(filepath.Join(dist, "homebrew", "Formula", "ccmem.rb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dist, "scoop", "ccmem.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range archives {
+		switch {
+		case strings.Contains(a, "darwin") || strings.Contains(a, "linux"):
+			if !bytes.Contains(formula, []byte(a)) || !bytes.Contains(formula, []byte(sumOf[a])) {
+				t.Errorf("the Homebrew formula does not name %s with its checksum", a)
+			}
+		case strings.Contains(a, "windows"):
+			if !bytes.Contains(manifest, []byte(a)) || !bytes.Contains(manifest, []byte(sumOf[a])) {
+				t.Errorf("the Scoop manifest does not name %s with its checksum", a)
+			}
+		}
 	}
 
 	// Install from the archive for this machine, with no Go on PATH.
-	host := fmt.Sprintf("ccmem_v0.0.0-e2e_%s_%s", runtime.GOOS, runtime.GOARCH)
+	host := fmt.Sprintf("ccmem_v%s_%s_%s", version, runtime.GOOS, runtime.GOARCH)
 	unpacked := filepath.Join(t.TempDir(), "download")
 	for name, data := range archiveFiles(t, filepath.Join(dist, host+".tar.gz")) {
 		path := filepath.Join(unpacked, name)
@@ -152,7 +233,7 @@ func TestReleaseArchives(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "ccmem is installed") {
 		t.Fatalf("./ccmem install from the archive: %v\n%s", err, out)
 	}
-	if v, err := exec.Command(filepath.Join(w.home, ".local", "bin", "ccmem"), "version").Output(); err != nil || string(v) != "ccmem v0.0.0-e2e\n" {
+	if v, err := exec.Command(filepath.Join(w.home, ".local", "bin", "ccmem"), "version").Output(); err != nil || string(v) != "ccmem v"+version+"\n" {
 		t.Fatalf("installed ccmem version: %q %v", v, err)
 	}
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), "- archive-global-fact\n")
@@ -160,6 +241,76 @@ func TestReleaseArchives(t *testing.T) {
 	if block := w.onlyInjection(0); !strings.Contains(block, "archive-global-fact") {
 		t.Fatalf("no memory block after installing from the archive:\n%s", block)
 	}
+}
+
+// TestDebInstallsIntoAThrowawayRoot: the .deb, installed with the real
+// dpkg into a root of its own (its own admin folder: the machine's /usr is
+// never touched), gives a user who runs its `ccmem install` a memory
+// block in a real session; removing the package with dpkg leaves the
+// user's memory where it was.
+func TestDebInstallsIntoAThrowawayRoot(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("dpkg and .deb packages are Debian's: Linux only")
+	}
+	dpkg, err := exec.LookPath("dpkg")
+	if err != nil {
+		t.Fatalf("dpkg is needed to install the .deb and is not installed (Debian's dpkg): %v", err)
+	}
+	w := newBareWorld(t, nil)
+	dist := releaseSnapshot(t)
+	deb := filepath.Join(dist, fmt.Sprintf("ccmem_%s_linux_%s.deb", pluginVersion(t), runtime.GOARCH))
+	root := filepath.Join(t.TempDir(), "root")
+	admin := filepath.Join(root, "var", "lib", "dpkg")
+	for _, d := range []string{filepath.Join(admin, "info"), filepath.Join(admin, "updates"), filepath.Join(admin, "triggers")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.write(filepath.Join(admin, "status"), "")
+	dpkgRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(dpkg, append([]string{"--root=" + root, "--admindir=" + admin, "--force-not-root", "--force-script-chrootless", "--log=" + filepath.Join(root, "dpkg.log")}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("dpkg %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	dpkgRun("--install", deb)
+	ccmem := filepath.Join(root, "usr", "bin", "ccmem")
+	for _, h := range hookNames {
+		if fi, err := os.Stat(filepath.Join(root, "usr", "lib", "ccmem", h)); err != nil || fi.Mode()&0o111 == 0 {
+			t.Fatalf("the package did not install %s executable: %v", h, err)
+		}
+	}
+	// As a user: ccmem install, then a session.
+	install := exec.Command(ccmem, "install")
+	install.Env = w.env()
+	if out, err := install.CombinedOutput(); err != nil || !strings.Contains(string(out), "ccmem is installed") {
+		t.Fatalf("ccmem install from the package: %v\n%s", err, out)
+	}
+	memory := filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md")
+	w.write(memory, "- packaged-global-fact\n")
+	w.claude("-p", "hello")
+	if block := w.onlyInjection(0); !strings.Contains(block, "packaged-global-fact") {
+		t.Fatalf("no memory block after installing the package:\n%s", block)
+	}
+	// Removal: the package's files go; the user's memory stays.
+	dpkgRun("--remove", "ccmem")
+	if _, err := os.Stat(ccmem); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("dpkg --remove left %s: %v", ccmem, err)
+	}
+	if data, err := os.ReadFile(memory); err != nil || !strings.Contains(string(data), "packaged-global-fact") {
+		t.Fatalf("the user's memory did not survive the removal: %q %v", data, err)
+	}
+}
+
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
 }
 
 // lookPathIn is exec.LookPath with PATH set to path.

@@ -201,7 +201,7 @@ const apiKey = "sk-ant-e2e-not-a-real-key-0123456789"
 // additionalContext.
 const injectedPrefix = "SessionStart hook additional context: "
 
-// injectedEnd is what Claude Code 2.1.328 puts right after the injected
+// injectedEnd is what Claude Code (2.1.328 to 2.1.330) puts right after the injected
 // context in the same text block: its environment section.
 const injectedEnd = "\n\n# Environment\n"
 

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Installs the pinned Claude Code that the end-to-end tests run, with npm,
-# into .cache/claude-code (ignored by git), and prints the client's path.
-# Nothing is installed globally; a second run reuses the cached copy.
+# Installs the Claude Code that the end-to-end tests run, with npm, into
+# .cache/claude-code-<version> (ignored by git), and prints the client's
+# path: the pinned version, or CLAUDE_CODE_VERSION (one cache per version;
+# `make e2e-latest` sets it to npm's newest). Nothing is installed
+# globally; a second run reuses the cached copy.
 set -euo pipefail
 
-version=2.1.328
+# The pin: the newest version the end-to-end suite passes with.
+pinned=2.1.330
+version=${CLAUDE_CODE_VERSION:-$pinned}
+case "$version" in
+  *[!0-9.]* | "") echo "install-claude-code: CLAUDE_CODE_VERSION must be a version such as 2.1.330, not '$version'" >&2; exit 1 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir="$root/.cache/claude-code"
+dir="$root/.cache/claude-code-$version"
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-x64 ;;
   Linux-aarch64 | Linux-arm64) platform=linux-arm64 ;;
