@@ -354,7 +354,7 @@ func (p *parser) value(rest string, l line, ind int) (*Node, error) {
 	case rest[0] == '[' || rest[0] == '{':
 		text := rest
 		if !balanced(text) {
-			return nil, &Error{l.num, "a flow collection ([…] or {…}) must close on its line"}
+			return nil, &Error{l.num, "a flow collection must close on its line"}
 		}
 		f := &flow{s: text, line: l.num}
 		v, err := f.value(0)

@@ -66,7 +66,7 @@ func TestLearnCheckClassifiesSamples(t *testing.T) {
 		"-home-dev-src-shop/feedback-no-mocks-in-db-tests.md": "review feedback → review/feedback/no-mocks-in-db-tests.md",
 		"-home-dev-src-shop/project-freeze.md":                "create project ",
 		"-home-dev-src-shop/reference-grafana.md":             "create reference ",
-		"-home-dev-src-shop/broken-frontmatter.md":            "skipped  frontmatter is not valid YAML: line 1: a flow list without its closing bracket",
+		"-home-dev-src-shop/broken-frontmatter.md":            "skipped  frontmatter is not valid YAML: line 1: a flow collection must close on its line",
 		"-home-dev-src-shop/scratch-notes.md":                 "skipped  no frontmatter",
 		"-home-dev-src-shop/unknown-type.md":                  "skipped episodic unknown type \"episodic\"",
 	}
