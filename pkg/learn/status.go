@@ -238,43 +238,51 @@ const sweepSize = 256
 // recounts as RefreshStatus does.
 func RefreshStatusLine(ctx context.Context, e store.Env, focus []string) (Status, error) {
 	old := ReadStatus(e)
-	known := old.siloCounts()
 	fi, err := os.Stat(e.SilosDir())
-	if err != nil || old.SilosRoot == 0 || fi.ModTime().UnixNano() != old.SilosRoot || len(known) == 0 ||
+	if err != nil || old.SilosRoot == 0 || old.Silos == "" || fi.ModTime().UnixNano() != old.SilosRoot ||
 		fi.ModTime().UnixNano() > time.Now().UnixNano()-int64(racyWindow) {
 		return RefreshStatus(ctx, e, nil)
 	}
-	names := slices.Sorted(maps.Keys(known))
-	check := map[string]bool{}
-	for _, f := range focus {
-		if _, ok := known[f]; ok {
-			check[f] = true
-		}
+	// The recorded counts, one "mtime count name" entry each, sorted by
+	// name: only the entries checked now are parsed.
+	entries := strings.Split(strings.TrimSuffix(old.Silos, "/"), "/")
+	nameOf := func(entry string) string {
+		_, rest, _ := strings.Cut(entry, " ")
+		_, name, _ := strings.Cut(rest, " ")
+		return name
 	}
-	windows := (len(names) + sweepSize - 1) / sweepSize
+	check := map[int]bool{}
+	windows := (len(entries) + sweepSize - 1) / sweepSize
 	w := int(e.Time().Unix() % int64(windows))
-	for _, n := range names[w*sweepSize : min(len(names), (w+1)*sweepSize)] {
-		check[n] = true
+	for i := w * sweepSize; i < min(len(entries), (w+1)*sweepSize); i++ {
+		check[i] = true
 	}
-	for n, c := range known {
-		if c.mtime == -1 {
-			check[n] = true // counted in a racy tick: count it again
+	for i, entry := range entries {
+		if strings.HasPrefix(entry, "-1 ") {
+			check[i] = true // counted in a racy tick: count it again
 		}
 	}
-	list := slices.Sorted(maps.Keys(check))
-	stats, err := store.StatSubdirsOf(e.SilosDir(), list, "memory")
-	if err != nil {
-		return RefreshStatus(ctx, e, nil)
+	for _, f := range focus {
+		if i, ok := slices.BinarySearchFunc(entries, f, func(entry, name string) int { return strings.Compare(nameOf(entry), name) }); ok {
+			check[i] = true
+		}
 	}
-	if len(stats) != len(list) {
+	idx := slices.Sorted(maps.Keys(check))
+	names := make([]string, len(idx))
+	for j, i := range idx {
+		names[j] = nameOf(entries[i])
+	}
+	stats, err := store.StatSubdirsOf(e.SilosDir(), names, "memory")
+	if err != nil || len(stats) != len(names) {
 		return RefreshStatus(ctx, e, nil) // a silo lost its memory folder
 	}
 	began := time.Now().UnixNano()
 	skipped := old.skippedSet()
-	changed := false
-	for _, st := range stats {
-		c := known[st.Name]
-		if c.mtime == st.MTime && c.mtime != -1 {
+	s, changed := old, false
+	for j, st := range stats {
+		i := idx[j]
+		c, ok := parseSiloEntry(entries[i])
+		if ok && c.mtime == st.MTime && c.mtime != -1 {
 			continue
 		}
 		was := c
@@ -282,22 +290,34 @@ func RefreshStatusLine(ctx context.Context, e store.Env, focus []string) (Status
 		if st.MTime > began-int64(racyWindow) {
 			c.mtime = -1
 		}
-		known[st.Name] = c
-		changed = changed || c != was
+		if c == was {
+			continue
+		}
+		changed = true
+		// The backlog changes by the difference.
+		s.Backlog.Files += c.files - was.files
+		switch {
+		case was.files == 0 && c.files > 0:
+			s.Backlog.Silos++
+		case was.files > 0 && c.files == 0:
+			s.Backlog.Silos--
+		}
+		entries[i] = strconv.FormatInt(c.mtime, 10) + " " + strconv.Itoa(c.files) + " " + st.Name
 	}
 	if !changed {
 		return old, nil
 	}
-	s := old
-	s.Backlog = Backlog{}
-	for _, c := range known {
-		if c.files > 0 {
-			s.Backlog.Files += c.files
-			s.Backlog.Silos++
-		}
-	}
-	s.Silos = siloText(known)
+	s.Silos = strings.Join(entries, "/") + "/"
 	return s, writeStatus(e, s)
+}
+
+// parseSiloEntry reads one "mtime count name" entry of Silos.
+func parseSiloEntry(entry string) (siloCount, bool) {
+	t, rest, ok1 := strings.Cut(entry, " ")
+	n, _, ok2 := strings.Cut(rest, " ")
+	mtime, err1 := strconv.ParseInt(t, 10, 64)
+	files, err2 := strconv.Atoi(n)
+	return siloCount{mtime, files}, ok1 && ok2 && err1 == nil && err2 == nil && files >= 0
 }
 
 // RefreshStatus recounts the backlog (listing only the silos whose memory
