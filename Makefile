@@ -11,11 +11,11 @@ GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
 all: build
 
-## build: compile ccmem into ./bin and its hooks into ./lib/ccmem (an install prefix's layout:
+## build: compile ccmem into ./bin and its hooks and ccmem-ui into ./lib/ccmem (an install prefix's layout:
 ## the plugin puts ./bin, with ccmem alone, on the model's PATH)
 build:
 	$(GO) build $(GOFLAGS_BUILD) -o $(BIN)/ ./cmd/ccmem
-	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ $(HOOKS)
+	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ $(HOOKS) ./cmd/ccmem-ui
 
 ## demo: run sessionstart on a built-in sample store and print what it injects
 demo: build
@@ -31,7 +31,8 @@ test: vet cross build claude-code test-tools
 	@echo "test: unit tests and testscripts"
 	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
-	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/
+	@mkdir -p .cache/test-artifacts
+	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts
 	@$(MAKE) --no-print-directory newcomer
 
 ## newcomer: make demo and make test in a fresh clone with HOME an empty folder (npm's cache
@@ -47,7 +48,8 @@ unit:
 ## e2e: only the end-to-end tests with the pinned Claude Code (CLAUDE_CODE_VERSION=2.1.x make e2e
 ## runs them with another, fetched into its own cache)
 e2e: claude-code test-tools
-	$(GO) test -count=1 -v ./e2e/
+	@mkdir -p .cache/test-artifacts
+	$(GO) test -count=1 -v ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts
 
 ## e2e-latest: the end-to-end tests with the newest Claude Code on npm
 e2e-latest:
@@ -58,9 +60,11 @@ e2e-latest:
 claude-code:
 	@bash scripts/install-claude-code.sh >/dev/null
 
-## test-tools: the programs the e2e tests drive (tmux), from Debian's packages when missing
+## test-tools: the programs the e2e tests drive (tmux, chromium) from Debian's packages when
+## missing, and playwright-core from npm into .cache/
 test-tools:
 	@bash scripts/install-test-tools.sh
+	@bash scripts/install-playwright.sh >/dev/null
 
 ## bench: whole-process timings of every hook on generated stores, with baselines and targets,
 ## then the recall precision report

@@ -97,10 +97,12 @@ func releaseSnapshot(t *testing.T) string {
 	return snapshotDir
 }
 
-var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"}
+// hookNames are the binaries beside ccmem in an archive and in
+// /usr/lib/ccmem in a package: the seven hooks and ccmem-ui.
+var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart", "ccmem-ui"}
 
 // TestReleaseSnapshot: `make release-snapshot` (goreleaser) writes six
-// archives, each with ccmem, the seven hooks, README.md and LICENSE, the
+// archives, each with ccmem, the seven hooks, ccmem-ui, README.md and LICENSE, the
 // binaries executable and of the plugin's version; SHA256SUMS that verify
 // every artifact; .deb, .rpm and .apk packages with ccmem in /usr/bin and
 // the hooks in /usr/lib/ccmem; a Homebrew formula and a Scoop manifest

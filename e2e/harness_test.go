@@ -51,7 +51,7 @@ func setup() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), "./cmd/ccmem", "./hooks/sessionstart", "./hooks/userpromptsubmit", "./hooks/stop", "./hooks/precompact", "./hooks/pretooluse", "./hooks/posttoolusefailure", "./hooks/subagentstart")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), "./cmd/ccmem", "./hooks/sessionstart", "./hooks/userpromptsubmit", "./hooks/stop", "./hooks/precompact", "./hooks/pretooluse", "./hooks/posttoolusefailure", "./hooks/subagentstart", "./cmd/ccmem-ui")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building ccmem: %v\n%s", err, out)

@@ -6,6 +6,7 @@
 # the test that needs it.
 #
 #   tmux       the interactive client runs under it (status line, /clear)
+#   chromium   the browser tests of `ccmem ui` drive it headless
 #
 # Usage: install-test-tools.sh [TOOL...]   (default: every tool above)
 set -uo pipefail
@@ -16,12 +17,13 @@ fail() { echo "install-test-tools: $*" >&2; exit 1; }
 package() {
   case "$1" in
     tmux) echo tmux ;;
+    chromium) echo chromium ;;
     *) return 1 ;;
   esac
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(tmux)
+[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium)
 missing=()
 for t in "${tools[@]}"; do
   package "$t" >/dev/null || fail "unknown tool $t"

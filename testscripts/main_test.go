@@ -21,6 +21,7 @@ import (
 	"github.com/ccmem/ccmem/internal/cli"
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/internal/hooks"
+	"github.com/ccmem/ccmem/internal/ui"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of the scripts from the actual output")
@@ -35,6 +36,7 @@ func TestMain(m *testing.M) {
 		"pretooluse":         func() { os.Exit(hooks.PreToolUse(hookio.OS())) },
 		"posttoolusefailure": func() { os.Exit(hooks.PostToolUseFailure(hookio.OS())) },
 		"subagentstart":      func() { os.Exit(hooks.SubagentStart(hookio.OS())) },
+		"ccmem-ui":           func() { os.Exit(ui.Main(hookio.OS())) },
 	})
 }
 

@@ -197,8 +197,7 @@ func printSession(c *command.Ctx, f session.SessionFile) {
 		fmt.Fprintln(w)
 	}
 	for _, n := range d.Notes {
-		label := map[string]string{session.NotePrompt: "asked", session.NoteAnswer: "concluded", session.NoteFailure: "failed",
-			session.NoteFix: "fixed", session.NoteTriage: "triage"}[n.Kind]
+		label := session.NoteLabel(n.Kind)
 		text := n.Text
 		if n.Cmd != "" {
 			text = "`" + n.Cmd + "`: " + text

@@ -27,7 +27,7 @@ func newFakeInstall(t *testing.T, claudeJSON string) *fakeInstall {
 	if err := os.MkdirAll(build, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range append(hookNames(), Exe("ccmem")) {
+	for _, name := range append(libNames(), Exe("ccmem")) {
 		if err := os.WriteFile(filepath.Join(build, name), []byte("#!/bin/sh\n# "+name+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}

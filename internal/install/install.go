@@ -31,7 +31,7 @@ var ErrNoHookBinary = errors.New("hook binary missing")
 type missingBinary struct{ name, tried string }
 
 func (e missingBinary) Error() string {
-	return fmt.Sprintf("cannot find the %s hook binary (looked at %s)", e.name, e.tried)
+	return fmt.Sprintf("cannot find ccmem's %s binary (looked at %s)", e.name, e.tried)
 }
 
 func (missingBinary) Is(target error) bool { return target == ErrNoHookBinary }
@@ -70,11 +70,19 @@ func Exe(name string) string {
 	return name
 }
 
-// hookNames lists the hook binaries' file names.
-func hookNames() []string {
+// Helpers are the binaries installed beside the hooks that are not hooks:
+// ccmem-ui serves `ccmem ui` (see internal/uicommand).
+var Helpers = []string{"ccmem-ui"}
+
+// libNames lists the file names of the binaries in lib/ccmem: the hooks,
+// then the helpers.
+func libNames() []string {
 	var out []string
 	for _, h := range Hooks {
 		out = append(out, Exe(h.Binary))
+	}
+	for _, h := range Helpers {
+		out = append(out, Exe(h))
 	}
 	return out
 }
@@ -295,7 +303,7 @@ func Install(o Options) (Report, error) {
 	}
 
 	copies := []struct{ from, to string }{{srcs[Exe("ccmem")], ccmem}}
-	for _, name := range hookNames() {
+	for _, name := range libNames() {
 		copies = append(copies, struct{ from, to string }{srcs[name], filepath.Join(lib, name)})
 	}
 	for _, c := range copies {
@@ -482,7 +490,7 @@ func Uninstall(o Options) (Report, error) {
 		}
 	}
 	targets := []string{filepath.Join(BinDir(o.Prefix), Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
-	for _, name := range hookNames() {
+	for _, name := range libNames() {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
 	}
 	if o.CommandsDir != "" {
@@ -657,7 +665,7 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 func sources(exe string) (map[string]string, error) {
 	out := map[string]string{Exe("ccmem"): exe}
 	dir := filepath.Dir(exe)
-	for _, name := range hookNames() {
+	for _, name := range libNames() {
 		var tried []string
 		for _, d := range []string{dir, filepath.Join(dir, "..", "lib", "ccmem")} {
 			p := filepath.Clean(filepath.Join(d, name))

@@ -69,3 +69,70 @@ func (m Menu) AutomatedLine(ccmem string) string {
 	}
 	return strconv.Itoa(m.Automated) + " " + runs + " since " + m.Since + " — `" + ccmem + " episodes --automated`"
 }
+
+// IndexEntry is what one INDEX.md line says of a session (see IndexLine).
+type IndexEntry struct {
+	Started   string // "2026-11-21 14:03" (UTC), or "unknown time"
+	Automated bool
+	Turns     int
+	Class     string
+	Title     string
+	Files     string
+	Episode   string // the episode's file name, without "episodes/"
+}
+
+// ParseIndexLine reads an INDEX.md line written by IndexLine; ok is false
+// for a line in any other shape.
+func ParseIndexLine(line string) (IndexEntry, bool) {
+	var ie IndexEntry
+	body, name, ok := strings.Cut(strings.TrimPrefix(line, "- "), " — episodes/")
+	if !ok || !strings.HasPrefix(line, "- ") || name == "" || strings.ContainsAny(name, `/\`) {
+		return ie, false
+	}
+	ie.Episode = name
+	parts := strings.Split(body, " · ")
+	if len(parts) < 4 {
+		return ie, false
+	}
+	ie.Started = parts[0]
+	parts = parts[1:]
+	if parts[0] == automatedMark {
+		ie.Automated = true
+		parts = parts[1:]
+	}
+	if len(parts) < 3 {
+		return ie, false
+	}
+	n, _, _ := strings.Cut(parts[0], " ")
+	ie.Turns, _ = strconv.Atoi(n)
+	ie.Class = parts[1]
+	// The title is quoted and has no '"' of its own; the files, if any,
+	// come after it.
+	rest := strings.Join(parts[2:], " · ")
+	if strings.HasPrefix(rest, `"`) {
+		if end := strings.Index(rest[1:], `"`); end >= 0 {
+			ie.Title = rest[1 : end+1]
+			ie.Files = strings.TrimPrefix(rest[end+2:], " · ")
+			return ie, true
+		}
+	}
+	ie.Title = rest
+	return ie, true
+}
+
+// NoteLabel is how a digest note's kind is named to a person.
+func NoteLabel(kind string) string {
+	switch kind {
+	case NotePrompt:
+		return "asked"
+	case NoteAnswer:
+		return "concluded"
+	case NoteFailure:
+		return "failed"
+	case NoteFix:
+		return "fixed"
+	case NoteTriage:
+		return "triage"
+	}
+	return kind
+}

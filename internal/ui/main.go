@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/install"
+	"github.com/ccmem/ccmem/internal/uicommand"
+)
+
+// Main is the ccmem-ui binary: `ccmem ui` runs it with its flags.
+func Main(p hookio.Process) int {
+	p.Args = append([]string{"ui"}, p.Args...)
+	return command.Table{uicommand.New(Serve)}.Run(p, func(w io.Writer, _ int) {
+		fmt.Fprintln(w, "usage: ccmem ui [--port N] [--no-open]")
+	})
+}
+
+// Serve serves the page until the command is interrupted or terminated.
+func Serve(c *command.Ctx, o uicommand.Options) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(o.Port)))
+	if err != nil {
+		if o.Port != 0 {
+			return command.WithHint(fmt.Errorf("cannot serve on 127.0.0.1:%d: %v", o.Port, unwrapOp(err)), "choose another --port, or leave it out for a free one")
+		}
+		return fmt.Errorf("cannot serve on 127.0.0.1: %v", unwrapOp(err))
+	}
+	s, err := New(c.Env, ln.Addr().(*net.TCPAddr).Port, ccmemCommand)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          nil,
+	}
+	fmt.Fprintln(c.Stdout, s.URL())
+	fmt.Fprintf(c.Stderr, "ccmem ui: showing %s; Ctrl-C stops it\n", c.Env.Tilde(c.Env.Store))
+	if o.Open {
+		if err := openBrowser(s.URL()); err != nil {
+			fmt.Fprintf(c.Stderr, "ccmem ui: could not open a browser (%v); open the address above\n", err)
+		}
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	srv.Shutdown(shut)
+	return nil
+}
+
+// ccmemCommand is how sessions run ccmem, as `ccmem show` says it: from the
+// ccmem binary beside this one (a build, an archive) or the install's.
+func ccmemCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return install.CommandFor("")
+	}
+	if beside := filepath.Join(filepath.Dir(exe), install.Exe("ccmem")); isFile(beside) {
+		return install.CommandFor(beside)
+	}
+	return install.CommandFor(exe)
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func unwrapOp(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err
+	}
+	return err
+}
