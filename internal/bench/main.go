@@ -92,7 +92,7 @@ func main() {
 // binaries are the built binaries the rows run: ccmem and every hook.
 func (o *options) binaries() []string {
 	out := []string{o.ccm}
-	for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
+	for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart", "ccmem-ui"} {
 		out = append(out, filepath.Join(o.hookDir, h))
 	}
 	return out
@@ -203,6 +203,7 @@ func run(o options) error {
 	fmt.Printf("load average before: %s\n\n", loadBefore)
 
 	var rows []row
+	var ui []uiResult
 	for _, spec := range specs {
 		if o.only != "" && !strings.Contains(spec.name, o.only) {
 			continue
@@ -228,12 +229,20 @@ func run(o options) error {
 			}
 			rows = append(rows, r)
 		}
+		if spec.name == large.name {
+			if ui, err = measureUI(o, w, max(5, o.runs/2)); err != nil {
+				return fmt.Errorf("ccmem ui: %v", err)
+			}
+		}
 		if n, files := dirSize(search.Dir(w.env)); n > 0 {
 			fmt.Printf("  search index of the %s store: %.1f MB in %d files\n", spec.name, float64(n)/(1<<20), files)
 		}
 	}
 	fmt.Println()
 	printTable(rows)
+	if len(ui) > 0 {
+		printUI(ui)
+	}
 	o.printSizes()
 	missed := 0
 	for _, r := range rows {
@@ -241,8 +250,13 @@ func run(o options) error {
 			missed++
 		}
 	}
+	for _, r := range ui {
+		if !r.pass {
+			missed++
+		}
+	}
 	fmt.Printf("\nload average: %s before, %s after (1, 5 and 15 minutes)\n", loadBefore, loadAverage())
-	fmt.Printf("%d of %d targets PASS\n", len(rows)-missed, len(rows))
+	fmt.Printf("%d of %d targets PASS\n", len(rows)+len(ui)-missed, len(rows)+len(ui))
 	return nil
 }
 

@@ -387,10 +387,16 @@ func (s *Server) episode(w http.ResponseWriter, r *http.Request) {
 }
 
 type frictionData struct {
-	Key, Name string
-	Report    lessons.Report
-	Chart     template.HTML
+	Key, Name   string
+	Report      lessons.Report
+	Chart       template.HTML
+	Read, Total int
 }
+
+// frictionWindow is how many of the newest sessions the friction page
+// reads unless asked for all: it keeps the page fast on a store of
+// thousands (each record is read whole).
+const frictionWindow = 1500
 
 func (s *Server) friction(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -399,13 +405,17 @@ func (s *Server) friction(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, start, "no project "+r.PathValue("key")+" in this store")
 		return
 	}
-	eps, _ := session.AllEpisodes(s.env, key)
+	n := frictionWindow
+	if r.URL.Query().Get("all") == "1" {
+		n = 0
+	}
+	eps, total, _ := session.RecentEpisodes(s.env, key, n)
 	rep := lessons.Analyze(eps, time.Time{})
 	name := key
 	if root := s.env.ProjectRoot(key); root != "" {
 		name = filepath.Base(root)
 	}
-	s.render(w, start, http.StatusOK, "friction", "friction in "+name, "projects", frictionData{Key: key, Name: name, Report: rep, Chart: frictionChart(rep.Weeks)})
+	s.render(w, start, http.StatusOK, "friction", "friction in "+name, "projects", frictionData{Key: key, Name: name, Report: rep, Chart: frictionChart(rep.Weeks), Read: len(eps), Total: total})
 }
 
 // hitRow is one search result, with where it lives.

@@ -525,26 +525,35 @@ func FindSession(e store.Env, key, id string) (SessionFile, error) {
 // AllEpisodes reads every finished session of a project, the archived
 // ones too, newest first; unreadable files are reported, not fatal.
 func AllEpisodes(e store.Env, key string) (episodes []SessionFile, problems []string) {
+	episodes, _, problems = RecentEpisodes(e, key, 0)
+	return episodes, problems
+}
+
+// RecentEpisodes reads the newest n finished sessions of a project (n <= 0:
+// all), the archived ones too, newest first, and says how many there are
+// in all: the names are listed, only the n kept are read.
+func RecentEpisodes(e store.Env, key string, n int) (episodes []SessionFile, total int, problems []string) {
+	var paths []string
 	for _, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key)} {
-		ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
-		if err != nil {
-			continue
-		}
-		for _, de := range ents {
-			n := de.Name()
-			if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
-				continue
+		_ = store.ScanDirIn(e.ProjectDir(key), dir, func(de fs.DirEntry) {
+			if name := de.Name(); strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
+				paths = append(paths, filepath.Join(dir, name))
 			}
-			path := filepath.Join(dir, n)
-			c, err := readCheckpoint(e.ProjectDir(key), path)
-			if err != nil {
-				problems = append(problems, e.PathError(path, err).Error())
-				continue
-			}
-			episodes = append(episodes, SessionFile{Path: path, Record: c})
-		}
+		})
 	}
 	// Episode names start with their time: newest first by name.
-	sort.Slice(episodes, func(i, j int) bool { return filepath.Base(episodes[i].Path) > filepath.Base(episodes[j].Path) })
-	return episodes, problems
+	sort.Slice(paths, func(i, j int) bool { return filepath.Base(paths[i]) > filepath.Base(paths[j]) })
+	total = len(paths)
+	if n > 0 && len(paths) > n {
+		paths = paths[:n]
+	}
+	for _, path := range paths {
+		c, err := readCheckpoint(e.ProjectDir(key), path)
+		if err != nil {
+			problems = append(problems, e.PathError(path, err).Error())
+			continue
+		}
+		episodes = append(episodes, SessionFile{Path: path, Record: c})
+	}
+	return episodes, total, problems
 }

@@ -1,8 +1,13 @@
 package session
 
 import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/friction"
 )
 
@@ -36,5 +41,32 @@ func TestParseIndexLineReadsWhatIndexLineWrites(t *testing.T) {
 		if ie, ok := ParseIndexLine(bad); ok {
 			t.Errorf("ParseIndexLine(%q) accepted: %+v", bad, ie)
 		}
+	}
+}
+
+// TestRecentEpisodesReadsOnlyTheNewest: the newest n of the episodes and
+// the archive together, newest first, and the count of all.
+func TestRecentEpisodesReadsOnlyTheNewest(t *testing.T) {
+	e := storetest.Env(t)
+	key := "-k"
+	for i, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key), e.EpisodesDir(key)} {
+		c := &Checkpoint{SessionID: fmt.Sprintf("s%d", i), StartedAt: fmt.Sprintf("2026-11-2%dT10:00:00Z", i), Turns: i + 1}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		storetest.Mkfile(t, filepath.Join(dir, EpisodeName(c, time.Time{})), string(data))
+	}
+	storetest.Mkfile(t, filepath.Join(e.EpisodeArchiveDir(key), "not-an-episode.txt"), "x")
+	eps, total, problems := RecentEpisodes(e, key, 2)
+	if total != 3 || len(eps) != 2 || len(problems) > 0 {
+		t.Fatalf("RecentEpisodes(2) = %d read of %d, problems %v", len(eps), total, problems)
+	}
+	if eps[0].Record.SessionID != "s2" || eps[1].Record.SessionID != "s1" {
+		t.Fatalf("not newest first: %s, %s", eps[0].Record.SessionID, eps[1].Record.SessionID)
+	}
+	all, problems := AllEpisodes(e, key)
+	if len(all) != 3 || len(problems) > 0 {
+		t.Fatalf("AllEpisodes = %d, %v", len(all), problems)
 	}
 }
