@@ -26,15 +26,15 @@ import (
 )
 
 type options struct {
-	bin           string
-	runs, warmup  int
-	coldRuns      int
-	keep          bool
-	only          string
-	python        string
-	floor         string
-	hookDir, ccm  string
-	pythonVersion string
+	bin            string
+	runs, warmup   int
+	coldRuns       int
+	keep           bool
+	only           string
+	python         string
+	floor, uipages string
+	hookDir, ccm   string
+	pythonVersion  string
 }
 
 func main() {
@@ -175,6 +175,10 @@ func (o *options) prepare(tmp string) error {
 			return fmt.Errorf("%s is missing: run `make build` first", b)
 		}
 	}
+	o.uipages = filepath.Join(tmp, "uipages")
+	if out, err := exec.Command("go", "build", "-trimpath", "-o", o.uipages, "./internal/bench/uipages").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the ccmem ui timer: %v\n%s", err, out)
+	}
 	o.floor = filepath.Join(tmp, "floor")
 	if out, err := exec.Command("go", "build", "-trimpath", "-o", o.floor, "./internal/bench/floor").CombinedOutput(); err != nil {
 		return fmt.Errorf("building the Go floor: %v\n%s", err, out)
@@ -203,7 +207,7 @@ func run(o options) error {
 	fmt.Printf("load average before: %s\n\n", loadBefore)
 
 	var rows []row
-	var ui []uiResult
+	uiPass, uiTotal := 0, 0
 	for _, spec := range specs {
 		if o.only != "" && !strings.Contains(spec.name, o.only) {
 			continue
@@ -230,7 +234,7 @@ func run(o options) error {
 			rows = append(rows, r)
 		}
 		if spec.name == large.name {
-			if ui, err = measureUI(o, w, max(5, o.runs/2)); err != nil {
+			if uiPass, uiTotal, err = measureUI(o, w, max(5, o.runs/2)); err != nil {
 				return fmt.Errorf("ccmem ui: %v", err)
 			}
 		}
@@ -240,8 +244,8 @@ func run(o options) error {
 	}
 	fmt.Println()
 	printTable(rows)
-	if len(ui) > 0 {
-		printUI(ui)
+	if uiTable != "" {
+		fmt.Println(uiTable)
 	}
 	o.printSizes()
 	missed := 0
@@ -250,13 +254,9 @@ func run(o options) error {
 			missed++
 		}
 	}
-	for _, r := range ui {
-		if !r.pass {
-			missed++
-		}
-	}
+	missed += uiTotal - uiPass
 	fmt.Printf("\nload average: %s before, %s after (1, 5 and 15 minutes)\n", loadBefore, loadAverage())
-	fmt.Printf("%d of %d targets PASS\n", len(rows)+len(ui)-missed, len(rows)+len(ui))
+	fmt.Printf("%d of %d targets PASS\n", len(rows)+uiTotal-missed, len(rows)+uiTotal)
 	return nil
 }
 
