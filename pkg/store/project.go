@@ -30,6 +30,9 @@ type Project struct {
 	// claimed is set when project.json already records exactly this
 	// project: claiming it again writes nothing (and reads nothing).
 	claimed bool
+	// migrateTo is set when Key is the folder this project had before it
+	// was keyed by its remote: the first claim moves it there.
+	migrateTo string
 }
 
 // ResolveProject finds the project that dir belongs to, without running git.
@@ -54,9 +57,194 @@ func ResolveProject(e Env, dir string) (Project, error) {
 		p.Remote = gitRemote(gitDir)
 	}
 	var recorded []byte
+	if p.Remote != "" {
+		if key, root, rec, ok := e.remoteKeyFor(p.Root, p.Remote); ok {
+			p.Key, p.Root, recorded = key, root, rec
+			p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
+			return p, nil
+		}
+		// Another clone of the same remote on this machine holds the
+		// remote's key: this one is keyed by its path, as before.
+	}
 	p.Key, p.Root, recorded = e.keyFor(p.Root)
-	p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
+	if k := RemoteKey(p.Remote); k != "" {
+		if _, _, owned := e.keyOwner(k); !owned {
+			if old, found := e.pathKeyOf(p.Root); found {
+				p.Key, p.migrateTo = old, k // a store from before remotes keyed projects
+			}
+		}
+	}
+	p.claimed = recorded != nil && p.migrateTo == "" && bytes.Equal(recorded, p.record())
 	return p, nil
+}
+
+// RemoteKey is the store key of a project with a git remote: the same on
+// every machine ("git-" and the remote's host and path, normalised), so a
+// project's private memory syncs as one project whatever folder it is
+// cloned into; "" for no remote.
+func RemoteKey(remote string) string {
+	n := NormalizeRemote(remote)
+	if n == "" {
+		return ""
+	}
+	return "git-" + strings.Trim(Slug(n), "-")
+}
+
+// NormalizeRemote is a remote's host and path, lower case, without scheme,
+// user, credentials, port, ".git" or trailing slashes: the clone URLs
+// git@github.com:Ana/Shop.git, ssh://git@github.com:22/ana/shop and
+// https://token@github.com/ana/shop/ are one github.com/ana/shop. A local
+// path stays a path.
+func NormalizeRemote(u string) string {
+	u = strings.TrimSpace(u)
+	if u == "" {
+		return ""
+	}
+	var host, path string
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		if scheme == "file" {
+			return strings.ToLower(strings.TrimSuffix(strings.TrimRight(rest, "/"), ".git"))
+		}
+		host, path, _ = strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if h, _, ok := strings.Cut(host, ":"); ok {
+			host = h // a port
+		}
+	} else if at, rest, ok := strings.Cut(u, ":"); ok && !strings.ContainsAny(at, `/\`) && len(at) > 1 {
+		// scp-like: [user@]host:path
+		host, path = at, rest
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+	} else {
+		return strings.ToLower(strings.TrimSuffix(strings.TrimRight(filepath.ToSlash(u), "/"), ".git"))
+	}
+	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
+	if host == "" || path == "" {
+		return ""
+	}
+	return strings.ToLower(host + "/" + path)
+}
+
+// remoteKeyFor is the key of a project root with a remote: the remote's
+// key unless another folder of this machine holds it (ok false then).
+func (e Env) remoteKeyFor(root, remote string) (key, canonical string, recorded []byte, ok bool) {
+	key = RemoteKey(remote)
+	if key == "" {
+		return "", "", nil, false
+	}
+	owner, data, owned := e.keyOwner(key)
+	switch {
+	case !owned:
+		// Free, or synced from another machine (project.json is this
+		// machine's own and never synced) — unless a folder from before
+		// remotes keyed projects holds this project: then that folder,
+		// until the first write moves it (see ClaimProject).
+		if _, found := e.pathKeyOf(root); found {
+			return "", "", nil, false
+		}
+		return key, root, nil, true
+	case owner == root:
+		return key, root, data, true
+	case sameDir(owner, root):
+		return key, owner, data, true
+	}
+	return "", "", nil, false
+}
+
+// pathKeyOf is the folder keyed by root's path (its slug, or the slug and
+// a hash) whose project.json names root, if there is one.
+func (e Env) pathKeyOf(root string) (string, bool) {
+	for _, k := range []string{Slug(root), hashedKey(root)} {
+		if owner, _, ok := e.keyOwner(k); ok && (owner == root || sameDir(owner, root)) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// migrateProject moves a project's folder from its path key to its remote
+// key, under the projects lock; when the remote's folder already holds
+// memory synced from another machine, the two are merged, nothing lost.
+// Another process may have moved it meanwhile: then it only follows.
+func migrateProject(e Env, p Project) (Project, error) {
+	unlock, err := Lock(e.ProjectsDir())
+	if err != nil {
+		return p, err
+	}
+	defer unlock()
+	to := p.migrateTo
+	p.migrateTo = ""
+	if owner, _, ok := e.keyOwner(to); ok {
+		if owner == p.Root || sameDir(owner, p.Root) {
+			p.Key = to // moved by another process
+		}
+		return p, nil
+	}
+	if owner, _, ok := e.keyOwner(p.Key); !ok || (owner != p.Root && !sameDir(owner, p.Root)) {
+		return p, nil
+	}
+	from, dest := e.ProjectDir(p.Key), e.ProjectDir(to)
+	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(from, dest); err != nil {
+			return p, err
+		}
+	} else if err := mergeFolder(from, dest); err != nil {
+		return p, err
+	}
+	p.Key = to
+	return p, SyncDir(e.ProjectsDir())
+}
+
+// mergeFolder moves every file of from into to: a file to lacks moves,
+// one it holds the same bytes of goes, and one it holds different bytes
+// of is kept beside it as NAME.pre-migration (never read as memory); the
+// episode menu is left to be rebuilt (INDEX.md is derived). Links are
+// moved as links, never followed.
+func mergeFolder(from, to string) error {
+	var moves [][2]string
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		moves = append(moves, [2]string{path, filepath.Join(to, rel)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range moves {
+		src, dst := m[0], m[1]
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return err
+		}
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			if err := os.Rename(src, dst); err != nil {
+				return err
+			}
+			continue
+		}
+		a, errA := os.ReadFile(src)
+		b, errB := os.ReadFile(dst)
+		switch {
+		case filepath.Base(dst) == "INDEX.md":
+			os.Remove(src)
+		case filepath.Base(dst) == "project.json":
+			if err := os.Rename(src, dst); err != nil { // this machine's identity
+				return err
+			}
+		case errA == nil && errB == nil && bytes.Equal(a, b):
+			os.Remove(src)
+		default:
+			if err := os.Rename(src, dst+".pre-migration"); err != nil {
+				return err
+			}
+		}
+	}
+	return os.RemoveAll(from)
 }
 
 // record is the project's project.json.
@@ -247,6 +435,12 @@ func (e Env) keyOwner(key string) (string, []byte, bool) {
 func ClaimProject(e Env, p Project) (Project, error) {
 	if p.claimed {
 		return p, nil
+	}
+	if p.migrateTo != "" {
+		var err error
+		if p, err = migrateProject(e, p); err != nil {
+			return p, err
+		}
 	}
 	for range 3 {
 		data := p.record()

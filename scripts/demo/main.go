@@ -62,22 +62,33 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	// The project key depends on where the temporary folder is; the sample
-	// names it PROJECT_KEY. Resolve it the way the hook will.
-	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
-		return err
+	// The project key depends on the repository (its remote, or where the
+	// temporary folder is); the sample names it PROJECT_KEY. Lay out the
+	// repository first, then resolve the key the way the hook will.
+	files := txtar.Parse(sample).Files
+	write := func(f txtar.File, key string) error {
+		path := filepath.Join(home, strings.ReplaceAll(f.Name, "PROJECT_KEY", key))
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		return os.WriteFile(path, f.Data, 0o600)
+	}
+	for _, f := range files {
+		if !strings.Contains(f.Name, "PROJECT_KEY") {
+			if err := write(f, ""); err != nil {
+				return err
+			}
+		}
 	}
 	p, err := store.ResolveProject(menv, project)
 	if err != nil {
 		return err
 	}
-	for _, f := range txtar.Parse(sample).Files {
-		path := filepath.Join(home, strings.ReplaceAll(f.Name, "PROJECT_KEY", p.Key))
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, f.Data, 0o600); err != nil {
-			return err
+	for _, f := range files {
+		if strings.Contains(f.Name, "PROJECT_KEY") {
+			if err := write(f, p.Key); err != nil {
+				return err
+			}
 		}
 	}
 
