@@ -21,7 +21,7 @@ var commands command.Table
 func init() {
 	commands = command.Table{
 		cmdShow, cmdSearch, cmdMCP, cmdPaths, cmdStatus, cmdEpisodes, cmdGC,
-		cmdLearn, cmdRemember, cmdForget, cmdEdit, cmdRecord, cmdConsolidate, cmdBriefing, cmdImport, cmdFriction, cmdProfile, cmdUI,
+		cmdLearn, cmdRemember, cmdForget, cmdEdit, cmdRecord, cmdConsolidate, cmdBriefing, cmdImport, cmdFriction, cmdProfile, cmdUI, cmdSync,
 		cmdEnable, cmdDisable, cmdInstall, cmdUninstall, cmdDoctor,
 		cmdHelp, cmdVersion,
 	}

@@ -56,6 +56,15 @@ type Config struct {
 	Recall                 Recall  `yaml:"recall" json:"recall"`
 	Guard                  Guard   `yaml:"guard" json:"guard"`
 	Records                Records `yaml:"records" json:"records"`
+	Sync                   Sync    `yaml:"sync" json:"sync"`
+}
+
+// Sync configures the automatic `ccmem sync` (read from the global config):
+// off by default; when on, a session start runs a sync in the background
+// once the last is older than Interval.
+type Sync struct {
+	Auto     bool          `yaml:"auto" json:"auto"`
+	Interval time.Duration `yaml:"interval" json:"interval"`
 }
 
 // Records configures the project records (seed 004's settings).
@@ -233,6 +242,7 @@ func Default() Config {
 		Recall:  Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
 		Guard:   Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, SubagentChars: 1500},
 		Records: Records{MaxRetained: 5, GracePeriodDays: 30, MaxPerCategory: 100, Categories: map[string]RecordCategory{}},
+		Sync:    Sync{Interval: time.Hour},
 	}
 }
 
@@ -285,6 +295,9 @@ func (c Config) Validate() error {
 	}
 	if c.OrphanAfter < time.Minute || c.OrphanAfter > maxOrphanAfter {
 		return fmt.Errorf("orphan_after must be between 1m and %s, not %s", maxOrphanAfter, c.OrphanAfter)
+	}
+	if c.Sync.Interval < time.Minute || c.Sync.Interval > maxOrphanAfter {
+		return fmt.Errorf("sync.interval must be between 1m and %s, not %s", maxOrphanAfter, c.Sync.Interval)
 	}
 	// Days beyond a century would overflow a time.Duration (about 292
 	// years) on the way, and keep everything anyway.

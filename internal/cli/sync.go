@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/command"
+	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/gitsync"
+)
+
+var cmdSync = &command.Command{
+	Name: "sync", Args: "[--json] | init REMOTE | status",
+	Summary: "carry the private store between your machines through git",
+	Help: `Syncs the store (~/.claude/ccmem: global memory, learned entries, review,
+archive, each project's briefing, profiles and episodes) with a git remote
+you own, through your own git (its credentials, ssh config and hooks).
+
+  ccmem sync init REMOTE   make the store a git repository syncing with REMOTE;
+                           where REMOTE already holds a store (a second
+                           machine), join it: the two are merged, nothing lost
+  ccmem sync               commit what changed here, fetch, integrate, push
+  ccmem sync status        where things stand (no network)
+
+Nothing is merged by hand: MEMORY.md and the topic files beside it merge as
+a union of lines (duplicates removed after); when two machines changed the
+same entry, the newer stays and the older is kept in archive/sync/ with
+where it came from. What is derived or this machine's own (INDEX.md, the
+search index, status, checkpoints, project.json, caches, locks) is not
+synced and is rebuilt after. Before a commit every file passes the
+redactor: a file that still holds a secret stays on this machine, and the
+sync names it.
+
+A project with a git remote has the same key on every machine, so its
+episodes from both machines share one menu. With sync.auto: true in the
+global config, a session start runs ccmem sync in the background when the
+last one is older than sync.interval (never waiting for it).`,
+	Subs: []*command.Command{cmdSyncInit, cmdSyncStatus},
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		asJSON := fs.Bool("json", false, "print the report as JSON")
+		auto := fs.Bool("auto", false, "run as the automatic sync: quietly, and only when the last is older than sync.interval")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return runSync(c, *asJSON, *auto)
+		}
+	},
+}
+
+var cmdSyncInit = &command.Command{
+	Name: "init", Args: "[--json] REMOTE",
+	Summary: "make the store a git repository syncing with REMOTE (or join the store there)",
+	Help: `Makes the store a git repository whose remote is REMOTE (any URL or path git
+takes: git@github.com:you/memory.git, /mnt/usb/memory.git), writes its
+.gitignore and .gitattributes, and syncs: on the first machine the store is
+pushed there; where REMOTE already holds a store, this one joins it and the
+two are merged, nothing lost. Use a private remote: the store is your
+private memory.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		asJSON := fs.Bool("json", false, "print the report as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if len(args) != 1 {
+				return command.Usagef("for example: ccmem sync init git@github.com:you/ccmem-memory.git", "sync init takes one remote")
+			}
+			s := syncer(c)
+			rep, err := s.Init(c, args[0])
+			if err != nil {
+				return syncError(err)
+			}
+			return printSync(c, rep, *asJSON, "synced with "+args[0])
+		}
+	},
+}
+
+var cmdSyncStatus = &command.Command{
+	Name: "status", Args: "[--json]",
+	Summary: "where the store stands against its remote (no network)",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		asJSON := fs.Bool("json", false, "print as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			st, err := syncer(c).Status(c)
+			if err != nil {
+				return syncError(err)
+			}
+			if *asJSON {
+				return c.PrintJSON(st)
+			}
+			w := c.Stdout
+			if !st.SetUp {
+				fmt.Fprintln(w, "not synced: `ccmem sync init REMOTE` sets it up")
+				return nil
+			}
+			fmt.Fprintf(w, "remote: %s\n", st.Remote)
+			fmt.Fprintf(w, "here: %s changed since the last sync, %s not pushed; %s fetched and not integrated\n",
+				str.Plural(st.Changed, "file", "files"), str.Plural(st.Ahead, "commit", "commits"), str.Plural(st.Behind, "commit", "commits"))
+			switch l := st.Last; {
+			case st.Running:
+				fmt.Fprintf(w, "a sync is running (since %s)\n", l.Started.Local().Format("2006-01-02 15:04"))
+			case l.Finished.IsZero():
+				fmt.Fprintln(w, "never synced")
+			case l.OK:
+				fmt.Fprintf(w, "last sync: %s, ok\n", l.Finished.Local().Format("2006-01-02 15:04"))
+			default:
+				fmt.Fprintf(w, "last sync: %s, failed: %s\n", l.Finished.Local().Format("2006-01-02 15:04"), l.Error)
+			}
+			for _, h := range st.Last.Report.Held {
+				fmt.Fprintf(w, "held here (holds a secret: %s): %s\n", strings.Join(h.Kinds, ", "), h.Path)
+			}
+			return nil
+		}
+	},
+}
+
+func syncer(c *command.Ctx) *gitsync.Syncer {
+	return &gitsync.Syncer{Env: c.Env, Git: c.P.Getenv("CCMEM_GIT"), Machine: c.P.Getenv("CCMEM_MACHINE")}
+}
+
+func syncError(err error) error {
+	switch {
+	case errors.Is(err, gitsync.ErrNotSetUp):
+		return command.WithHint(err, "`ccmem sync init REMOTE` sets it up (a private git remote you own)")
+	case errors.Is(err, gitsync.ErrNoGit):
+		return command.WithHint(err, "install git, then run this again")
+	}
+	var ge *gitsync.GitError
+	if errors.As(err, &ge) && (ge.Args[0] == "push" || ge.Args[0] == "fetch") {
+		return command.WithHint(err, "check that the remote exists and that `git -C ~/.claude/ccmem "+ge.Args[0]+"` works with your credentials")
+	}
+	return err
+}
+
+func runSync(c *command.Ctx, asJSON, auto bool) error {
+	s := syncer(c)
+	if auto {
+		cfg := globalConfig(c)
+		last := gitsync.ReadState(c.Env)
+		if !last.Finished.IsZero() && c.Env.Time().Sub(last.Finished) < cfg.Sync.Interval {
+			return nil
+		}
+	}
+	rep, err := s.Sync(c)
+	if err != nil {
+		return syncError(err)
+	}
+	return printSync(c, rep, asJSON, "synced")
+}
+
+func printSync(c *command.Ctx, rep gitsync.Report, asJSON bool, what string) error {
+	if asJSON {
+		return c.PrintJSON(rep)
+	}
+	w := c.Stdout
+	parts := []string{str.Plural(rep.Committed, "file", "files") + " committed"}
+	if rep.Joined {
+		parts = append(parts, "joined the store there")
+	}
+	if rep.Merged {
+		parts = append(parts, "the other machines' changes integrated")
+	}
+	if rep.Pushed {
+		parts = append(parts, "pushed")
+	}
+	fmt.Fprintf(w, "%s: %s\n", what, strings.Join(parts, ", "))
+	for _, k := range rep.KeptBoth {
+		fmt.Fprintf(w, "both machines changed %s: the newer is kept, the older in %s/\n", k, gitsync.ConflictDir)
+	}
+	for _, h := range rep.Held {
+		fmt.Fprintf(c.Stderr, "ccmem: %s holds a secret (%s): kept on this machine, not pushed; remove it, then sync again\n", h.Path, strings.Join(h.Kinds, ", "))
+	}
+	return nil
+}
+
+// globalConfig is the global config alone (sync settings live there).
+func globalConfig(c *command.Ctx) config.Config {
+	cfg, _ := config.Load(c.Env, "", "")
+	return cfg
+}

@@ -1,0 +1,481 @@
+// Package gitsync carries the private store between a person's machines
+// through git: the store's durable part is a git repository (init, or join
+// a remote that already holds a store), and a sync commits what changed,
+// fetches, integrates and pushes, with the user's own git (credentials,
+// ssh config, hooks).
+//
+// Nothing is merged by hand and nothing is lost: files that are one memory
+// each (episodes, learned entries, review items, records) merge by
+// construction; MEMORY.md and the topic files beside it merge as a union of
+// lines, duplicates removed afterwards; when both machines changed one
+// file, the newer version stays and the older is archived with where it
+// came from — never a conflict marker in a memory file. What is derived or
+// one machine's own (INDEX.md, the search index, status, caches, live
+// checkpoints, project.json, locks, temporary files) stays out of git and
+// is rebuilt after a sync. Before anything is committed, every file passes
+// the redactor: one that still holds a secret stays on this machine, and
+// the sync says which and why.
+package gitsync
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// Branch is the branch every machine syncs.
+const Branch = "main"
+
+// MaxDuration bounds a sync started automatically.
+const MaxDuration = 2 * time.Minute
+
+// ignore is the store's .gitignore: what is derived or this machine's own.
+const ignore = `# ccmem sync: what is derived or this machine's own stays out of git
+# (rebuilt after a sync). Written by ccmem sync init; ccmem rewrites it.
+.lock
+*.lock
+.*.tmp-*
+/search/
+/status.json
+/sync/
+/learned/.cache.tsv
+/projects/*/INDEX.md
+/projects/*/project.json
+/projects/*/checkpoints/
+`
+
+// attributes is the store's .gitattributes: the line files merge as a
+// union of both sides' lines.
+const attributes = `# ccmem sync: MEMORY.md and the topic files beside it are lists of lines;
+# two machines' additions are both kept (duplicates are removed after).
+/*.md merge=union
+`
+
+// Syncer runs git on one store.
+type Syncer struct {
+	Env store.Env
+	// Git is the git binary ("" looks it up on PATH).
+	Git string
+	// Machine names this machine in commits and archived copies.
+	Machine string
+	// Getenv reads the environment git runs with (nil: none added).
+	Environ []string
+}
+
+// State is what the last sync did, kept in the store's sync/ folder (this
+// machine's own).
+type State struct {
+	Remote   string    `json:"remote,omitempty"`
+	Started  time.Time `json:"started,omitzero"`
+	Finished time.Time `json:"finished,omitzero"`
+	OK       bool      `json:"ok"`
+	Error    string    `json:"error,omitempty"`
+	Report   Report    `json:"report"`
+	// PID is the sync running now (0: none).
+	PID int `json:"pid,omitempty"`
+}
+
+// Report is what one sync did.
+type Report struct {
+	Joined    bool      `json:"joined,omitempty"`
+	Committed int       `json:"committed"`
+	Fetched   bool      `json:"fetched"`
+	Merged    bool      `json:"merged"`
+	Pushed    bool      `json:"pushed"`
+	KeptBoth  []string  `json:"kept_both,omitempty"`
+	Held      []Held    `json:"held,omitempty"`
+	Rebuilt   int       `json:"rebuilt_indexes"`
+	Deduped   []string  `json:"deduplicated,omitempty"`
+	When      time.Time `json:"when,omitzero"`
+}
+
+// Held is a file kept off the remote because it holds a secret.
+type Held struct {
+	Path  string   `json:"path"`
+	Kinds []string `json:"kinds"`
+}
+
+// ErrNotSetUp is returned by Sync and Status in a store that is not a
+// sync repository.
+var ErrNotSetUp = errors.New("this store is not synced")
+
+// ErrNoGit is returned when no git binary is found.
+var ErrNoGit = errors.New("git is not installed (ccmem sync runs your git)")
+
+func (s *Syncer) gitPath() (string, error) {
+	if s.Git != "" {
+		return s.Git, nil
+	}
+	p, err := exec.LookPath("git")
+	if err != nil {
+		return "", ErrNoGit
+	}
+	return p, nil
+}
+
+// git runs git in the store and returns its trimmed output; a failure is
+// the command and git's last line.
+func (s *Syncer) git(ctx context.Context, args ...string) (string, error) {
+	out, err := s.gitRaw(ctx, nil, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	g, err := s.gitPath()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, g, append([]string{"-C", s.Env.Store}, args...)...)
+	cmd.Env = append(append(os.Environ(), s.Environ...),
+		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
+		"LC_ALL=C",
+		"GIT_MERGE_AUTOEDIT=no",
+	)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := lastLine(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return out, &GitError{Args: args, Msg: msg, Err: err}
+	}
+	return out, nil
+}
+
+// GitError is a git command that failed.
+type GitError struct {
+	Args []string
+	Msg  string
+	Err  error
+}
+
+func (e *GitError) Error() string { return "git " + e.Args[0] + ": " + e.Msg }
+func (e *GitError) Unwrap() error { return e.Err }
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "hint:") {
+			return l
+		}
+	}
+	return ""
+}
+
+// Dir is the folder of this machine's sync state and lock.
+func Dir(e store.Env) string { return filepath.Join(e.Store, "sync") }
+
+func statePath(e store.Env) string { return filepath.Join(Dir(e), "state.json") }
+
+// ReadState reads the last sync's state (zero when none).
+func ReadState(e store.Env) State {
+	var st State
+	if data, err := store.ReadSmallFile(statePath(e), 1<<20); err == nil {
+		_ = json.Unmarshal(data, &st)
+	}
+	return st
+}
+
+func writeState(e store.Env, st State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(Dir(e), 0o700); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(statePath(e), append(data, '\n'))
+}
+
+// IsSetUp tells whether the store is a sync repository.
+func IsSetUp(e store.Env) bool {
+	fi, err := os.Lstat(filepath.Join(e.Store, ".git"))
+	return err == nil && fi.IsDir()
+}
+
+// Init makes the store a git repository syncing with remote: on a first
+// machine it pushes the store there; where the remote already holds a
+// store, it joins it, the two stores merged (nothing lost). Run again with
+// the same remote, it only syncs.
+func (s *Syncer) Init(ctx context.Context, remote string) (Report, error) {
+	if strings.TrimSpace(remote) == "" || strings.HasPrefix(remote, "-") {
+		return Report{}, fmt.Errorf("%q is not a git remote", remote)
+	}
+	if _, err := s.gitPath(); err != nil {
+		return Report{}, err
+	}
+	if err := os.MkdirAll(s.Env.Store, 0o700); err != nil {
+		return Report{}, err
+	}
+	unlock, err := store.Lock(Dir(s.Env))
+	if err != nil {
+		return Report{}, err
+	}
+	if IsSetUp(s.Env) {
+		cur, _ := s.git(ctx, "remote", "get-url", "origin")
+		unlock()
+		if cur != remote {
+			return Report{}, fmt.Errorf("this store already syncs with %s, not %s", cur, remote)
+		}
+		return s.Sync(ctx)
+	}
+	for _, f := range []struct{ name, text string }{{".gitignore", ignore}, {".gitattributes", attributes}} {
+		if err := store.WriteFileAtomic(filepath.Join(s.Env.Store, f.name), []byte(f.text)); err != nil {
+			unlock()
+			return Report{}, err
+		}
+	}
+	steps := [][]string{
+		{"init", "-q"},
+		{"symbolic-ref", "HEAD", "refs/heads/" + Branch},
+		{"remote", "add", "origin", remote},
+	}
+	for _, args := range steps {
+		if _, err := s.git(ctx, args...); err != nil {
+			os.RemoveAll(filepath.Join(s.Env.Store, ".git"))
+			unlock()
+			return Report{}, err
+		}
+	}
+	unlock()
+	return s.Sync(ctx)
+}
+
+// Sync commits what changed here, fetches, integrates the remote's
+// changes, pushes, and rebuilds what is derived; one sync at a time.
+func (s *Syncer) Sync(ctx context.Context) (rep Report, err error) {
+	if !IsSetUp(s.Env) {
+		return Report{}, ErrNotSetUp
+	}
+	unlock, err := store.Lock(Dir(s.Env))
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
+	st := ReadState(s.Env)
+	st.Started, st.PID, st.Finished = s.Env.Time(), os.Getpid(), time.Time{}
+	st.Remote, _ = s.git(ctx, "remote", "get-url", "origin")
+	_ = writeState(s.Env, st)
+	defer func() {
+		st.PID, st.Finished, st.OK, st.Report, st.Error = 0, s.Env.Time(), err == nil, rep, ""
+		if err != nil {
+			st.Error = err.Error()
+		}
+		rep.When = st.Finished
+		st.Report = rep
+		_ = writeState(s.Env, st)
+	}()
+	if err := s.recover(ctx); err != nil {
+		return rep, err
+	}
+	// Keep our own files current (an older ccmem may have written others).
+	for _, f := range []struct{ name, text string }{{".gitignore", ignore}, {".gitattributes", attributes}} {
+		path := filepath.Join(s.Env.Store, f.name)
+		if old, _ := os.ReadFile(path); !bytes.Equal(old, []byte(f.text)) {
+			if err := store.WriteFileAtomic(path, []byte(f.text)); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := s.commitLocal(ctx, &rep, "ccmem sync from "+s.machine()); err != nil {
+		return rep, err
+	}
+	for attempt := 0; ; attempt++ {
+		if _, err := s.git(ctx, "fetch", "-q", "origin"); err != nil {
+			return rep, err
+		}
+		rep.Fetched = true
+		theirs := "refs/remotes/origin/" + Branch
+		if _, err := s.git(ctx, "rev-parse", "-q", "--verify", theirs); err == nil {
+			if err := s.integrate(ctx, &rep, theirs); err != nil {
+				return rep, err
+			}
+		}
+		_, err := s.git(ctx, "push", "-q", "origin", "HEAD:refs/heads/"+Branch)
+		if err == nil {
+			rep.Pushed = true
+			break
+		}
+		if attempt == 2 {
+			return rep, err
+		}
+		// Another machine pushed meanwhile: fetch and integrate again.
+	}
+	rep.Rebuilt = rebuild(ctx, s.Env)
+	return rep, nil
+}
+
+// staleLock is how old a git lock file left in the store's repository
+// must be to be taken as a killed git's: a sync killed midway leaves its
+// git running to the end (which removes its lock), a machine that lost
+// power leaves the lock behind.
+const staleLock = 10 * time.Second
+
+// recover clears what a sync killed midway left: a merge in progress (all
+// local changes were committed before it began, so aborting loses
+// nothing) and git's lock files older than staleLock (only a sync runs
+// git here, and this one holds the sync lock).
+func (s *Syncer) recover(ctx context.Context) error {
+	gitDir := filepath.Join(s.Env.Store, ".git")
+	for _, l := range []string{"index.lock", "HEAD.lock", "ORIG_HEAD.lock", filepath.Join("refs", "heads", Branch+".lock"), filepath.Join("refs", "remotes", "origin", Branch+".lock")} {
+		p := filepath.Join(gitDir, l)
+		if fi, err := os.Lstat(p); err == nil && s.Env.Time().Sub(fi.ModTime()) > staleLock {
+			os.Remove(p)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(gitDir, "MERGE_HEAD")); err == nil {
+		if _, err := s.git(ctx, "merge", "--abort"); err != nil {
+			if _, err := s.git(ctx, "reset", "-q", "--merge"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Syncer) machine() string {
+	if s.Machine != "" {
+		return s.Machine
+	}
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "this machine"
+}
+
+// identity is the committer git falls back to when the user set none.
+func (s *Syncer) identity(ctx context.Context) []string {
+	if email, _ := s.git(ctx, "config", "user.email"); email != "" {
+		return nil
+	}
+	return []string{"-c", "user.name=ccmem on " + s.machine(), "-c", "user.email=ccmem@localhost"}
+}
+
+// commitLocal stages every change, unstages each file that still holds a
+// secret (it stays here, reported), and commits the rest.
+func (s *Syncer) commitLocal(ctx context.Context, rep *Report, message string) error {
+	if _, err := s.git(ctx, "add", "-A"); err != nil {
+		return err
+	}
+	out, err := s.gitRaw(ctx, nil, "diff", "--cached", "--name-only", "-z", "--diff-filter=AM")
+	if err != nil {
+		return err
+	}
+	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if rel == "" {
+			continue
+		}
+		kinds := secrets(filepath.Join(s.Env.Store, filepath.FromSlash(rel)))
+		if len(kinds) == 0 {
+			continue
+		}
+		if _, err := s.git(ctx, "reset", "-q", "--", rel); err != nil {
+			return err
+		}
+		rep.Held = append(rep.Held, Held{Path: rel, Kinds: kinds})
+	}
+	if _, err := s.git(ctx, "diff", "--cached", "--quiet"); err == nil {
+		return nil // nothing staged
+	}
+	n, _ := s.git(ctx, "diff", "--cached", "--name-only")
+	rep.Committed += len(strings.Fields(n))
+	_, err = s.git(ctx, append(s.identity(ctx), "commit", "-q", "-m", message)...)
+	return err
+}
+
+// secrets are the kinds of secret the redactor finds in a file.
+func secrets(path string) []string {
+	data, err := store.ReadSmallFile(path, 64<<20)
+	if err != nil {
+		return nil
+	}
+	out, n := redact.String(string(data))
+	if n == 0 {
+		return nil
+	}
+	var kinds []string
+	for rest := out; ; {
+		i := strings.Index(rest, "[REDACTED:")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("[REDACTED:"):]
+		if j := strings.IndexByte(rest, ']'); j > 0 && !slices.Contains(kinds, rest[:j]) {
+			kinds = append(kinds, rest[:j])
+		}
+	}
+	return kinds
+}
+
+// rebuild heals what is derived from the synced files: each project's
+// INDEX.md. (The search index and the status cache follow their sources'
+// stamps by themselves.)
+func rebuild(ctx context.Context, e store.Env) int {
+	n := 0
+	ents, _ := os.ReadDir(e.ProjectsDir())
+	for _, de := range ents {
+		if de.IsDir() && store.ValidKey(de.Name()) {
+			if changed, err := session.HealIndex(ctx, e, de.Name()); err == nil && changed {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Status is where the store stands against its remote.
+type Status struct {
+	SetUp   bool   `json:"set_up"`
+	Remote  string `json:"remote,omitempty"`
+	Changed int    `json:"changed"` // files changed here since the last sync
+	Ahead   int    `json:"ahead"`   // commits here the remote has not seen
+	Behind  int    `json:"behind"`  // commits there not integrated (as of the last fetch)
+	Last    State  `json:"last"`
+	Running bool   `json:"running"`
+}
+
+// Status reads the repository's state without touching the network.
+func (s *Syncer) Status(ctx context.Context) (Status, error) {
+	st := Status{SetUp: IsSetUp(s.Env), Last: ReadState(s.Env)}
+	if !st.SetUp {
+		return st, nil
+	}
+	// A sync killed midway never says it finished: it counts as running
+	// only within the time a sync may take.
+	st.Running = st.Last.PID != 0 && st.Last.Finished.IsZero() && s.Env.Time().Sub(st.Last.Started) < MaxDuration
+	st.Remote, _ = s.git(ctx, "remote", "get-url", "origin")
+	out, err := s.gitRaw(ctx, nil, "status", "--porcelain", "-z")
+	if err != nil {
+		return st, err
+	}
+	for _, e := range bytes.Split(out, []byte{0}) {
+		if len(e) > 3 && e[2] == ' ' {
+			st.Changed++
+		}
+	}
+	if counts, err := s.git(ctx, "rev-list", "--left-right", "--count", "HEAD...refs/remotes/origin/"+Branch); err == nil {
+		if a, b, ok := strings.Cut(counts, "\t"); ok {
+			st.Ahead, _ = strconv.Atoi(a)
+			st.Behind, _ = strconv.Atoi(b)
+		}
+	}
+	return st, nil
+}

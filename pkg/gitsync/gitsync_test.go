@@ -1,0 +1,321 @@
+package gitsync_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// machine is one computer: a HOME of its own (at a different path), its
+// clone of the project, and its syncer.
+type machine struct {
+	t    *testing.T
+	name string
+	env  store.Env
+	repo string
+	s    *gitsync.Syncer
+}
+
+func needGit(t *testing.T) string {
+	t.Helper()
+	g, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is not installed: ccmem sync runs the user's git, and its tests run the real one")
+	}
+	return g
+}
+
+// gitEnv keeps git away from the user's own configuration.
+func gitEnv(home string) []string {
+	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig")}
+}
+
+func newMachine(t *testing.T, name string) *machine {
+	t.Helper()
+	e := storetest.Env(t)
+	// The same project, cloned into a different folder on each machine.
+	repo := filepath.Join(storetest.RealDir(t), name+"-src", "shop")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "config"), "[remote \"origin\"]\n\turl = git@github.com:ana/shop.git\n")
+	return &machine{t: t, name: name, env: e, repo: repo, s: &gitsync.Syncer{Env: e, Git: needGit(t), Machine: name, Environ: gitEnv(e.Home)}}
+}
+
+func bareRemote(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(storetest.RealDir(t), "memory.git")
+	if out, err := exec.Command(needGit(t), "init", "-q", "--bare", "-b", "main", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func (m *machine) project() store.Project {
+	m.t.Helper()
+	p, err := store.ResolveProject(m.env, m.repo)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	if p, err = store.ClaimProject(m.env, p); err != nil {
+		m.t.Fatal(err)
+	}
+	return p
+}
+
+func (m *machine) remember(fact string) {
+	m.t.Helper()
+	if _, err := notes.Remember(m.env, notes.Global, m.project(), "", fact); err != nil {
+		m.t.Fatalf("%s: remember: %v", m.name, err)
+	}
+}
+
+// session leaves a finished session of the project, as capture does.
+func (m *machine) session(id, title string, at time.Time) {
+	m.t.Helper()
+	p := m.project()
+	c := &session.Checkpoint{SessionID: id, ProjectRoot: p.Root, StartedAt: at.Format(time.RFC3339), Turns: 3, Title: title, Friction: friction.Result{Class: "OK"}}
+	data, err := json.Marshal(c)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	storetest.Mkfile(m.t, filepath.Join(m.env.EpisodesDir(p.Key), session.EpisodeName(c, at)), string(data))
+	if _, err := session.HealIndex(context.Background(), m.env, p.Key); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+func (m *machine) sync() gitsync.Report {
+	m.t.Helper()
+	rep, err := m.s.Sync(context.Background())
+	if err != nil {
+		m.t.Fatalf("%s: sync: %v", m.name, err)
+	}
+	return rep
+}
+
+// block is what the next session in the project is told.
+func (m *machine) block() string {
+	return memory.Compose(context.Background(), m.env, memory.StartRequest{Cwd: m.repo, Source: "startup"}).Block.Text
+}
+
+// TestTwoMachines: what one machine remembers is in the other's next
+// session after a sync; both machines' sessions of one project share its
+// menu on both; and the store joins a remote that already holds one.
+func TestTwoMachines(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("the staging database is heron-7")
+	a.session("a1", "move the queue to kafka", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatalf("init on A: %v", err)
+	}
+	// B has memory of its own before it joins.
+	b.remember("answer in Spanish when I write in Spanish")
+	b.session("b1", "fix the flaky cart test", time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
+	rep, err := b.s.Init(context.Background(), remote)
+	if err != nil {
+		t.Fatalf("init on B (join): %v", err)
+	}
+	if !rep.Joined || !rep.Pushed {
+		t.Errorf("B's init: %+v", rep)
+	}
+	a.sync()
+
+	for _, m := range []*machine{a, b} {
+		blk := m.block()
+		for _, want := range []string{"heron-7", "answer in Spanish", "move the queue to kafka", "fix the flaky cart test"} {
+			if !strings.Contains(blk, want) {
+				t.Errorf("%s's next session is not told %q:\n%s", m.name, want, blk)
+			}
+		}
+	}
+	if pa, pb := a.project(), b.project(); pa.Key != pb.Key || pa.Root == pb.Root {
+		t.Errorf("one project, two machines: keys %q and %q, roots %q and %q", pa.Key, pb.Key, pa.Root, pb.Root)
+	}
+	agree(t, a, b)
+}
+
+// TestBothMachinesEditAtOnce: both change MEMORY.md and the same learned
+// entry before syncing; after syncs both ways nothing is lost, nothing
+// holds a conflict marker, and the two stores agree.
+func TestBothMachinesEditAtOnce(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	entry := func(m *machine, body string) string {
+		return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md")
+	}
+	write := func(m *machine, body string) {
+		storetest.Mkfile(t, entry(m, body), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
+	}
+	a.remember("we deploy with fly.io")
+	write(a, "Run go test ./... before saying it works.")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	// Both edit at once.
+	a.remember("the queue is kafka")
+	b.remember("the cache is redis")
+	write(a, "Run go test -race ./... before saying it works.")
+	time.Sleep(1100 * time.Millisecond) // commit times have one-second steps: B's edit is the newer
+	write(b, "Run make test before saying it works.")
+	a.sync()
+	rep := b.sync()
+	a.sync()
+	if len(rep.KeptBoth) != 1 || rep.KeptBoth[0] != "learned/feedback/tests.md" {
+		t.Errorf("kept both: %v", rep.KeptBoth)
+	}
+	for _, m := range []*machine{a, b} {
+		mem, _ := os.ReadFile(m.env.GlobalMemory())
+		for _, fact := range []string{"fly.io", "kafka", "redis"} {
+			if bytes.Count(mem, []byte(fact)) != 1 {
+				t.Errorf("%s: %q appears %d times in MEMORY.md:\n%s", m.name, fact, bytes.Count(mem, []byte(fact)), mem)
+			}
+		}
+		cur, _ := os.ReadFile(entry(m, ""))
+		if !bytes.Contains(cur, []byte("make test")) {
+			t.Errorf("%s: the newer version is not in place:\n%s", m.name, cur)
+		}
+		old, _ := filepath.Glob(filepath.Join(m.env.Store, "archive", "sync", "learned", "feedback", "tests.*.md"))
+		if len(old) != 1 {
+			t.Fatalf("%s: archived versions %v", m.name, old)
+		}
+		data, _ := os.ReadFile(old[0])
+		if !bytes.Contains(data, []byte("go test -race")) || !bytes.Contains(data, []byte("archived_reason: \"sync: both machines changed")) {
+			t.Errorf("%s: the older version, with where it came from:\n%s", m.name, data)
+		}
+		noMarkers(t, m)
+	}
+	agree(t, a, b)
+}
+
+// TestSecretsStayHere: a file that holds a secret is not committed; the
+// sync says which and why, and the other files go.
+func TestSecretsStayHere(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	storetest.Mkfile(t, filepath.Join(a.env.Store, "deploy.md"), "- the deploy key is AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n")
+	a.remember("the staging database is heron-7")
+	rep, err := a.s.Init(context.Background(), remote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Held) != 1 || rep.Held[0].Path != "deploy.md" {
+		t.Fatalf("held: %+v", rep.Held)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(b.env.Store, "deploy.md")); err == nil {
+		t.Fatal("the file with a secret reached the other machine")
+	}
+	if mem, _ := os.ReadFile(b.env.GlobalMemory()); !bytes.Contains(mem, []byte("heron-7")) {
+		t.Fatalf("the other files did not: %s", mem)
+	}
+	log, _ := exec.Command(needGit(t), "--git-dir", remote, "log", "--all", "-p").CombinedOutput()
+	if bytes.Contains(log, []byte("AKIAIOSFODNN7EXAMPLE")) {
+		t.Fatal("the secret is in the remote's history")
+	}
+}
+
+// TestDerivedFilesStayHere: INDEX.md, checkpoints, project.json, the
+// search index and status never reach the remote.
+func TestDerivedFilesStayHere(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, "laptop")
+	a.session("a1", "first", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	p := a.project()
+	storetest.Mkfile(t, a.env.CheckpointPath(p.Key, "live"), "{}")
+	storetest.Mkfile(t, filepath.Join(a.env.Store, "search", "x"), "index")
+	storetest.Mkfile(t, a.env.StatusPath(), "{}")
+	storetest.Mkfile(t, filepath.Join(a.env.LearnedDir(), ".cache.tsv"), "c")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command(needGit(t), "--git-dir", remote, "ls-tree", "-r", "--name-only", "main").CombinedOutput()
+	files := string(out)
+	for _, never := range []string{"INDEX.md", "checkpoints/", "project.json", "search/", "status.json", ".cache.tsv", "sync/"} {
+		if strings.Contains(files, never) {
+			t.Errorf("%s reached the remote:\n%s", never, files)
+		}
+	}
+	if !strings.Contains(files, "episodes/") {
+		t.Errorf("the episode did not:\n%s", files)
+	}
+}
+
+// noMarkers fails if any file of the store holds a conflict marker.
+func noMarkers(t *testing.T, m *machine) {
+	t.Helper()
+	filepath.WalkDir(m.env.Store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == ".git" {
+			return fs.SkipDir
+		}
+		if d.Type().IsRegular() {
+			data, _ := os.ReadFile(p)
+			if bytes.Contains(data, []byte("<<<<<<<")) || bytes.Contains(data, []byte(">>>>>>>")) {
+				t.Errorf("%s: conflict marker in %s", m.name, p)
+			}
+		}
+		return nil
+	})
+}
+
+// synced lists the files a sync carries, with their contents.
+func synced(t *testing.T, m *machine) map[string]string {
+	t.Helper()
+	out, err := exec.Command(needGit(t), "-C", m.env.Store, "ls-files", "-z").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if f == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(m.env.Store, f))
+		if err != nil {
+			t.Errorf("%s: %s is tracked but unreadable: %v", m.name, f, err)
+		}
+		files[f] = string(data)
+	}
+	return files
+}
+
+// agree fails unless both machines hold the same synced files.
+func agree(t *testing.T, a, b *machine) {
+	t.Helper()
+	fa, fb := synced(t, a), synced(t, b)
+	var diff []string
+	for f, da := range fa {
+		if db, ok := fb[f]; !ok || db != da {
+			diff = append(diff, f)
+		}
+	}
+	for f := range fb {
+		if _, ok := fa[f]; !ok {
+			diff = append(diff, f)
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		t.Errorf("the stores differ in %v", diff)
+	}
+}
