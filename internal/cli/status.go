@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/command"
@@ -13,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 var cmdStatus = &command.Command{
@@ -65,9 +67,15 @@ func statusLine(c *command.Ctx) error {
 			focus = append(focus, store.Slug(d))
 		}
 	}
-	st, err := learn.RefreshStatusLine(c, c.Env, focus)
-	if err == nil && st.Backlog.Files > 0 {
-		fmt.Fprintln(c.Stdout, learn.BacklogLine(st.Backlog))
+	var parts []string
+	if st, err := learn.RefreshStatusLine(c, c.Env, focus); err == nil && st.Backlog.Files > 0 {
+		parts = append(parts, learn.BacklogLine(st.Backlog))
+	}
+	if n := syncstate.Note(c.Env); n != "" {
+		parts = append(parts, n)
+	}
+	if len(parts) > 0 {
+		fmt.Fprintln(c.Stdout, strings.Join(parts, " · "))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 var cmdSync = &command.Command{
@@ -19,11 +21,11 @@ var cmdSync = &command.Command{
 archive, each project's briefing, profiles and episodes) with a git remote
 you own, through your own git (its credentials, ssh config and hooks).
 
-  ccmem sync init REMOTE   make the store a git repository syncing with REMOTE;
-                           where REMOTE already holds a store (a second
-                           machine), join it: the two are merged, nothing lost
-  ccmem sync               commit what changed here, fetch, integrate, push
-  ccmem sync status        where things stand (no network)
+ccmem sync init REMOTE makes the store a git repository syncing with
+REMOTE; where REMOTE already holds a store (a second machine), it joins
+it: the two are merged, nothing lost. ccmem sync commits what changed
+here, fetches, integrates and pushes. ccmem sync status says where things
+stand, without the network.
 
 Nothing is merged by hand: MEMORY.md and the topic files beside it merge as
 a union of lines (duplicates removed after); when two machines changed the
@@ -37,7 +39,8 @@ sync names it.
 A project with a git remote has the same key on every machine, so its
 episodes from both machines share one menu. With sync.auto: true in the
 global config, a session start runs ccmem sync in the background when the
-last one is older than sync.interval (never waiting for it).`,
+last one is older than sync.interval (never waiting for it). CCMEM_GIT names
+another git binary.`,
 	Subs: []*command.Command{cmdSyncInit, cmdSyncStatus},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -140,19 +143,25 @@ func runSync(c *command.Ctx, asJSON, auto bool) error {
 	s := syncer(c)
 	if auto {
 		cfg := globalConfig(c)
-		last := gitsync.ReadState(c.Env)
+		last := syncstate.ReadState(c.Env)
 		if !last.Finished.IsZero() && c.Env.Time().Sub(last.Finished) < cfg.Sync.Interval {
 			return nil
 		}
 	}
-	rep, err := s.Sync(c)
+	ctx := context.Context(c)
+	if auto {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(c, syncstate.MaxDuration)
+		defer cancel()
+	}
+	rep, err := s.Sync(ctx)
 	if err != nil {
 		return syncError(err)
 	}
 	return printSync(c, rep, asJSON, "synced")
 }
 
-func printSync(c *command.Ctx, rep gitsync.Report, asJSON bool, what string) error {
+func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) error {
 	if asJSON {
 		return c.PrintJSON(rep)
 	}

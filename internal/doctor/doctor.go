@@ -22,6 +22,7 @@ import (
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // Check is one line of the doctor's report.
@@ -71,6 +72,8 @@ func Run(o Options) []Check {
 	d.checkRegistrations()
 	d.checkMCP()
 	d.checkStore()
+	d.checkProjects()
+	d.checkSync()
 	d.checkConfig()
 	d.dryRuns()
 	return d.checks
@@ -215,7 +218,59 @@ func hookBinaries() []string {
 	for _, h := range install.Hooks {
 		out = append(out, h.Binary)
 	}
-	return out
+	return append(out, install.Helpers...)
+}
+
+// checkProjects shows how the store's project folders map to folders of
+// this machine: a project with a git remote is keyed by it (the same key
+// on every machine), one without by its path.
+func (d *doctor) checkProjects() {
+	e := d.Env
+	ents, _ := os.ReadDir(e.ProjectsDir())
+	for _, de := range ents {
+		if !de.IsDir() || !store.ValidKey(de.Name()) {
+			continue
+		}
+		key := de.Name()
+		root := e.ProjectRoot(key)
+		switch {
+		case root == "":
+			d.add(true, "project", key+" ← not on this machine yet (synced from another)")
+		case strings.HasPrefix(key, "git-"):
+			d.add(true, "project", key+" ← "+e.Tilde(root)+" (keyed by its git remote)")
+		default:
+			d.add(true, "project", key+" ← "+e.Tilde(root)+" (keyed by its path)")
+		}
+	}
+	if p, err := store.ResolveProject(e, d.Cwd); err == nil {
+		what := p.Key
+		if k := store.RemoteKey(p.Remote); k != "" && k != p.Key {
+			what += " (its remote's key " + k + " is another folder's, or it moves there at its next session)"
+		}
+		d.add(true, "project", "here: "+e.Tilde(p.Root)+" → "+what)
+	}
+}
+
+// checkSync says whether the store syncs, with what, and how the last
+// sync went.
+func (d *doctor) checkSync() {
+	e := d.Env
+	if !syncstate.IsSetUp(e) {
+		d.add(true, "sync", "not set up (`ccmem sync init REMOTE` carries the store between machines)")
+		return
+	}
+	st := syncstate.ReadState(e)
+	switch {
+	case st.Finished.IsZero():
+		d.add(true, "sync", "with "+st.Remote+"; no sync finished yet")
+	case st.OK:
+		d.add(true, "sync", "with "+st.Remote+"; last "+st.Finished.Local().Format("2006-01-02 15:04")+", ok")
+	default:
+		d.add(false, "sync", "with "+st.Remote+"; last "+st.Finished.Local().Format("2006-01-02 15:04")+" failed: "+st.Error)
+	}
+	for _, h := range st.Report.Held {
+		d.add(false, "sync", h.Path+" holds a secret ("+strings.Join(h.Kinds, ", ")+") and stays on this machine")
+	}
 }
 
 // DefaultPrefix is the install prefix of the running ccmem when it runs

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 const sessionStartUsage = `usage: sessionstart < hook-input.json
@@ -79,6 +81,12 @@ func SessionStart(p hookio.Process) int {
 				writeLine(p.Stderr, name+": writing output: "+err.Error())
 			}
 			return 1
+		}
+		// The automatic sync (sync.auto, off by default) runs in the
+		// background: the session never waits on the network.
+		if inj.Config.Sync.Auto && syncstate.Due(r.env, inj.Config.Sync.Interval) {
+			exe, _ := os.Executable()
+			_ = syncstate.StartDetached(r.env, syncstate.Binary(exe))
 		}
 		return 0
 	})

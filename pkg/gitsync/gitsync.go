@@ -20,7 +20,6 @@ package gitsync
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,13 +33,11 @@ import (
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // Branch is the branch every machine syncs.
 const Branch = "main"
-
-// MaxDuration bounds a sync started automatically.
-const MaxDuration = 2 * time.Minute
 
 // ignore is the store's .gitignore: what is derived or this machine's own.
 const ignore = `# ccmem sync: what is derived or this machine's own stays out of git
@@ -75,39 +72,6 @@ type Syncer struct {
 	Environ []string
 }
 
-// State is what the last sync did, kept in the store's sync/ folder (this
-// machine's own).
-type State struct {
-	Remote   string    `json:"remote,omitempty"`
-	Started  time.Time `json:"started,omitzero"`
-	Finished time.Time `json:"finished,omitzero"`
-	OK       bool      `json:"ok"`
-	Error    string    `json:"error,omitempty"`
-	Report   Report    `json:"report"`
-	// PID is the sync running now (0: none).
-	PID int `json:"pid,omitempty"`
-}
-
-// Report is what one sync did.
-type Report struct {
-	Joined    bool      `json:"joined,omitempty"`
-	Committed int       `json:"committed"`
-	Fetched   bool      `json:"fetched"`
-	Merged    bool      `json:"merged"`
-	Pushed    bool      `json:"pushed"`
-	KeptBoth  []string  `json:"kept_both,omitempty"`
-	Held      []Held    `json:"held,omitempty"`
-	Rebuilt   int       `json:"rebuilt_indexes"`
-	Deduped   []string  `json:"deduplicated,omitempty"`
-	When      time.Time `json:"when,omitzero"`
-}
-
-// Held is a file kept off the remote because it holds a secret.
-type Held struct {
-	Path  string   `json:"path"`
-	Kinds []string `json:"kinds"`
-}
-
 // ErrNotSetUp is returned by Sync and Status in a store that is not a
 // sync repository.
 var ErrNotSetUp = errors.New("this store is not synced")
@@ -117,6 +81,9 @@ var ErrNoGit = errors.New("git is not installed (ccmem sync runs your git)")
 
 func (s *Syncer) gitPath() (string, error) {
 	if s.Git != "" {
+		if _, err := exec.LookPath(s.Git); err != nil {
+			return "", fmt.Errorf("%w at %s", ErrNoGit, s.Git)
+		}
 		return s.Git, nil
 	}
 	p, err := exec.LookPath("git")
@@ -180,67 +147,36 @@ func lastLine(s string) string {
 	return ""
 }
 
-// Dir is the folder of this machine's sync state and lock.
-func Dir(e store.Env) string { return filepath.Join(e.Store, "sync") }
-
-func statePath(e store.Env) string { return filepath.Join(Dir(e), "state.json") }
-
-// ReadState reads the last sync's state (zero when none).
-func ReadState(e store.Env) State {
-	var st State
-	if data, err := store.ReadSmallFile(statePath(e), 1<<20); err == nil {
-		_ = json.Unmarshal(data, &st)
-	}
-	return st
-}
-
-func writeState(e store.Env, st State) error {
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(Dir(e), 0o700); err != nil {
-		return err
-	}
-	return store.WriteFileAtomic(statePath(e), append(data, '\n'))
-}
-
-// IsSetUp tells whether the store is a sync repository.
-func IsSetUp(e store.Env) bool {
-	fi, err := os.Lstat(filepath.Join(e.Store, ".git"))
-	return err == nil && fi.IsDir()
-}
-
 // Init makes the store a git repository syncing with remote: on a first
 // machine it pushes the store there; where the remote already holds a
 // store, it joins it, the two stores merged (nothing lost). Run again with
 // the same remote, it only syncs.
-func (s *Syncer) Init(ctx context.Context, remote string) (Report, error) {
+func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, error) {
 	if strings.TrimSpace(remote) == "" || strings.HasPrefix(remote, "-") {
-		return Report{}, fmt.Errorf("%q is not a git remote", remote)
+		return syncstate.Report{}, fmt.Errorf("%q is not a git remote", remote)
 	}
 	if _, err := s.gitPath(); err != nil {
-		return Report{}, err
+		return syncstate.Report{}, err
 	}
 	if err := os.MkdirAll(s.Env.Store, 0o700); err != nil {
-		return Report{}, err
+		return syncstate.Report{}, err
 	}
-	unlock, err := store.Lock(Dir(s.Env))
+	unlock, err := store.Lock(syncstate.Dir(s.Env))
 	if err != nil {
-		return Report{}, err
+		return syncstate.Report{}, err
 	}
-	if IsSetUp(s.Env) {
+	if syncstate.IsSetUp(s.Env) {
 		cur, _ := s.git(ctx, "remote", "get-url", "origin")
 		unlock()
 		if cur != remote {
-			return Report{}, fmt.Errorf("this store already syncs with %s, not %s", cur, remote)
+			return syncstate.Report{}, fmt.Errorf("this store already syncs with %s, not %s", cur, remote)
 		}
 		return s.Sync(ctx)
 	}
 	for _, f := range []struct{ name, text string }{{".gitignore", ignore}, {".gitattributes", attributes}} {
 		if err := store.WriteFileAtomic(filepath.Join(s.Env.Store, f.name), []byte(f.text)); err != nil {
 			unlock()
-			return Report{}, err
+			return syncstate.Report{}, err
 		}
 	}
 	steps := [][]string{
@@ -252,7 +188,7 @@ func (s *Syncer) Init(ctx context.Context, remote string) (Report, error) {
 		if _, err := s.git(ctx, args...); err != nil {
 			os.RemoveAll(filepath.Join(s.Env.Store, ".git"))
 			unlock()
-			return Report{}, err
+			return syncstate.Report{}, err
 		}
 	}
 	unlock()
@@ -261,19 +197,19 @@ func (s *Syncer) Init(ctx context.Context, remote string) (Report, error) {
 
 // Sync commits what changed here, fetches, integrates the remote's
 // changes, pushes, and rebuilds what is derived; one sync at a time.
-func (s *Syncer) Sync(ctx context.Context) (rep Report, err error) {
-	if !IsSetUp(s.Env) {
-		return Report{}, ErrNotSetUp
+func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
+	if !syncstate.IsSetUp(s.Env) {
+		return syncstate.Report{}, ErrNotSetUp
 	}
-	unlock, err := store.Lock(Dir(s.Env))
+	unlock, err := store.Lock(syncstate.Dir(s.Env))
 	if err != nil {
-		return Report{}, err
+		return syncstate.Report{}, err
 	}
 	defer unlock()
-	st := ReadState(s.Env)
+	st := syncstate.ReadState(s.Env)
 	st.Started, st.PID, st.Finished = s.Env.Time(), os.Getpid(), time.Time{}
 	st.Remote, _ = s.git(ctx, "remote", "get-url", "origin")
-	_ = writeState(s.Env, st)
+	_ = syncstate.Write(s.Env, st)
 	defer func() {
 		st.PID, st.Finished, st.OK, st.Report, st.Error = 0, s.Env.Time(), err == nil, rep, ""
 		if err != nil {
@@ -281,7 +217,7 @@ func (s *Syncer) Sync(ctx context.Context) (rep Report, err error) {
 		}
 		rep.When = st.Finished
 		st.Report = rep
-		_ = writeState(s.Env, st)
+		_ = syncstate.Write(s.Env, st)
 	}()
 	if err := s.recover(ctx); err != nil {
 		return rep, err
@@ -371,7 +307,7 @@ func (s *Syncer) identity(ctx context.Context) []string {
 
 // commitLocal stages every change, unstages each file that still holds a
 // secret (it stays here, reported), and commits the rest.
-func (s *Syncer) commitLocal(ctx context.Context, rep *Report, message string) error {
+func (s *Syncer) commitLocal(ctx context.Context, rep *syncstate.Report, message string) error {
 	if _, err := s.git(ctx, "add", "-A"); err != nil {
 		return err
 	}
@@ -390,7 +326,7 @@ func (s *Syncer) commitLocal(ctx context.Context, rep *Report, message string) e
 		if _, err := s.git(ctx, "reset", "-q", "--", rel); err != nil {
 			return err
 		}
-		rep.Held = append(rep.Held, Held{Path: rel, Kinds: kinds})
+		rep.Held = append(rep.Held, syncstate.Held{Path: rel, Kinds: kinds})
 	}
 	if _, err := s.git(ctx, "diff", "--cached", "--quiet"); err == nil {
 		return nil // nothing staged
@@ -443,24 +379,24 @@ func rebuild(ctx context.Context, e store.Env) int {
 
 // Status is where the store stands against its remote.
 type Status struct {
-	SetUp   bool   `json:"set_up"`
-	Remote  string `json:"remote,omitempty"`
-	Changed int    `json:"changed"` // files changed here since the last sync
-	Ahead   int    `json:"ahead"`   // commits here the remote has not seen
-	Behind  int    `json:"behind"`  // commits there not integrated (as of the last fetch)
-	Last    State  `json:"last"`
-	Running bool   `json:"running"`
+	SetUp   bool            `json:"set_up"`
+	Remote  string          `json:"remote,omitempty"`
+	Changed int             `json:"changed"` // files changed here since the last sync
+	Ahead   int             `json:"ahead"`   // commits here the remote has not seen
+	Behind  int             `json:"behind"`  // commits there not integrated (as of the last fetch)
+	Last    syncstate.State `json:"last"`
+	Running bool            `json:"running"`
 }
 
 // Status reads the repository's state without touching the network.
 func (s *Syncer) Status(ctx context.Context) (Status, error) {
-	st := Status{SetUp: IsSetUp(s.Env), Last: ReadState(s.Env)}
+	st := Status{SetUp: syncstate.IsSetUp(s.Env), Last: syncstate.ReadState(s.Env)}
 	if !st.SetUp {
 		return st, nil
 	}
 	// A sync killed midway never says it finished: it counts as running
 	// only within the time a sync may take.
-	st.Running = st.Last.PID != 0 && st.Last.Finished.IsZero() && s.Env.Time().Sub(st.Last.Started) < MaxDuration
+	st.Running = st.Last.PID != 0 && st.Last.Finished.IsZero() && s.Env.Time().Sub(st.Last.Started) < syncstate.MaxDuration
 	st.Remote, _ = s.git(ctx, "remote", "get-url", "origin")
 	out, err := s.gitRaw(ctx, nil, "status", "--porcelain", "-z")
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // machine is one computer: a HOME of its own (at a different path), its
@@ -99,7 +100,7 @@ func (m *machine) session(id, title string, at time.Time) {
 	}
 }
 
-func (m *machine) sync() gitsync.Report {
+func (m *machine) sync() syncstate.Report {
 	m.t.Helper()
 	rep, err := m.s.Sync(context.Background())
 	if err != nil {

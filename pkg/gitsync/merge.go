@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // ConflictDir is where the older of two versions of a file both machines
@@ -31,7 +32,7 @@ func isUnion(rel string) bool { return !strings.Contains(rel, "/") && strings.Ha
 // follows has nothing to decide; each step is a commit, so a sync killed
 // between them redoes only what is left. Then the merge (see
 // mergeInPlace), and the union files' duplicate lines removed.
-func (s *Syncer) integrate(ctx context.Context, rep *Report, theirs string) error {
+func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs string) error {
 	if _, err := s.git(ctx, "merge-base", "--is-ancestor", theirs, "HEAD"); err == nil {
 		return nil // nothing new there
 	}

@@ -86,7 +86,8 @@ func TestPathKeyedStoreMigrates(t *testing.T) {
 	for i := range 30 {
 		storetest.Mkfile(t, filepath.Join(e.EpisodesDir(old), fmt.Sprintf("20261101T0000%02dZ-s%d.json", i, i)), fmt.Sprintf(`{"session_id":"s%d"}`, i))
 	}
-	storetest.Mkfile(t, e.IndexPath(old), "- menu\n")
+	const menu = "- 2026-11-01 00:00 · 1 turn · OK · \"s0\" — episodes/20261101T000000Z-s0.json\n"
+	storetest.Mkfile(t, e.IndexPath(old), menu)
 	storetest.Mkfile(t, e.BriefingPath(old), "# shop\n")
 
 	p, err := store.ResolveProject(e, repo)
@@ -123,10 +124,11 @@ func TestPathKeyedStoreMigrates(t *testing.T) {
 	if len(eps) != 30 {
 		t.Errorf("%d episodes after the move, want 30", len(eps))
 	}
-	for _, f := range []string{e.IndexPath(keys[0]), e.BriefingPath(keys[0])} {
-		if _, err := os.Stat(f); err != nil {
-			t.Errorf("lost in the move: %v", err)
-		}
+	if b, err := os.ReadFile(e.IndexPath(keys[0])); err != nil || string(b) != menu {
+		t.Errorf("the menu changed in the move: %q, %v", b, err)
+	}
+	if _, err := os.Stat(e.BriefingPath(keys[0])); err != nil {
+		t.Errorf("lost in the move: %v", err)
 	}
 	if root := e.ProjectRoot(keys[0]); root != repo {
 		t.Errorf("project.json names %q", root)

@@ -1,0 +1,161 @@
+// Package syncstate is what a hook needs of ccmem sync, and no more: the
+// last sync's state (this machine's own, in the store's sync/ folder),
+// whether an automatic sync is due, starting one in the background, and
+// the status line's word on it. The syncing itself (pkg/gitsync) runs git
+// and never links into a hook.
+package syncstate
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// MaxDuration bounds a sync started automatically.
+const MaxDuration = 2 * time.Minute
+
+// State is what the last sync did, kept in the store's sync/ folder (this
+// machine's own).
+type State struct {
+	Remote   string    `json:"remote,omitempty"`
+	Started  time.Time `json:"started,omitzero"`
+	Finished time.Time `json:"finished,omitzero"`
+	OK       bool      `json:"ok"`
+	Error    string    `json:"error,omitempty"`
+	Report   Report    `json:"report"`
+	// PID is the sync running now (0: none).
+	PID int `json:"pid,omitempty"`
+}
+
+// Report is what one sync did.
+type Report struct {
+	Joined    bool      `json:"joined,omitempty"`
+	Committed int       `json:"committed"`
+	Fetched   bool      `json:"fetched"`
+	Merged    bool      `json:"merged"`
+	Pushed    bool      `json:"pushed"`
+	KeptBoth  []string  `json:"kept_both,omitempty"`
+	Held      []Held    `json:"held,omitempty"`
+	Rebuilt   int       `json:"rebuilt_indexes"`
+	Deduped   []string  `json:"deduplicated,omitempty"`
+	When      time.Time `json:"when,omitzero"`
+}
+
+// Held is a file kept off the remote because it holds a secret.
+type Held struct {
+	Path  string   `json:"path"`
+	Kinds []string `json:"kinds"`
+}
+
+// Dir is the folder of this machine's sync state and lock.
+func Dir(e store.Env) string { return filepath.Join(e.Store, "sync") }
+
+func statePath(e store.Env) string { return filepath.Join(Dir(e), "state.json") }
+
+// ReadState reads the last sync's state (zero when none).
+func ReadState(e store.Env) State {
+	var st State
+	if data, err := store.ReadSmallFile(statePath(e), 1<<20); err == nil {
+		_ = json.Unmarshal(data, &st)
+	}
+	return st
+}
+
+// Write records st as the last sync's state.
+func Write(e store.Env, st State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(Dir(e), 0o700); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(statePath(e), append(data, '\n'))
+}
+
+// IsSetUp tells whether the store is a sync repository.
+func IsSetUp(e store.Env) bool {
+	fi, err := os.Lstat(filepath.Join(e.Store, ".git"))
+	return err == nil && fi.IsDir()
+}
+
+// Due tells whether an automatic sync should start now: the store syncs,
+// no sync is running, and the last finished interval ago or more. It reads
+// one small file; the network is never touched.
+func Due(e store.Env, interval time.Duration) bool {
+	if !IsSetUp(e) {
+		return false
+	}
+	st := ReadState(e)
+	now := e.Time()
+	if st.PID != 0 && st.Finished.IsZero() && now.Sub(st.Started) < MaxDuration {
+		return false // one at a time
+	}
+	return st.Finished.IsZero() || now.Sub(st.Finished) >= interval
+}
+
+// StartDetached starts `ccmem sync --auto` (ccmem at path) in the
+// background, in a session of its own, with no input or output: the
+// caller (a hook) returns at once, and the sync outlives it, bounded by
+// MaxDuration. The state file says when it started, so the next session
+// start does not start another meanwhile.
+func StartDetached(e store.Env, ccmem string) error {
+	if fi, err := os.Stat(ccmem); err != nil || !fi.Mode().IsRegular() {
+		return &os.PathError{Op: "start", Path: ccmem, Err: os.ErrNotExist}
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return err
+	}
+	defer devnull.Close()
+	// os.StartProcess, not os/exec: a hook links this package.
+	proc, err := os.StartProcess(ccmem, []string{ccmem, "sync", "--auto"}, &os.ProcAttr{
+		Dir: e.Store, Files: []*os.File{devnull, devnull, devnull}, Sys: detached(),
+	})
+	if err != nil {
+		return err
+	}
+	st := ReadState(e)
+	st.PID, st.Started, st.Finished = proc.Pid, e.Time(), time.Time{}
+	_ = Write(e, st)
+	return proc.Release()
+}
+
+// Binary is the ccmem binary beside a hook or helper binary exe: in the
+// same folder (a build, an archive), else the install's PREFIX/bin.
+func Binary(exe string) string {
+	name := "ccmem"
+	if filepath.Ext(exe) == ".exe" {
+		name += ".exe"
+	}
+	if p := filepath.Join(filepath.Dir(exe), name); isFile(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(exe), "..", "..", "bin", name)
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Note is the status line's word on sync: "" when all is well (or sync is
+// not set up), else what needs a look.
+func Note(e store.Env) string {
+	if !IsSetUp(e) {
+		return ""
+	}
+	st := ReadState(e)
+	switch {
+	case st.PID != 0 && st.Finished.IsZero() && e.Time().Sub(st.Started) < MaxDuration:
+		return "syncing"
+	case !st.Finished.IsZero() && !st.OK:
+		return "sync failed (ccmem sync status)"
+	case len(st.Report.Held) > 0:
+		return "a file held from sync (ccmem sync status)"
+	}
+	return ""
+}
