@@ -393,7 +393,7 @@ type File struct {
 func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) {
 	cfg := Default()
 	files := make([]File, 0, len(paths))
-	for _, p := range paths {
+	for i, p := range paths {
 		cf := File{Path: p}
 		data, err := read(p)
 		switch {
@@ -419,6 +419,11 @@ func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) 
 		if err != nil {
 			cf.Err = err
 		} else {
+			if i > 0 {
+				// sync is the person's, across projects: a repository (or
+				// a project's personal file) cannot turn it on.
+				next.Sync = cfg.Sync
+			}
 			cfg = next
 		}
 		files = append(files, cf)

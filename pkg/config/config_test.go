@@ -242,3 +242,21 @@ func TestOutOfRangeIsRejected(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncIsTheGlobalConfigs: only the global config turns the automatic
+// sync on; a repository's config cannot.
+func TestSyncIsTheGlobalConfigs(t *testing.T) {
+	files := map[string]string{
+		"global": "sync:\n  interval: 2h\n",
+		"repo":   "sync:\n  auto: true\n  interval: 1m\n",
+	}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	cfg, _ := Merge(read, "global", "repo")
+	if cfg.Sync.Auto || cfg.Sync.Interval != 2*time.Hour {
+		t.Fatalf("sync = %+v, want the global config's (off, 2h)", cfg.Sync)
+	}
+	files["global"] = "sync:\n  auto: true\n"
+	if cfg, _ := Merge(read, "global", "repo"); !cfg.Sync.Auto || cfg.Sync.Interval != time.Hour {
+		t.Fatalf("sync = %+v, want on, the default 1h", cfg.Sync)
+	}
+}
