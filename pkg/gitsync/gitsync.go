@@ -105,7 +105,9 @@ func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, g, append([]string{"-C", s.Env.Store}, args...)...)
+	// Files are bytes: no line-ending conversion (Git for Windows turns it
+	// on by default), so what is hashed is what is written.
+	cmd := exec.CommandContext(ctx, g, append([]string{"-C", s.Env.Store, "-c", "core.autocrlf=false", "-c", "core.safecrlf=false"}, args...)...)
 	cmd.Env = append(append(os.Environ(), s.Environ...),
 		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
 		"LC_ALL=C",
