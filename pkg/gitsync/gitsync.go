@@ -79,6 +79,33 @@ var ErrNotSetUp = errors.New("this store is not synced")
 // ErrNoGit is returned when no git binary is found.
 var ErrNoGit = errors.New("git is not installed (ccmem sync runs your git)")
 
+// ErrOldGit is returned for a git older than 2.38, which cannot merge
+// without writing the store's files (merge-tree --write-tree).
+var ErrOldGit = errors.New("ccmem sync needs git 2.38 or newer")
+
+// checkVersion refuses a git too old to merge in its object store.
+func (s *Syncer) checkVersion(ctx context.Context) error {
+	out, err := s.git(ctx, "version")
+	if err != nil {
+		return err
+	}
+	// "git version 2.39.5", "git version 2.45.1.windows.1"
+	f := strings.Fields(out)
+	if len(f) < 3 {
+		return nil
+	}
+	parts := strings.SplitN(f[2], ".", 3)
+	if len(parts) < 2 {
+		return nil
+	}
+	major, _ := strconv.Atoi(parts[0])
+	minor, _ := strconv.Atoi(parts[1])
+	if major < 2 || major == 2 && minor < 38 {
+		return fmt.Errorf("%w (this is %s)", ErrOldGit, f[2])
+	}
+	return nil
+}
+
 func (s *Syncer) gitPath() (string, error) {
 	if s.Git != "" {
 		if _, err := exec.LookPath(s.Git); err != nil {
@@ -160,6 +187,9 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 	if _, err := s.gitPath(); err != nil {
 		return syncstate.Report{}, err
 	}
+	if err := s.checkVersion(ctx); err != nil {
+		return syncstate.Report{}, err
+	}
 	if err := os.MkdirAll(s.Env.Store, 0o700); err != nil {
 		return syncstate.Report{}, err
 	}
@@ -221,6 +251,9 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 		st.Report = rep
 		_ = syncstate.Write(s.Env, st)
 	}()
+	if err := s.checkVersion(ctx); err != nil {
+		return rep, err
+	}
 	if err := s.recover(ctx); err != nil {
 		return rep, err
 	}
