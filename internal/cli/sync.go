@@ -131,6 +131,8 @@ func syncError(err error) error {
 		return command.WithHint(err, "`ccmem sync init REMOTE` sets it up (a private git remote you own)")
 	case errors.Is(err, gitsync.ErrNoGit):
 		return command.WithHint(err, "install git, then run this again")
+	case errors.Is(err, gitsync.ErrOtherRemote):
+		return command.WithHint(err, "to move it: git -C ~/.claude/ccmem remote set-url origin NEW, then ccmem sync")
 	case errors.Is(err, gitsync.ErrOldGit):
 		return command.WithHint(err, "update git (it merges in its object store from 2.38 on, so the store's files are never half written)")
 	}

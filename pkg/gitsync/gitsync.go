@@ -79,6 +79,10 @@ var ErrNotSetUp = errors.New("this store is not synced")
 // ErrNoGit is returned when no git binary is found.
 var ErrNoGit = errors.New("git is not installed (ccmem sync runs your git)")
 
+// ErrOtherRemote is returned by Init in a store that syncs with another
+// remote.
+var ErrOtherRemote = errors.New("this store already syncs with")
+
 // ErrOldGit is returned for a git older than 2.38, which cannot merge
 // without writing the store's files (merge-tree --write-tree).
 var ErrOldGit = errors.New("ccmem sync needs git 2.38 or newer")
@@ -201,7 +205,7 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 		cur, _ := s.git(ctx, "remote", "get-url", "origin")
 		unlock()
 		if cur != remote {
-			return syncstate.Report{}, fmt.Errorf("this store already syncs with %s, not %s", cur, remote)
+			return syncstate.Report{}, fmt.Errorf("%w %s, not %s", ErrOtherRemote, cur, remote)
 		}
 		return s.Sync(ctx)
 	}
