@@ -7,6 +7,7 @@
 #
 #   tmux       the interactive client runs under it (status line, /clear)
 #   chromium   the browser tests of `ccmem ui` drive it headless
+#   git        ccmem sync runs it; its tests use the real one (two HOMEs, a bare remote)
 #
 # Usage: install-test-tools.sh [TOOL...]   (default: every tool above)
 set -uo pipefail
@@ -18,12 +19,13 @@ package() {
   case "$1" in
     tmux) echo tmux ;;
     chromium) echo chromium ;;
+    git) echo git ;;
     *) return 1 ;;
   esac
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium)
+[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git)
 missing=()
 for t in "${tools[@]}"; do
   package "$t" >/dev/null || fail "unknown tool $t"
