@@ -60,7 +60,7 @@ e2e-latest:
 claude-code:
 	@bash scripts/install-claude-code.sh >/dev/null
 
-## test-tools: the programs the e2e tests drive (tmux, chromium) from Debian's packages when
+## test-tools: the programs the e2e tests drive (tmux, chromium, git) from Debian's packages when
 ## missing, and playwright-core from npm into .cache/
 test-tools:
 	@bash scripts/install-test-tools.sh

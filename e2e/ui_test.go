@@ -15,14 +15,14 @@ import (
 )
 
 // browserTools finds what the browser tests drive: Debian's chromium (or
-// $CHROMIUM), node, and playwright-core, installed into .cache/ by
+// Ubuntu's chromium-browser, Google Chrome, or $CHROMIUM), node, and playwright-core, installed into .cache/ by
 // scripts/install-playwright.sh as the pinned client is. A missing tool
 // fails the test with what to do; it never skips.
 func browserTools(t *testing.T) (chromium, node, playwright string) {
 	t.Helper()
 	chromium = os.Getenv("CHROMIUM")
 	if chromium == "" {
-		for _, name := range []string{"chromium", "chromium-browser"} {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 			if p, err := exec.LookPath(name); err == nil {
 				chromium = p
 				break

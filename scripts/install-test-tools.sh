@@ -26,10 +26,18 @@ package() {
 
 tools=("$@")
 [ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git)
+# present: the tool, or a stand-in the tests accept (Ubuntu names its
+# Chromium chromium-browser; Google Chrome drives the same way).
+present() {
+  case "$1" in
+    chromium) command -v chromium || command -v chromium-browser || command -v google-chrome ;;
+    *) command -v "$1" ;;
+  esac >/dev/null 2>&1
+}
 missing=()
 for t in "${tools[@]}"; do
   package "$t" >/dev/null || fail "unknown tool $t"
-  command -v "$t" >/dev/null 2>&1 || missing+=("$t")
+  present "$t" || missing+=("$t")
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 
@@ -54,5 +62,5 @@ if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-
     { tail -5 "$log" >&2; fail "apt-get could not install ${pkgs[*]} (its last lines are above); $hint"; }
 fi
 for t in "${missing[@]}"; do
-  command -v "$t" >/dev/null 2>&1 || fail "$t is still not on PATH after installing $(package "$t")"
+  present "$t" || fail "$t is still not on PATH after installing $(package "$t")"
 done
