@@ -138,7 +138,11 @@ func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]by
 	}
 	// Files are bytes: no line-ending conversion (Git for Windows turns it
 	// on by default), so what is hashed is what is written.
-	cmd := exec.CommandContext(ctx, g, append([]string{"-C", s.Env.Store, "-c", "core.autocrlf=false", "-c", "core.safecrlf=false"}, args...)...)
+	pre := []string{"-C", s.Env.Store, "-c", "core.autocrlf=false", "-c", "core.safecrlf=false"}
+	if args[0] == "version" {
+		pre = nil // asked before the store exists
+	}
+	cmd := exec.CommandContext(ctx, g, append(pre, args...)...)
 	cmd.Env = append(append(os.Environ(), s.Environ...),
 		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
 		"LC_ALL=C",
