@@ -471,7 +471,8 @@ func (s *Server) hitRow(h search.Hit, q string) hitRow {
 		}
 		row.Passage = search.QuotePassage(h.Snippet, q, 300)
 	case h.Kind == search.KindLearned:
-		row.Link = "/learned#" + anchor(filepath.Base(filepath.Dir(h.Path)), strings.TrimSuffix(filepath.Base(h.Path), ".md"))
+		typ, file := filepath.Base(filepath.Dir(h.Path)), strings.TrimSuffix(filepath.Base(h.Path), ".md")
+		row.Link = "/learned?only=" + url.QueryEscape(typ+"/"+file) + "#" + anchor(typ, file)
 		row.Passage = h.Snippet
 	case key != "":
 		row.Link = "/p/" + url.PathEscape(key)
@@ -499,7 +500,15 @@ type learnedData struct {
 	Pending []pendingRow
 	Done    string
 	Err     string
+	// Total counts every entry; Only names the one entry shown (a search
+	// hit's link), else the first learnedPage are shown unless All.
+	Total int
+	Only  string
+	All   bool
 }
+
+// learnedPage is how many entries the learned page shows before "all".
+const learnedPage = 300
 
 // provenanceKeys are the frontmatter fields that say where an entry came
 // from, in the order shown.
@@ -507,12 +516,18 @@ var provenanceKeys = []string{"source_cwd", "source", "original_path", "ingested
 
 func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	d := learnedData{Done: r.URL.Query().Get("done")}
+	q := r.URL.Query()
+	d := learnedData{Done: q.Get("done"), Only: q.Get("only"), All: q.Get("all") == "1"}
 	all, err := learn.List(r.Context(), s.env)
 	if err != nil {
 		d.Err = err.Error()
 	}
+	d.Total = len(all)
 	for _, e := range all {
+		file := strings.TrimSuffix(filepath.Base(e.Path), ".md")
+		if d.Only != "" && d.Only != e.Type+"/"+file || d.Only == "" && !d.All && len(d.Entries) == learnedPage {
+			continue
+		}
 		row := entryRow{Type: e.Type, Name: e.Name, File: strings.TrimSuffix(filepath.Base(e.Path), ".md"), Anchor: anchor(e.Type, strings.TrimSuffix(filepath.Base(e.Path), ".md")), Description: e.Description, Path: s.env.Tilde(e.Path), Global: e.Global()}
 		if data, err := store.ReadFileIn(s.env.LearnedDir(), e.Path, 1<<20); err == nil {
 			if m, body, err := frontmatter.Read(data); err == nil {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -313,5 +314,30 @@ func TestConcurrentDecisionsApplyOnce(t *testing.T) {
 	}
 	if r := f.do(t, "GET", "/learned", nil, nil); r.StatusCode != 200 {
 		t.Fatalf("learned page after the race: %d (accepted: %v)", r.StatusCode, errA)
+	}
+}
+
+// TestLearnedPageIsPaged: past 300 entries the page shows the first and
+// links to all; a search hit's link shows only its entry.
+func TestLearnedPageIsPaged(t *testing.T) {
+	f := newFixture(t)
+	for i := range 301 {
+		storetest.Mkfile(t, filepath.Join(f.env.LearnedDir(), "reference", fmt.Sprintf("ref-%03d.md", i)),
+			fmt.Sprintf("---\nname: ref-%03d\ndescription: reference number %03d\ntype: reference\n---\nbody\n", i, i))
+	}
+	body := readBody(t, f.do(t, "GET", "/learned", nil, nil))
+	if !strings.Contains(body, "The first 300 of 302") || strings.Contains(body, "reference number 299") {
+		t.Errorf("the first page:\n%s", short(body))
+	}
+	if body := readBody(t, f.do(t, "GET", "/learned?all=1", nil, nil)); !strings.Contains(body, "reference number 299") {
+		t.Error("all=1 does not show every entry")
+	}
+	body = readBody(t, f.do(t, "GET", "/learned?only=user/tabs", nil, nil))
+	if !strings.Contains(body, "the user indents with tabs") || strings.Contains(body, "reference number 000") {
+		t.Errorf("only=user/tabs:\n%s", short(body))
+	}
+	hits := readBody(t, f.do(t, "GET", "/search?q=indents+tabs", nil, nil))
+	if !strings.Contains(hits, `/learned?only=user%2Ftabs#e-user-tabs`) {
+		t.Errorf("a learned hit links to its entry alone:\n%s", short(hits))
 	}
 }
