@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -201,7 +203,7 @@ func (s *Server) projectRow(key string) projectRow {
 			recent++
 		}
 	}
-	row.PerWeek = strings.TrimSuffix(strings.TrimSuffix(strconvFloat(float64(recent)/4), "0"), ".")
+	row.PerWeek = strconv.FormatFloat(float64(recent)/4, 'f', -1, 64)
 	row.Mix = classMix(row.Classes)
 	return row
 }
@@ -662,7 +664,7 @@ func stringOf(v any) string {
 		}
 		return strings.Join(parts, "; ")
 	}
-	return strings.TrimSpace(strings.ReplaceAll(strings.TrimSpace(fmtAny(v)), "\n", " "))
+	return strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
 }
 
 func first(list []string, n int) []string { return list[:min(n, len(list))] }

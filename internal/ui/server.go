@@ -170,8 +170,7 @@ func (s *Server) page(w http.ResponseWriter, start time.Time, status int, body *
 	w.Write(body.Bytes())
 }
 
-// trimSlash is a path's last element check: route values must be one
-// plain name, never a path.
+// plainName tells a route value that is one plain name, never a path.
 func plainName(s string) bool {
 	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`+"\x00")
 }

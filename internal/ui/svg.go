@@ -144,8 +144,4 @@ func humanBytes(n int64) string {
 	return strconv.FormatInt(n, 10) + " B"
 }
 
-func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
-
 func itoa(n int) string { return strconv.Itoa(n) }
-
-func fmtAny(v any) string { return fmt.Sprint(v) }
