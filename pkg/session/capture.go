@@ -98,9 +98,9 @@ type Checkpoint struct {
 	lastText string
 	// capture is what the record keeps (config capture).
 	capture config.Capture
-	// spawns, when set (an import), gathers the shell calls that started a
-	// headless client.
-	spawns *[]spawn
+	// importing is set in an import: the shell calls that started a
+	// headless client are noted (State.Spawned).
+	importing bool
 	// answer is the turn's latest assistant text, not yet in the digest.
 	answer *Note
 }
@@ -180,6 +180,10 @@ type CaptureState struct {
 	ForkedAt string `json:"forked_at,omitempty"`
 	// Checked is set once the session was checked for automation.
 	Checked bool `json:"automation_checked,omitempty"`
+	// Spawned holds when an imported session's shell calls started a
+	// headless client (`claude -p`): kept so that an import stopped before
+	// it judged the runs they started is judged right by the next.
+	Spawned []string `json:"spawned_headless,omitempty"`
 }
 
 // Text limits for what a checkpoint keeps of the conversation.

@@ -300,6 +300,9 @@ func (w *jsonWriter) state(s *CaptureState) {
 		w.key("automation_checked")
 		w.b = append(w.b, "true"...)
 	}
+	if len(s.Spawned) > 0 {
+		w.strs("spawned_headless", s.Spawned)
+	}
 	w.close('}')
 }
 
@@ -559,7 +562,7 @@ var (
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
 	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
-		"calls", "failing", "title_open", "forked_at", "automation_checked"}
+		"calls", "failing", "title_open", "forked_at", "automation_checked", "spawned_headless"}
 	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
 	hitKeys    = []string{"category", "score", "excerpt"}
 )
@@ -770,6 +773,8 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 				d.Str(&s.ForkedAt)
 			case "automation_checked":
 				d.Bool(&s.Checked)
+			case "spawned_headless":
+				d.Strs(&s.Spawned)
 			case "subagents":
 				d.Nullable(func() { s.Subagents = nil }, func() {
 					if s.Subagents == nil {

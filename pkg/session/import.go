@@ -136,8 +136,10 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		return config.Default()
 	}
 	now := e.Time()
-	touched := map[string]store.Project{}
-	var spawns []spawn
+	// touched: the projects this run imported into; judge: those and the
+	// projects of sessions imported before, whose automated runs an
+	// earlier run may not have judged.
+	touched, judge := map[string]store.Project{}, map[string]store.Project{}
 	done := map[string]*imported{}
 	for i, tf := range files {
 		if opt.Progress != nil {
@@ -164,12 +166,13 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		}
 		if findEpisode(e, p.Key, tf.sid) != "" || findArchived(e, p.Key, tf.sid) || fileExists(e.CheckpointPath(p.Key, tf.sid)) {
 			rep.Known++
+			judge[p.Key] = p // a run killed before it judged this one's project
 			continue
 		}
 		c := newCheckpoint(tf.sid, p)
 		c.configure(&cfg.Capture)
 		c.Transcript.Path = tf.path
-		c.spawns = &spawns
+		c.importing = true
 		if err := c.catchUp(ctx, tf.path); err != nil && ctx.Err() == nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			continue
@@ -189,7 +192,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		if _, ok := touched[p.Key]; !ok {
 			rep.Projects = append(rep.Projects, p.Root)
 		}
-		touched[p.Key] = p
+		touched[p.Key], judge[p.Key] = p, p
 		if opt.DryRun {
 			done[tf.sid] = &imported{c: c, p: p}
 			continue
@@ -205,7 +208,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	if opt.Progress != nil {
 		opt.Progress(len(files), len(files))
 	}
-	rep.Automated = classifyImported(e, touched, done, spawns, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
+	rep.Automated = classifyImported(e, judge, done, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
 	return rep, nil
 }
 
@@ -254,17 +257,31 @@ type spawn struct {
 	at        time.Time
 }
 
-// noteSpawn records a shell command that starts a headless client, for
-// an import's automation rule.
+// noteSpawn records, in an import, a shell command that starts a headless
+// client, for the automation rule.
 func (c *Checkpoint) noteSpawn(cmd, ts string) {
-	if c.spawns == nil || !startsHeadlessClaude(cmd) {
+	if !c.importing || !startsHeadlessClaude(cmd) || len(c.State.Spawned) >= maxSpawned {
 		return
 	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return
+	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		c.State.Spawned = append(c.State.Spawned, ts)
 	}
-	*c.spawns = append(*c.spawns, spawn{sid: c.SessionID, root: c.ProjectRoot, at: t})
+}
+
+// maxSpawned bounds the headless starts one session's record keeps.
+const maxSpawned = 100
+
+// spawnsOf are the headless starts the sessions' records hold.
+func spawnsOf(all []*imported) []spawn {
+	var out []spawn
+	for _, f := range all {
+		for _, ts := range f.c.State.Spawned {
+			if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+				out = append(out, spawn{sid: f.c.SessionID, root: f.c.ProjectRoot, at: t})
+			}
+		}
+	}
+	return out
 }
 
 // startsHeadlessClaude tells a command line that runs claude -p.
@@ -296,7 +313,7 @@ const spawnWindow = 10 * time.Minute
 // episode of the projects touched that was imported but not yet
 // classified, so an import killed before this step is classified by the
 // next.
-func classifyImported(e store.Env, touched map[string]store.Project, fresh map[string]*imported, spawns []spawn, dryRun bool, detect func(store.Project) bool) int {
+func classifyImported(e store.Env, touched map[string]store.Project, fresh map[string]*imported, dryRun bool, detect func(store.Project) bool) int {
 	marked := 0
 	for _, p := range touched {
 		on := detect(p)
@@ -315,6 +332,7 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 				}
 			}
 		}
+		spawns := spawnsOf(all)
 		// Headless runs grouped by their opening prompt.
 		groups := map[string][]*imported{}
 		for _, f := range all {
@@ -359,20 +377,21 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 	return marked
 }
 
-// rewriteEpisode writes an episode again, and its INDEX.md line.
+// rewriteEpisode writes an episode's INDEX.md line, then the episode
+// again: killed between the two, the episode is still unjudged, and the
+// next import judges it and writes both.
 func rewriteEpisode(e store.Env, p store.Project, path string, c *Checkpoint) error {
 	unlock, err := store.Lock(e.ProjectDir(p.Key))
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, true); err != nil {
-		return err
+	if filepath.Dir(path) == e.EpisodesDir(p.Key) { // an archived one has no menu line
+		if err := editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}}, nil); err != nil {
+			return err
+		}
 	}
-	if filepath.Dir(path) != e.EpisodesDir(p.Key) {
-		return nil // archived: no menu line
-	}
-	return editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}}, nil)
+	return writeCheckpoint(e.ProjectDir(p.Key), path, c, true)
 }
 
 // promptKey is what makes two sessions open with "the same prompt": the
