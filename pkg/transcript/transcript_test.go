@@ -72,3 +72,31 @@ func TestClientWrittenPromptsAreNotTurns(t *testing.T) {
 		t.Fatalf("a typed prompt is a turn: %v", e.Kind)
 	}
 }
+
+// TestProgressLinesAreNotDecoded (issue 21, finding 8): the progress lines
+// clients before about 2.1.100 wrote — a quarter of a real transcript's
+// bytes, their data holding whole nested user and assistant messages — are
+// turned away by the byte prefilter, never decoded; the lines capture uses
+// still pass it.
+func TestProgressLinesAreNotDecoded(t *testing.T) {
+	common := `"parentUuid":"p","isSidechain":false,"userType":"external","cwd":"/home/dev/shop","sessionId":"s1","version":"2.1.80","gitBranch":"main","slug":"a"`
+	for _, line := range []string{
+		`{` + common + `,"type":"progress","data":{"message":{"type":"user","message":{"role":"user","content":[{"type":"text","text":"nested prompt"}]}},"type":"agent_progress"},"toolUseID":"t","timestamp":"2026-11-02T10:01:00.000Z"}`,
+		`{` + common + `,"type":"progress","data":{"message":{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"x","name":"Edit","input":{}}]}},"type":"agent_progress"},"toolUseID":"t","timestamp":"2026-11-02T10:01:00.000Z"}`,
+		`{` + common + `,"type":"progress","data":{"type":"hook_progress","hookEvent":"Stop","hookName":"Stop","command":"x"},"toolUseID":"h","timestamp":"2026-11-02T10:01:01.000Z"}`,
+		`{` + common + `,"type":"progress","data":{"type":"bash_progress","output":"compact_boundary \"type\":\"user\"","elapsedTimeSeconds":3},"toolUseID":"b","timestamp":"2026-11-02T10:01:02.000Z"}`,
+	} {
+		if containsWanted([]byte(line)) {
+			t.Errorf("the prefilter lets a progress line through to be decoded: %.120s…", line)
+		}
+	}
+	for _, line := range []string{
+		`{` + common + `,"type":"user","message":{"role":"user","content":"run the tests"},"timestamp":"2026-11-02T10:00:00.000Z"}`,
+		`{` + common + `,"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"ok"}]},"timestamp":"2026-11-02T10:00:05.000Z"}`,
+		`{` + common + `,"type":"system","subtype":"compact_boundary","timestamp":"2026-11-02T10:00:06.000Z"}`,
+	} {
+		if !containsWanted([]byte(line)) {
+			t.Errorf("the prefilter turns away a line capture uses: %.120s…", line)
+		}
+	}
+}
