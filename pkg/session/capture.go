@@ -394,6 +394,11 @@ func (c *Checkpoint) addFile(p string) {
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
 	c.flushAnswer()
+	if final && c.State.ForkedAt != "" && c.Parent == "" && c.Transcript.Path != "" {
+		// A fork whose copied lines did not name the parent (2.1.x writes
+		// the fork's own id into them): found by its first message.
+		c.Parent, _ = forkFamilies{}.parentOf(c.Transcript.Path, c.SessionID, true)
+	}
 	if c.Title == "" && final {
 		// No request stood out: the first prompt, as it was.
 		for _, n := range c.Digest.Notes {

@@ -141,6 +141,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	// earlier run may not have judged.
 	touched, judge := map[string]store.Project{}, map[string]store.Project{}
 	done := map[string]*imported{}
+	forks := forkFamilies{}
 	for i, tf := range files {
 		if opt.Progress != nil {
 			opt.Progress(i, len(files))
@@ -173,6 +174,10 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		c.configure(&cfg.Capture)
 		c.Transcript.Path = tf.path
 		c.importing = true
+		if parent, from := forks.parentOf(tf.path, tf.sid, false); parent != "" {
+			// Its copy of the parent's turns is the parent's.
+			c.Parent, c.State.ForkedAt = parent, ownFrom(from, tf.path)
+		}
 		if err := c.catchUp(ctx, tf.path); err != nil && ctx.Err() == nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			continue
