@@ -178,6 +178,9 @@ type CaptureState struct {
 	// ForkedAt is when a forked session started: what its transcript holds
 	// from before is the parent's.
 	ForkedAt string `json:"forked_at,omitempty"`
+	// CommandOpen is a slash command (shortened, redacted) no answer
+	// followed yet: it becomes a turn when the model answers it.
+	CommandOpen string `json:"command_open,omitempty"`
 	// Checked is set once the session was checked for automation.
 	Checked bool `json:"automation_checked,omitempty"`
 	// Spawned holds when an imported session's shell calls started a
@@ -240,14 +243,20 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 	switch e.Kind {
 	case transcript.Prompt:
 		if e.Command != "" {
-			// A slash command: not a turn of its own, but its arguments
-			// can hold the whole request.
+			// A slash command: its arguments can hold the whole request,
+			// and it is a turn once the model answers it (a project's
+			// command, a skill), not when the client alone does (/model).
 			c.notePrompt(e)
 			if args := strings.TrimSpace(strings.TrimPrefix(e.Text, e.Command)); args != "" {
 				c.considerTitle(args)
 			}
+			c.State.CommandOpen, _ = redact.Shorten(e.Text, goalChars)
+			if c.Entrypoint == "" && e.Entrypoint != "" {
+				c.Entrypoint = str.Shorten(e.Entrypoint, 40)
+			}
 			return
 		}
+		c.State.CommandOpen = ""
 		c.collect("user", e.Text)
 		if c.collecting {
 			c.newAct.Exchanges++
@@ -264,6 +273,18 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 	case transcript.Assistant:
 		if e.Model != "" && e.Model != "<synthetic>" {
 			c.Model = e.Model
+		}
+		if c.State.CommandOpen != "" && e.Model != "<synthetic>" {
+			// The model answers a slash command: the command was a turn.
+			c.collect("user", c.State.CommandOpen)
+			if c.collecting {
+				c.newAct.Exchanges++
+			}
+			c.Turns++
+			if c.Goal == "" {
+				c.Goal = c.State.CommandOpen
+			}
+			c.State.CommandOpen = ""
 		}
 		c.collect("assistant", e.Text)
 		if strings.TrimSpace(e.Text) != "" || len(e.Tools) > 0 {

@@ -296,6 +296,9 @@ func (w *jsonWriter) state(s *CaptureState) {
 	if s.ForkedAt != "" {
 		w.str("forked_at", s.ForkedAt)
 	}
+	if s.CommandOpen != "" {
+		w.str("command_open", s.CommandOpen)
+	}
 	if s.Checked {
 		w.key("automation_checked")
 		w.b = append(w.b, "true"...)
@@ -562,7 +565,7 @@ var (
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
 	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
-		"calls", "failing", "title_open", "forked_at", "automation_checked", "spawned_headless"}
+		"calls", "failing", "title_open", "forked_at", "command_open", "automation_checked", "spawned_headless"}
 	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
 	hitKeys    = []string{"category", "score", "excerpt"}
 )
@@ -771,6 +774,8 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 				d.Bool(&s.TitleOpen)
 			case "forked_at":
 				d.Str(&s.ForkedAt)
+			case "command_open":
+				d.Str(&s.CommandOpen)
 			case "automation_checked":
 				d.Bool(&s.Checked)
 			case "spawned_headless":

@@ -111,7 +111,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Failing = map[string]*failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
 	}
 	s.TitleOpen, s.ForkedAt, s.Checked = maybe(), pick(), maybe()
-	s.Spawned = strs()
+	s.Spawned, s.CommandOpen = strs(), pick()
 	return c
 }
 

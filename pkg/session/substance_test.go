@@ -369,3 +369,27 @@ func TestDigestRedactsBeforeItCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashCommandIsATurnWhenAnswered: a slash command the model answers
+// (a project's command, a skill) is a turn, titled by its arguments; one
+// only the client answers (/model, /compact) is not.
+func TestSlashCommandIsATurnWhenAnswered(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo)
+	echo := func(name, args string) *tx {
+		content := fmt.Sprintf("<command-message>%s</command-message>\n<command-name>/%s</command-name>\n<command-args>%s</command-args>", name, name, args)
+		return x.raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":%q},"turnOrigin":"sdk","entrypoint":"cli",%s}`, content, x.common()))
+	}
+	echo("model", "sonnet")
+	x.raw(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"<local-command-stdout>Set model to sonnet</local-command-stdout>"},%s}`, x.common()))
+	x.raw(fmt.Sprintf(`{"type":"assistant","message":{"id":"syn","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]},%s}`, x.common()))
+	echo("plan", "move the billing cron to the scheduler service")
+	x.raw(fmt.Sprintf(`{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Make a short plan: move the billing cron to the scheduler service"}]},%s}`, x.common()))
+	x.say("Plan: three steps.")
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	c.finish(true)
+	if c.Turns != 1 || c.Title != "move the billing cron to the scheduler service" || c.Goal != "/plan move the billing cron to the scheduler service" {
+		t.Fatalf("turns %d, title %q, goal %q", c.Turns, c.Title, c.Goal)
+	}
+}

@@ -525,7 +525,9 @@ func userEntry(e Entry, r rawLine, dec codec) Entry {
 		e.Kind, e.Interrupted = Meta, true
 	case r.IsCompactSummary, strings.HasPrefix(trimmed, "This session is being continued from a previous conversation"):
 		e.Kind = Meta
-	case strings.HasPrefix(trimmed, "<command-name>"):
+	case strings.HasPrefix(trimmed, "<command-name>"),
+		// 2.1.330 puts the command's message first.
+		strings.HasPrefix(trimmed, "<command-message>") && strings.Contains(trimmed, "<command-name>"):
 		e.Kind = Prompt
 		e.Command = between(trimmed, "<command-name>", "</command-name>")
 		e.Text = strings.TrimSpace(e.Command + " " + between(trimmed, "<command-args>", "</command-args>"))

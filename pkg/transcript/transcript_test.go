@@ -100,3 +100,26 @@ func TestProgressLinesAreNotDecoded(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashCommandEchoes: the line a slash command leaves is a prompt
+// with its command and arguments, in the order older clients wrote its
+// tags and in 2.1.330's (whose expansion follows as a meta line).
+func TestSlashCommandEchoes(t *testing.T) {
+	for _, content := range []string{
+		`<command-name>/plan</command-name>\n<command-message>plan</command-message>\n<command-args>move the billing cron</command-args>`,
+		`<command-message>plan</command-message>\n<command-name>/plan</command-name>\n<command-args>move the billing cron</command-args>`,
+	} {
+		e, ok := Parse([]byte(`{"type":"user","message":{"role":"user","content":"` + content + `"},"turnOrigin":"sdk","entrypoint":"sdk-cli","timestamp":"2026-11-24T01:46:02.444Z"}`))
+		if !ok || e.Kind != Prompt || e.Command != "/plan" || e.Text != "/plan move the billing cron" {
+			t.Errorf("%s: kind %v, command %q, text %q", content, e.Kind, e.Command, e.Text)
+		}
+	}
+	e, ok := Parse([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Make a short plan for this change: move the billing cron\n"}]},"isMeta":true,"turnCompanion":true,"timestamp":"2026-11-24T01:46:02.444Z"}`))
+	if ok && e.Kind == Prompt {
+		t.Errorf("the command's expansion was taken for a prompt: %+v", e)
+	}
+	e, ok = Parse([]byte(`{"type":"user","message":{"role":"user","content":"<command-message>a bare message</command-message>"},"timestamp":"2026-11-24T01:46:02.444Z"}`))
+	if ok && e.Kind == Prompt {
+		t.Errorf("a command message without a command was taken for a prompt: %+v", e)
+	}
+}
