@@ -3,8 +3,11 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/scriptapi"
 )
@@ -101,5 +104,34 @@ func TestAutomatedRunsStayOutOfTheMenu(t *testing.T) {
 	out, err := w.ccmem("episodes", "--automated", "--json")
 	if err != nil || !strings.Contains(out, `"automated_by": "started by another Claude Code process`) {
 		t.Fatalf("ccmem episodes --automated: %v\n%s", err, out)
+	}
+
+	// The same transcripts imported into an empty store an hour later: no
+	// process tree to look at, so the import tells the run apart by the
+	// Bash call that started it.
+	store := filepath.Join(t.TempDir(), "store")
+	cmd := exec.Command(filepath.Join(binDir, "ccmem"), "import")
+	cmd.Env, cmd.Dir = append(w.env(), "CCMEM_HOME="+store, "CCMEM_NOW="+time.Now().Add(time.Hour).UTC().Format(time.RFC3339)), w.project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ccmem import: %v\n%s", err, out)
+	}
+	eps, _ := filepath.Glob(filepath.Join(store, "projects", "*", "episodes", "*.json"))
+	marked := map[string]bool{}
+	for _, p := range eps {
+		var ep struct {
+			Title     string `json:"title"`
+			Automated bool   `json:"automated"`
+		}
+		data, _ := os.ReadFile(p)
+		if err := json.Unmarshal(data, &ep); err != nil {
+			t.Fatal(err)
+		}
+		marked[ep.Title] = ep.Automated
+	}
+	want := map[string]bool{observe: true, spawn: false, "tidy the kestrel build scripts": false, "what's next?": false}
+	for title, automated := range want {
+		if got, ok := marked[title]; !ok || got != automated {
+			t.Errorf("imported %q: automated %v (found %v), want %v; all: %v", title, got, ok, automated, marked)
+		}
 	}
 }

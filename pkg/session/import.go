@@ -14,7 +14,9 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
@@ -256,38 +258,103 @@ func findArchived(e store.Env, key, sid string) bool {
 	return found
 }
 
-// spawn is a shell call that started a headless client (`claude -p`).
+// spawn is a shell call that started a headless client (`claude -p`):
+// the session that made it, when, and its command line (shortened).
 type spawn struct {
-	sid, root string
-	at        time.Time
+	sid, root, cmd string
+	at             time.Time
 }
 
 // noteSpawn records, in an import, a shell command that starts a headless
-// client, for the automation rule.
+// client, for the automation rule: its time and its command line, which
+// often holds the started run's prompt.
 func (c *Checkpoint) noteSpawn(cmd, ts string) {
 	if !c.importing || !startsHeadlessClaude(cmd) || len(c.State.Spawned) >= maxSpawned {
 		return
 	}
 	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		c.State.Spawned = append(c.State.Spawned, ts)
+		line, _ := redact.String(str.Shorten(str.Line(cmd), 300))
+		c.State.Spawned = append(c.State.Spawned, ts+"\t"+line)
 	}
 }
 
 // maxSpawned bounds the headless starts one session's record keeps.
 const maxSpawned = 100
 
-// spawnsOf are the headless starts the sessions' records hold.
+// spawnsOf are the headless starts the sessions' records hold, in time
+// order.
 func spawnsOf(all []*imported) []spawn {
 	var out []spawn
 	for _, f := range all {
-		for _, ts := range f.c.State.Spawned {
+		for _, s := range f.c.State.Spawned {
+			ts, cmd, _ := strings.Cut(s, "\t")
 			if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-				out = append(out, spawn{sid: f.c.SessionID, root: f.c.ProjectRoot, at: t})
+				out = append(out, spawn{sid: f.c.SessionID, root: f.c.ProjectRoot, cmd: cmd, at: t})
 			}
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].at.Before(out[j].at) })
 	return out
 }
+
+// matchSpawns pairs each `claude -p` call with the headless session it
+// started, one with one: first the session whose opening prompt the
+// command line holds, then, for the calls left, the session that started
+// soonest after the call (within spawnWindow). A person's own `claude -p`
+// a moment later is then not taken for the one a session started.
+func matchSpawns(spawns []spawn, all []*imported) map[string]spawn {
+	started := map[string]spawn{}
+	used := make([]bool, len(spawns))
+	type cand struct {
+		f     *imported
+		start time.Time
+	}
+	var cands []cand
+	for _, f := range all {
+		if !headless(f.c.Entrypoint) || usesEditorTools(f.c) {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, f.c.StartedAt); err == nil {
+			cands = append(cands, cand{f, t})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].start.Before(cands[j].start) })
+	fits := func(s spawn, c cand) bool {
+		_, taken := started[c.f.c.SessionID]
+		root := c.f.c.ProjectRoot
+		return !taken && s.sid != c.f.c.SessionID && !c.start.Before(s.at) && c.start.Sub(s.at) < spawnWindow &&
+			(s.root == root || strings.HasPrefix(root, s.root+string(filepath.Separator)))
+	}
+	for pass := range 2 {
+		for i, s := range spawns {
+			if used[i] {
+				continue
+			}
+			cmd := squash(s.cmd)
+			for _, c := range cands {
+				if !fits(s, c) {
+					continue
+				}
+				if pass == 0 {
+					head := squash(c.f.c.Goal)
+					if len(head) > 40 {
+						head = head[:40]
+					}
+					if len(head) < 8 || !strings.Contains(cmd, head) {
+						continue
+					}
+				}
+				started[c.f.c.SessionID], used[i] = s, true
+				break
+			}
+		}
+	}
+	return started
+}
+
+// squash is text lowercased with its runs of spaces made one, for
+// finding a prompt in a command line.
+func squash(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
 // startsHeadlessClaude tells a command line that runs claude -p.
 func startsHeadlessClaude(cmd string) bool {
@@ -337,7 +404,7 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 				}
 			}
 		}
-		spawns := spawnsOf(all)
+		started := matchSpawns(spawnsOf(all), all)
 		// Headless runs grouped by their opening prompt.
 		groups := map[string][]*imported{}
 		for _, f := range all {
@@ -357,12 +424,8 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			fresh := !c.State.Checked
 			c.State.Checked = true
 			if on && headless(c.Entrypoint) && !usesEditorTools(c) {
-				start, _ := time.Parse(time.RFC3339Nano, c.StartedAt)
-				for _, s := range spawns {
-					if s.sid != c.SessionID && !start.Before(s.at) && start.Sub(s.at) < spawnWindow && (s.root == c.ProjectRoot || strings.HasPrefix(c.ProjectRoot, s.root+string(filepath.Separator))) {
-						c.Automated, c.AutomatedBy = true, "started by `claude -p` in a Bash call of session "+s.sid
-						break
-					}
+				if s, ok := started[c.SessionID]; ok {
+					c.Automated, c.AutomatedBy = true, "started by `claude -p` in a Bash call of session "+s.sid
 				}
 				if g := groups[promptKey(c)]; !c.Automated && len(g) >= 3 && promptKey(c) != "" {
 					c.Automated, c.AutomatedBy = true, fmt.Sprintf("a headless run with the same opening prompt as %d others", len(g)-1)

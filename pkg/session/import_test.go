@@ -197,3 +197,37 @@ func TestImportResumes(t *testing.T) {
 }
 
 func configDefault() config.Config { return config.Default() }
+
+// TestSpawnsMatchOneToOne: a `claude -p` call starts one session — the one
+// whose prompt its command line holds, else the first to start after it —
+// so a person's own claude -p a moment later is not taken for it (e2e
+// TestAutomatedRunsStayOutOfTheMenu found that with the real client).
+func TestSpawnsMatchOneToOne(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	session := func(sid, ep, goal string, after time.Duration) *imported {
+		c := &Checkpoint{SessionID: sid, ProjectRoot: "/src/shop", Entrypoint: ep, Goal: goal, StartedAt: at.Add(after).Format(time.RFC3339Nano)}
+		return &imported{c: c}
+	}
+	spawner := session("main", "cli", "run the observer over this session", -time.Minute)
+	spawner.c.State.Spawned = []string{at.Format(time.RFC3339Nano) + "\t/usr/bin/claude -p 'observer: note the work on the ledger' --permission-mode acceptEdits"}
+	person := session("person", "sdk-cli", "tidy the build scripts", 2*time.Second) // first after the call
+	observer := session("observer", "sdk-cli", "observer: note the work on the ledger", 5*time.Second)
+	later := session("later", "sdk-cli", "what's next?", 20*time.Second)
+	all := []*imported{spawner, person, observer, later}
+	got := matchSpawns(spawnsOf(all), all)
+	if len(got) != 1 || got["observer"].sid != "main" {
+		t.Fatalf("matched %v; want only the observer, started by main", got)
+	}
+
+	// A command line without the prompt (piped in): the first to start.
+	spawner.c.State.Spawned = []string{at.Format(time.RFC3339Nano) + "\tcat prompt.txt | claude -p"}
+	got = matchSpawns(spawnsOf(all), all)
+	if len(got) != 1 || got["person"].sid != "main" {
+		t.Fatalf("matched %v; want the first session after the call", got)
+	}
+	// A record from before the command line was kept: the time alone.
+	spawner.c.State.Spawned = []string{at.Format(time.RFC3339Nano)}
+	if got = matchSpawns(spawnsOf(all), all); len(got) != 1 {
+		t.Fatalf("matched %v; want one session", got)
+	}
+}
