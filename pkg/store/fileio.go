@@ -66,7 +66,13 @@ func readLimited(f *os.File, fi os.FileInfo, path string, max int64) ([]byte, er
 	if fi.Size() > max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%d bytes, limit %d)", ErrTooLarge, fi.Size(), max)}
 	}
-	return io.ReadAll(io.LimitReader(f, max+1))
+	// Sized by the file, so a file read whole takes two reads (the data,
+	// then the end), not a dozen growing ones; one that grew since the
+	// stat is read to the limit still.
+	var b bytes.Buffer
+	b.Grow(int(min(fi.Size(), max)) + bytes.MinRead)
+	_, err := b.ReadFrom(io.LimitReader(f, max+1))
+	return b.Bytes(), err
 }
 
 // Head is the start of a text file read line by line.
@@ -473,17 +479,16 @@ func Lock(dir string) (func(), error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, ".lock")
-	// lockedfile creates a missing lock file 0666 (less the umask): create
-	// it private first, and make an older one private.
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	// One open: created private, locked for writing; an older lock file
+	// made by another tool (0666) is made private.
+	f, err := lockedfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	if fi, err := f.Stat(); err == nil && fi.Mode().Perm() != 0o600 && modesMatter {
 		_ = f.Chmod(0o600)
 	}
-	f.Close()
-	return lockedfile.MutexAt(path).Lock()
+	return func() { f.Close() }, nil
 }
 
 // replace renames the finished temporary file over path: atomic on every
