@@ -31,7 +31,18 @@ type Entry struct {
 	Description string `json:"description"`
 	SourceCwd   string `json:"source_cwd,omitempty"`
 	Path        string `json:"path"`
+	// Body is, for a user or feedback entry, what a session start shows
+	// under its line (BodyLines with ShownBodyLines and ShownBodyChars),
+	// kept in the cache so that a start does not open each entry.
+	Body []string `json:"-"`
 }
+
+// ShownBodyLines and ShownBodyChars bound the body a session start shows
+// under a user or feedback entry's line, when the section has room.
+const (
+	ShownBodyLines = 8
+	ShownBodyChars = 600
+)
 
 // Global tells whether the entry applies in every project: user and feedback
 // entries do; project and reference entries belong to their source project.
@@ -129,9 +140,10 @@ func Show(ctx context.Context, e store.Env, here store.Here, limit int) (View, e
 //	…the entries that could not be read, with their error
 //
 // Offsets count from the first entry line. An entry's fields: type, file,
-// size, mtime, name, description, source_cwd and error (the last two
+// size, mtime, name, description, source_cwd, error and, for a user or
+// feedback entry, its shown body's lines joined by newlines (the last three
 // quoted).
-const learnedCacheVersion = "ccmem-learned-cache 4"
+const learnedCacheVersion = "ccmem-learned-cache 5"
 
 const (
 	fType = iota
@@ -142,6 +154,7 @@ const (
 	fDesc
 	fCwd
 	fErr
+	fBody
 	nFields
 )
 
@@ -444,16 +457,22 @@ func parseCacheLine(dir, line string) cachedEntry {
 	mtime, err2 := strconv.ParseInt(f[fMTime], 10, 64)
 	cwd, err3 := strconv.Unquote(f[fCwd])
 	msg, err4 := strconv.Unquote(f[fErr])
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || !slices.Contains(Types, f[fType]) || f[fFile] == "" || strings.ContainsAny(f[fFile], `/\`) {
+	body, err5 := strconv.Unquote(f[fBody])
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || !slices.Contains(Types, f[fType]) || f[fFile] == "" || strings.ContainsAny(f[fFile], `/\`) {
 		return cachedEntry{}
 	}
-	return cachedEntry{Size: size, MTime: mtime, Err: msg,
+	ce := cachedEntry{Size: size, MTime: mtime, Err: msg,
 		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Path: filepath.Join(dir, f[fType], f[fFile])}}
+	if body != "" {
+		ce.Entry.Body = strings.Split(body, "\n")
+	}
+	return ce
 }
 
 func cacheLine(ce cachedEntry) string {
 	return strings.Join([]string{ce.Entry.Type, filepath.Base(ce.Entry.Path), strconv.FormatInt(ce.Size, 10), strconv.FormatInt(ce.MTime, 10),
-		tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err)}, "\t") + "\n"
+		tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err),
+		strconv.Quote(strings.Join(ce.Entry.Body, "\n"))}, "\t") + "\n"
 }
 
 // writeLearnedCache saves the cache when the learned folder exists; a
@@ -534,6 +553,11 @@ func parseLearned(e store.Env, typ, path, file string) cachedEntry {
 	if s, ok := meta.Fields["source_cwd"].(string); ok {
 		le.SourceCwd = s
 	}
+	if le.Global() {
+		if _, body, err := frontmatter.Split(data); err == nil {
+			le.Body = bodyOf(body, ShownBodyLines, ShownBodyChars)
+		}
+	}
 	return cachedEntry{Entry: le}
 }
 
@@ -558,6 +582,11 @@ func BodyLines(path string, maxLines, maxChars int) []string {
 	if err != nil {
 		return nil
 	}
+	return bodyOf(body, maxLines, maxChars)
+}
+
+// bodyOf is BodyLines of a body already read.
+func bodyOf(body []byte, maxLines, maxChars int) []string {
 	var out []string
 	chars := 0
 	for _, l := range strings.Split(str.ValidUTF8(body), "\n") {

@@ -524,6 +524,26 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 	if text := block(); !strings.Contains(text, "- user/role — staff engineer, Go and Rust") {
 		t.Fatalf("an entry edited in place kept its old line:\n%s", text)
 	}
+	// Its body is shown from the cache (a start does not open each
+	// entry), and follows an edit of the body alone.
+	if err := os.WriteFile(role, []byte("---\nname: role\ndescription: staff engineer, Go and Rust\ntype: user\n---\nPrefers small reviews.\nOwns the billing service.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if text := block(); !strings.Contains(text, "  Prefers small reviews.\n  Owns the billing service.") {
+		t.Fatalf("the edited body is not shown:\n%s", text)
+	}
+	cache, _ := os.ReadFile(filepath.Join(e.LearnedDir(), ".cache.tsv"))
+	if !strings.Contains(string(cache), `"Prefers small reviews.\nOwns the billing service."`) {
+		t.Fatalf("the body is not in the learned cache:\n%s", cache)
+	}
+	if err := os.WriteFile(role, []byte("---\nname: role\ndescription: staff engineer, Go and Rust\ntype: user\n---\nPrefers large reviews.\nOwns the billing service.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if text := block(); !strings.Contains(text, "  Prefers large reviews.") || strings.Contains(text, "small reviews") {
+		t.Fatalf("a body edited in place (same size) kept its old text:\n%s", text)
+	}
 	// Added and removed (by rename, as ccmem writes): the folder's time
 	// changes, and the cache is not trusted.
 	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "new.md"), "---\nname: new\ndescription: a new rule\ntype: feedback\n---\nbody\n")

@@ -422,14 +422,6 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 	return s, true, refused
 }
 
-// Bodies of learned user and feedback entries are shown under their line
-// when the section's share has room: at most this many lines and
-// characters each.
-const (
-	bodyLines = 8
-	bodyChars = 600
-)
-
 // learnedSection lists the canonical entries that apply to the project,
 // and the feedback still awaiting review (a correction keeps reaching
 // sessions until someone decides on it). Its longer rendering adds the
@@ -448,28 +440,30 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines,
 	type item struct {
 		line, path string
 		body       bool
+		lines      []string // the body, when the learned cache had it
+		cached     bool
 	}
 	var items []item
-	add := func(line, desc, path string, body bool) {
+	add := func(line, desc, path string, body bool, lines []string, cached bool) {
 		if len(items) == capLines {
 			return
 		}
 		if desc != "" {
 			line += " — " + desc
 		}
-		items = append(items, item{str.Shorten(line, lineChars), path, body})
+		items = append(items, item{str.Shorten(line, lineChars), path, body, lines, cached})
 	}
 	// User and feedback first, then the feedback pending review, then the
 	// project's entries.
 	s.Total = v.GlobalTotal + len(pending) + v.ProjectTotal
 	for _, le := range v.Global {
-		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true)
+		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true, le.Body, true)
 	}
 	for _, p := range pending {
-		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true)
+		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true, nil, false)
 	}
 	for _, le := range v.Project {
-		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false)
+		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false, nil, false)
 	}
 	err = v.Err
 	if perr != nil {
@@ -483,7 +477,11 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines,
 		if !it.body || ctx.Err() != nil {
 			continue
 		}
-		for _, l := range learn.BodyLines(it.path, bodyLines, bodyChars) {
+		lines := it.lines
+		if !it.cached { // pending review: not in the learned cache
+			lines = learn.BodyLines(it.path, learn.ShownBodyLines, learn.ShownBodyChars)
+		}
+		for _, l := range lines {
 			s.Full = append(s.Full, "  "+str.Shorten(l, lineChars))
 			withBody = true
 		}
