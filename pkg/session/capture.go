@@ -418,7 +418,9 @@ func (c *Checkpoint) finish(final bool) {
 	if final && c.State.ForkedAt != "" && c.Parent == "" && c.Transcript.Path != "" {
 		// A fork whose copied lines did not name the parent (2.1.x writes
 		// the fork's own id into them): found by its first message.
-		c.Parent, _ = forkFamilies{}.parentOf(c.Transcript.Path, c.SessionID, true)
+		// At most half a second: this runs in a hook.
+		ff := forkFamilies{until: time.Now().Add(500 * time.Millisecond)}
+		c.Parent, _ = ff.parentOf(c.Transcript.Path, c.SessionID, true)
 	}
 	if c.Title == "" && final {
 		// No request stood out: the first prompt, as it was.

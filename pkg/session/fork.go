@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -23,13 +24,16 @@ import (
 // the fork it came from). Its own part begins with its first message whose
 // uuid its parent does not hold.
 
-// forkHeadLines bounds how far into a transcript its first message is
-// looked for.
-const forkHeadLines = 400
+// forkHeadLines and forkHeadBytes bound how far into a transcript its
+// first message is looked for.
+const (
+	forkHeadLines = 400
+	forkHeadBytes = 256 << 10
+)
 
 // maxForkFamily bounds the transcripts of a folder the fork scan reads the
-// start of.
-const maxForkFamily = 5000
+// start of: the newest.
+const maxForkFamily = 2000
 
 // maxForkLine is the longest line the fork scan reads whole; a longer one
 // (a pasted log, a big tool result) is passed over.
@@ -48,14 +52,18 @@ func (l forkLine) message() bool {
 }
 
 // forkLines calls fn with each line of the transcript at path, up to max
-// lines (0: all); fn returns false to stop.
-func forkLines(path string, max int, fn func(forkLine) bool) error {
+// lines and maxBytes bytes (0: all); fn returns false to stop.
+func forkLines(path string, max int, maxBytes int64, fn func(forkLine) bool) error {
 	f, _, err := store.OpenRegular(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	var r io.Reader = f
+	if maxBytes > 0 {
+		r = io.LimitReader(f, maxBytes)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
 	for n := 0; max == 0 || n < max; n++ {
 		line, err := readForkLine(br)
 		if len(line) > 0 {
@@ -110,7 +118,7 @@ type forkHead struct {
 
 func readForkHead(path, sid string) forkHead {
 	h := forkHead{sid: sid, path: path}
-	_ = forkLines(path, forkHeadLines, func(l forkLine) bool {
+	_ = forkLines(path, forkHeadLines, forkHeadBytes, func(l forkLine) bool {
 		if h.first == "" && l.Timestamp != "" {
 			h.first = l.Timestamp
 		}
@@ -124,23 +132,31 @@ func readForkHead(path, sid string) forkHead {
 }
 
 // forkFamilies are the transcripts of silo folders by the uuid of their
-// first message, read once per folder.
-type forkFamilies map[string]map[string][]forkHead // folder → uuid → members
+// first message, read once per folder (the newest maxForkFamily of a
+// folder, until the deadline when one is set).
+type forkFamilies struct {
+	until time.Time
+	dirs  map[string]map[string][]forkHead // folder → uuid → members
+}
 
 // parentOf tells whether the transcript at path (of session sid) is a
 // fork, and of which session (its id and transcript). known says
 // the session is a fork (its start said so): then a family member that
 // started at the same moment is its parent, not its fork.
-func (ff forkFamilies) parentOf(path, sid string, known bool) (parent, parentPath string) {
+func (ff *forkFamilies) parentOf(path, sid string, known bool) (parent, parentPath string) {
 	dir := filepath.Dir(path)
-	fam, ok := ff[dir]
+	fam, ok := ff.dirs[dir]
 	if !ok {
 		fam = map[string][]forkHead{}
 		files, _ := store.ListFiles(filepath.Dir(dir), dir)
 		if len(files) > maxForkFamily {
-			files = files[len(files)-maxForkFamily:]
+			sort.Slice(files, func(i, j int) bool { return files[i].MTime > files[j].MTime })
+			files = files[:maxForkFamily]
 		}
 		for _, f := range files {
+			if !ff.until.IsZero() && time.Now().After(ff.until) {
+				break // out of time: the parent goes unnamed
+			}
 			s, ok := strings.CutSuffix(f.Name, ".jsonl")
 			if !ok || !store.ValidID(s, 128, false) {
 				continue
@@ -157,7 +173,10 @@ func (ff forkFamilies) parentOf(path, sid string, known bool) (parent, parentPat
 				return ms[i].sid < ms[j].sid
 			})
 		}
-		ff[dir] = fam
+		if ff.dirs == nil {
+			ff.dirs = map[string]map[string][]forkHead{}
+		}
+		ff.dirs[dir] = fam
 	}
 	self := readForkHead(path, sid)
 	ms := fam[self.uuid]
@@ -179,14 +198,14 @@ func (ff forkFamilies) parentOf(path, sid string, known bool) (parent, parentPat
 // message that its parent's transcript does not hold.
 func ownFrom(parentPath, path string) string {
 	held := map[string]bool{}
-	_ = forkLines(parentPath, 0, func(l forkLine) bool {
+	_ = forkLines(parentPath, 0, 0, func(l forkLine) bool {
 		if l.message() {
 			held[l.UUID] = true
 		}
 		return true
 	})
 	at := "9999-12-31T23:59:59Z" // all of it is the parent's
-	_ = forkLines(path, 0, func(l forkLine) bool {
+	_ = forkLines(path, 0, 0, func(l forkLine) bool {
 		if l.message() && !held[l.UUID] && l.Timestamp != "" {
 			at = l.Timestamp
 			return false

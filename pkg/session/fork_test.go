@@ -105,3 +105,23 @@ func TestForksOfTheNewerClients(t *testing.T) {
 		}
 	})
 }
+
+// TestForkScanWithHostileSiblings: transcripts beside a fork that are one
+// endless line, or bury their first message under megabytes, are passed
+// over (each is read for at most forkHeadBytes), and the parent is still
+// found.
+func TestForkScanWithHostileSiblings(t *testing.T) {
+	w := newForkWorld(t)
+	dir := filepath.Dir(w.fork)
+	storetest.Mkfile(t, filepath.Join(dir, "endless.jsonl"), strings.Repeat("x", 8<<20))
+	buried := strings.Repeat(`{"type":"attachment","content":"`+strings.Repeat("y", 1000)+`"}`+"\n", 1000) +
+		`{"type":"user","uuid":"u1","timestamp":"2026-11-20T09:00:00.000Z","message":{"role":"user","content":"x"}}` + "\n"
+	storetest.Mkfile(t, filepath.Join(dir, "buried.jsonl"), buried)
+	ff := &forkFamilies{}
+	if parent, _ := ff.parentOf(w.fork, "f-1", true); parent != "p-1" {
+		t.Fatalf("parent %q, want p-1", parent)
+	}
+	if parent, _ := ff.parentOf(w.parent, "p-1", false); parent != "" {
+		t.Fatalf("the original was given a parent: %q", parent)
+	}
+}

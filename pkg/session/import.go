@@ -143,7 +143,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	// earlier run may not have judged.
 	touched, judge := map[string]store.Project{}, map[string]store.Project{}
 	done := map[string]*imported{}
-	forks := forkFamilies{}
+	forks := &forkFamilies{}
 	for i, tf := range files {
 		if opt.Progress != nil {
 			opt.Progress(i, len(files))
