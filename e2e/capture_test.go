@@ -357,6 +357,9 @@ func TestSubagentWorkInEpisode(t *testing.T) {
 	if ep.Turns != 1 {
 		t.Fatalf("turns = %d: the client's task notification is not a turn", ep.Turns)
 	}
+	// ccmem import reads the same transcripts (the subagent's in its own
+	// file) to the same episode.
+	w.sameAsLive(w.importAll(), first)
 }
 
 // TestClearKeepsTheClearedConversation runs the interactive client under

@@ -67,4 +67,5 @@ func TestDigestKeepsTheFailureAndItsFix(t *testing.T) {
 		len(ep.Digest.Commands) != 1 {
 		t.Fatalf("digest:\n%s", data)
 	}
+	w.sameAsLive(w.importAll(), sid)
 }

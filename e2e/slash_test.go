@@ -43,4 +43,5 @@ func TestSlashCommandArgumentsTitleTheSession(t *testing.T) {
 	if ep.Title != "move the billing cron to the scheduler service" || len(prompts) != 1 || !strings.Contains(prompts[0], "/plan move the billing cron") {
 		t.Fatalf("title %q, prompts %q:\n%s", ep.Title, prompts, data)
 	}
+	w.sameAsLive(w.importAll(), sid)
 }

@@ -49,6 +49,7 @@ func TestFactInTheThirdPromptIsFound(t *testing.T) {
 	if len(hits) == 0 || !strings.HasSuffix(hits[0].Path, "-"+sid+".json") {
 		t.Fatalf("the session is not the first hit: %+v", hits)
 	}
+	w.sameAsLive(w.importAll(), sid) // three runs of one session, imported
 }
 
 // TestAutomatedRunsStayOutOfTheMenu: a claude -p that a live session's
