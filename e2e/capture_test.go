@@ -226,6 +226,18 @@ func TestCompactionCountedAndInstructed(t *testing.T) {
 	if cp.Compactions != 1 {
 		t.Fatalf("compactions = %d after one /compact, want 1", cp.Compactions)
 	}
+	// The conversation goes on after it; /compact itself is no turn (the
+	// client, not the model, answers it), and import reads it alike.
+	w.claude("-p", "--resume", sid, "now say goodbye")
+	w.claude("-p", "anything new?") // the next start archives it
+	eps := w.episodesOf(sid)
+	if len(eps) != 1 {
+		t.Fatalf("episodes of the session: %v", eps)
+	}
+	if ep := readRecord(t, eps[0]); ep.Turns != 2 || ep.Compactions != 1 {
+		t.Fatalf("turns %d, compactions %d; want 2 and 1", ep.Turns, ep.Compactions)
+	}
+	w.sameAsLive(w.importAll(), sid)
 }
 
 // TestZombieSessionIsArchived: a claude process killed with SIGKILL whose
@@ -407,4 +419,7 @@ func TestClearKeepsTheClearedConversation(t *testing.T) {
 	if len(eps) != 1 || readRecord(t, eps[0]).Goal != goal {
 		t.Fatalf("episodes after /clear: %v", eps)
 	}
+	// An interactive transcript (typed prompts, a /clear) imported reads
+	// to the episode recorded live.
+	w.sameAsLive(w.importAll(), readRecord(t, eps[0]).SessionID)
 }

@@ -33,6 +33,7 @@ type captured struct {
 	ToolErrors    int            `json:"tool_errors"`
 	Declined      int            `json:"declined"`
 	FilesChanged  []string       `json:"files_changed"`
+	Compactions   int            `json:"compactions"`
 	Outcome       string         `json:"outcome"`
 	Friction      struct {
 		Class string `json:"class"`
