@@ -54,3 +54,32 @@ func TestAutomatedRunsKeptOutOfTheMenu(t *testing.T) {
 		t.Fatalf("%d episodes, want 14", len(eps))
 	}
 }
+
+// TestScheduledRunsKeptOutOfTheMenu: a scheduled headless run (cron, a
+// timer) has no other program's process above it; it is told by its
+// opening prompt, the same as its recent runs': from its third run on it
+// is automated. A person repeating a prompt at the terminal is not.
+func TestScheduledRunsKeptOutOfTheMenu(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	dead := proc.Info{PID: 4194301}
+	run := func(sid, entrypoint, prompt string, at time.Time) {
+		tr := filepath.Join(e.ClaudeDir, "projects", p.Key, sid+".jsonl")
+		storetest.Mkfile(t, tr, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":%q},"timestamp":%q,"entrypoint":%q,"cwd":%q}`+"\n"+
+			`{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"done"}]},"timestamp":%q}`+"\n", prompt, at.Format(time.RFC3339), entrypoint, repo, at.Format(time.RFC3339)))
+		Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: sid, TranscriptPath: tr, Process: dead,
+			Automation: func() string { return "" }})
+	}
+	base := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		run(fmt.Sprintf("night-%d", i), "sdk-cli", fmt.Sprintf("Nightly %d: summarise yesterday's commits into CHANGELOG.md", 20261102+i), base.Add(time.Duration(i)*24*time.Hour))
+		run(fmt.Sprintf("term-%d", i), "cli", "run the tests", base.Add(time.Duration(i)*24*time.Hour+time.Hour))
+	}
+	block := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"}).Block.Text
+	if n := strings.Count(block, "Nightly"); n != 2 || !strings.Contains(block, "3 automated runs since 2026-11-04") {
+		t.Fatalf("the menu shows %d nightly runs (want the first two) or does not count the rest:\n%s", n, block)
+	}
+	if n := strings.Count(block, `"run the tests"`); n != 5 {
+		t.Fatalf("a person's repeated prompt: %d of 5 in the menu:\n%s", n, block)
+	}
+}

@@ -240,6 +240,9 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 		}
 		c.configure(&cfg.Capture)
 		name, ok := c.toEpisode(ctx, now)
+		if ok {
+			markRepeated(e, p.Key, c, cfg)
+		}
 		if !ok {
 			if os.Remove(paths[i]) == nil {
 				rep.Dropped = append(rep.Dropped, paths[i])
@@ -284,6 +287,7 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 	for _, c := range over {
 		c.configure(&cfg.Capture)
 		if name, ok := c.toEpisode(ctx, now); ok {
+			markRepeated(e, p.Key, c, cfg)
 			add = append(add, indexEdit{sid: c.SessionID, line: IndexLine(c, name)})
 			names[name] = true
 		}
@@ -556,4 +560,53 @@ func RecentEpisodes(e store.Env, key string, n int) (episodes []SessionFile, tot
 		episodes = append(episodes, SessionFile{Path: path, Record: c})
 	}
 	return episodes, total, problems
+}
+
+// repeatedRuns is how many headless runs opening with the same prompt
+// make the latest an automated one (a scheduled job, a script in a loop);
+// repeatWindow is how many of the project's newest episodes are looked at.
+const (
+	repeatedRuns = 3
+	repeatWindow = 30
+)
+
+// markRepeated marks an ending session automated when it is a headless
+// run that opens as the project's recent headless runs did: a scheduled
+// run (cron, a timer) has no other program's process above it to tell.
+func markRepeated(e store.Env, key string, c *Checkpoint, cfg config.Config) {
+	if c.Automated || cfg.Capture.Automation == "off" {
+		return
+	}
+	if n := repeatsOf(e, key, c); n >= repeatedRuns-1 {
+		c.Automated, c.AutomatedBy = true, fmt.Sprintf("a headless run with the same opening prompt as %d earlier ones", n)
+	}
+}
+
+// repeatsOf counts the project's newest episodes (repeatWindow) that are
+// headless runs opening with the same prompt as c, a headless run itself;
+// 0 for a session a person drove.
+func repeatsOf(e store.Env, key string, c *Checkpoint) int {
+	k := promptKey(c)
+	if !headless(c.Entrypoint) || usesEditorTools(c) || k == "" {
+		return 0
+	}
+	ents, err := store.ReadDirIn(e.ProjectDir(key), e.EpisodesDir(key))
+	if err != nil {
+		return 0
+	}
+	var names []string
+	for _, de := range ents {
+		if n := de.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+			names = append(names, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first: names open with their time
+	n := 0
+	for _, name := range names[:min(len(names), repeatWindow)] {
+		ep, err := readCheckpoint(e.ProjectDir(key), filepath.Join(e.EpisodesDir(key), name))
+		if err == nil && ep.SessionID != c.SessionID && headless(ep.Entrypoint) && promptKey(ep) == k {
+			n++
+		}
+	}
+	return n
 }
