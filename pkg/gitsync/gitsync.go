@@ -142,11 +142,65 @@ func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]by
 	if args[0] == "version" {
 		pre = nil // asked before the store exists
 	}
-	cmd := exec.CommandContext(ctx, g, append(pre, args...)...)
+	// Another git in the store (a person's shell prompt running git status
+	// there, say) may hold a lock for a moment: git gives up at once, so
+	// wait it out briefly. git takes its lock before it changes anything,
+	// so running the command again is safe.
+	for wait := 50 * time.Millisecond; ; wait *= 2 {
+		out, stderr, err := s.run(ctx, g, stdin, append(pre, args...))
+		if err == nil {
+			return out, nil
+		}
+		if lockHeld(stderr) && wait <= lockWait {
+			select {
+			case <-time.After(wait):
+				continue
+			case <-ctx.Done():
+			}
+		}
+		msg := lastLine(stderr)
+		if lock := heldLock(stderr); lock != "" {
+			msg = "another git holds " + lock + " (if none runs in the store, remove that file)"
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return out, &GitError{Args: args, Msg: msg, Err: err}
+	}
+}
+
+// lockWait is the longest single wait for another git's lock; the waits
+// double from 50 ms, about 3 s in all.
+const lockWait = 1600 * time.Millisecond
+
+// lockHeld says git failed because another git holds one of its lock
+// files ("Unable to create '…/index.lock': File exists.").
+func lockHeld(stderr string) bool {
+	return strings.Contains(stderr, ".lock': File exists")
+}
+
+// heldLock is the lock file git found taken, from its message.
+func heldLock(stderr string) string {
+	end := strings.Index(stderr, ".lock': File exists")
+	if end < 0 {
+		return ""
+	}
+	start := strings.LastIndex(stderr[:end], "'")
+	if start < 0 {
+		return ""
+	}
+	return stderr[start+1 : end+len(".lock")]
+}
+
+func (s *Syncer) run(ctx context.Context, g string, stdin []byte, args []string) ([]byte, string, error) {
+	cmd := exec.CommandContext(ctx, g, args...)
 	cmd.Env = append(append(os.Environ(), s.Environ...),
 		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
 		"LC_ALL=C",
 		"GIT_MERGE_AUTOEDIT=no",
+		// Reading (status) never takes the index lock to save a refreshed
+		// index: a status asked while a sync runs would make its add fail.
+		"GIT_OPTIONAL_LOCKS=0",
 	)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -154,14 +208,7 @@ func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]by
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		msg := lastLine(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out, &GitError{Args: args, Msg: msg, Err: err}
-	}
-	return out, nil
+	return out, stderr.String(), err
 }
 
 // GitError is a git command that failed.
@@ -171,7 +218,24 @@ type GitError struct {
 	Err  error
 }
 
-func (e *GitError) Error() string { return "git " + e.Args[0] + ": " + e.Msg }
+func (e *GitError) Error() string {
+	// The subcommand, past options such as -c name=value.
+	sub := ""
+	for i := 0; i < len(e.Args); i++ {
+		if e.Args[i] == "-c" || e.Args[i] == "-C" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(e.Args[i], "-") {
+			sub = e.Args[i]
+			break
+		}
+	}
+	if sub == "" && len(e.Args) > 0 {
+		sub = e.Args[0]
+	}
+	return "git " + sub + ": " + e.Msg
+}
 func (e *GitError) Unwrap() error { return e.Err }
 
 func lastLine(s string) string {
@@ -310,8 +374,9 @@ const staleLock = 10 * time.Second
 
 // recover clears what a sync killed midway left: a merge in progress (all
 // local changes were committed before it began, so aborting loses
-// nothing) and git's lock files older than staleLock (only a sync runs
-// git here, and this one holds the sync lock).
+// nothing) and git's lock files older than staleLock (syncs are one at a
+// time under the sync lock and ccmem's own reads take no git lock, so a
+// lock that old was left by a git that died).
 func (s *Syncer) recover(ctx context.Context) error {
 	gitDir := filepath.Join(s.Env.Store, ".git")
 	for _, l := range []string{"index.lock", "HEAD.lock", "ORIG_HEAD.lock", filepath.Join("refs", "heads", Branch+".lock"), filepath.Join("refs", "remotes", "origin", Branch+".lock")} {

@@ -320,3 +320,77 @@ func agree(t *testing.T, a, b *machine) {
 		t.Errorf("the stores differ in %v", diff)
 	}
 }
+
+// TestStatusWhileSyncing: ccmem sync status asked again and again while
+// syncs run (as a person or a script waiting on a background sync does)
+// never makes a sync fail. git status takes the index lock to save what it
+// refreshed, unless told not to, and a sync's add then found it taken
+// (CI saw "git add: … remove the file manually to continue").
+func TestStatusWhileSyncing(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, "laptop")
+	a.remember("fact 0")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	asked := make(chan int)
+	go func() {
+		n := 0
+		defer func() { asked <- n }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := a.s.Status(context.Background()); err != nil {
+				t.Errorf("status: %v", err)
+				return
+			}
+			n++
+		}
+	}()
+	for i := 1; i <= 15; i++ {
+		// Files changed since the index last saw them, so every status
+		// has something to refresh.
+		a.remember("fact " + strings.Repeat("x", i))
+		a.session("s"+string(rune('a'+i)), "work", time.Date(2026, 11, 20, 9, i, 0, 0, time.UTC))
+		if _, err := a.s.Sync(context.Background()); err != nil {
+			t.Errorf("sync %d while status was asked: %v", i, err)
+		}
+	}
+	close(done)
+	if n := <-asked; n == 0 {
+		t.Fatal("status was never asked while the syncs ran")
+	}
+}
+
+// TestSyncWaitsOutAnotherGit: another git holding the index lock for a
+// moment (a shell prompt's git status in the store) is waited out; one
+// that holds it for good fails the sync with git's own words.
+func TestSyncWaitsOutAnotherGit(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, "laptop")
+	a.remember("fact 0")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(a.env.Store, ".git", "index.lock")
+	a.remember("fact 1")
+	storetest.Mkfile(t, lock, "")
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		os.Remove(lock)
+	}()
+	if _, err := a.s.Sync(context.Background()); err != nil {
+		t.Fatalf("a lock held for 300 ms failed the sync: %v", err)
+	}
+	a.remember("fact 2")
+	storetest.Mkfile(t, lock, "")
+	defer os.Remove(lock)
+	_, err := a.s.Sync(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "another git holds "+lock) {
+		t.Fatalf("a lock that stays: %v", err)
+	}
+}

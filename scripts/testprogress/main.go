@@ -30,6 +30,7 @@ func main() {
 	var mu sync.Mutex
 	running := map[string]time.Time{}
 	output := map[string][]string{}
+	failedSub := map[string]bool{}
 	start := time.Now()
 	failed := false
 	go func() {
@@ -74,6 +75,8 @@ func main() {
 		name := ev.Test
 		mu.Lock()
 		switch {
+		case ev.Action == "fail" && strings.Contains(name, "/"):
+			failedSub[name] = true
 		case ev.Action == "run" && name != "" && !strings.Contains(name, "/"):
 			running[name] = time.Now()
 		case ev.Action == "output":
@@ -90,8 +93,26 @@ func main() {
 			if ev.Action == "fail" {
 				failed = true
 				fmt.Print(strings.Join(output[name], ""))
+				// A failed subtest's lines are kept under its own name
+				// (TestScripts/sync): print them too, or the failure
+				// says only that something under the test failed.
+				var subs []string
+				for k := range failedSub {
+					if strings.HasPrefix(k, name+"/") {
+						subs = append(subs, k)
+					}
+				}
+				sort.Strings(subs)
+				for _, k := range subs {
+					fmt.Print(strings.Join(output[k], ""))
+				}
 			}
-			delete(output, name)
+			for k := range output {
+				if k == name || strings.HasPrefix(k, name+"/") {
+					delete(output, k)
+					delete(failedSub, k)
+				}
+			}
 		case ev.Action == "fail" && name == "":
 			failed = true
 			fmt.Print(strings.Join(output["package "+ev.Package], ""))
