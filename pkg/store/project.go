@@ -37,6 +37,10 @@ type Project struct {
 
 // ResolveProject finds the project that dir belongs to, without running git.
 func ResolveProject(e Env, dir string) (Project, error) {
+	return resolveProject(e, dir, 3)
+}
+
+func resolveProject(e Env, dir string, retries int) (Project, error) {
 	if dir == "" {
 		return Project{}, errors.New("no working directory given")
 	}
@@ -68,10 +72,21 @@ func ResolveProject(e Env, dir string) (Project, error) {
 	}
 	p.Key, p.Root, recorded = e.keyFor(p.Root)
 	if k := RemoteKey(p.Remote); k != "" {
-		if _, _, owned := e.keyOwner(k); !owned {
+		owner, data, owned := e.keyOwner(k)
+		switch {
+		case !owned:
 			if old, found := e.pathKeyOf(p.Root); found {
 				p.Key, p.migrateTo = old, k // a store from before remotes keyed projects
+			} else if recorded != nil && retries > 0 {
+				// The folder found a moment ago is gone: another process
+				// is moving it to the remote's key. Look again.
+				return resolveProject(e, dir, retries-1)
 			}
+		case owner == p.Root || sameDir(owner, p.Root):
+			// Another process moved the old folder to the remote's key
+			// since it was looked for: follow it, or the claim would
+			// make the old folder again beside the moved one.
+			p.Key, p.Root, recorded = k, owner, data
 		}
 	}
 	p.claimed = recorded != nil && p.migrateTo == "" && bytes.Equal(recorded, p.record())
