@@ -103,6 +103,40 @@ type Checkpoint struct {
 	importing bool
 	// answer is the turn's latest assistant text, not yet in the digest.
 	answer *Note
+	// turnStarts are the turns begun in this run and when: a subagent's
+	// transcript is read after the session's, and its notes go to the
+	// turn it worked in (turnAt), not the last one read.
+	turnStarts []turnStart
+}
+
+type turnStart struct {
+	turn int
+	at   time.Time
+}
+
+// startTurn notes that turn c.Turns began at the entry's time.
+func (c *Checkpoint) startTurn(ts string) {
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && len(c.turnStarts) < 1<<16 {
+		c.turnStarts = append(c.turnStarts, turnStart{c.Turns, t})
+	}
+}
+
+// turnAt is the turn open at time ts: the last turn begun at or before
+// it in this run, the one open before the run when ts is earlier, or the
+// current turn when ts or this run's turns have no time.
+func (c *Checkpoint) turnAt(ts string) int {
+	if len(c.turnStarts) == 0 {
+		return c.Turns
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return c.Turns
+	}
+	i := sort.Search(len(c.turnStarts), func(i int) bool { return c.turnStarts[i].at.After(t) })
+	if i == 0 {
+		return max(c.turnStarts[0].turn-1, 1)
+	}
+	return c.turnStarts[i-1].turn
 }
 
 // restBound is more than a record without its digest takes but for a
@@ -262,6 +296,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			c.newAct.Exchanges++
 		}
 		c.Turns++
+		c.startTurn(e.Timestamp)
 		if c.Goal == "" {
 			c.Goal, c.State.GoalRedactions = redact.Shorten(e.Text, goalChars)
 		}
@@ -281,6 +316,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 				c.newAct.Exchanges++
 			}
 			c.Turns++
+			c.startTurn(e.Timestamp)
 			if c.Goal == "" {
 				c.Goal = c.State.CommandOpen
 			}
@@ -415,6 +451,7 @@ func (c *Checkpoint) addFile(p string) {
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
 	c.flushAnswer()
+	c.Digest.order()
 	if final && c.State.ForkedAt != "" && c.Parent == "" && c.Transcript.Path != "" {
 		// A fork whose copied lines did not name the parent (2.1.x writes
 		// the fork's own id into them): found by its first message.
@@ -934,6 +971,12 @@ func (c *Checkpoint) catchUpSubagents(ctx context.Context, path string) error {
 // checkpoint: tool uses (counted apart, in SubagentTools), tool errors and
 // the files its edits changed.
 func (c *Checkpoint) applySubagent(e transcript.Entry) {
+	// Its notes belong to the turn it worked in, which may be earlier
+	// than the last one read (an import reads the whole session first).
+	if t := c.turnAt(e.Timestamp); t != c.Turns {
+		defer func(turns int) { c.Turns = turns }(c.Turns)
+		c.Turns = t
+	}
 	switch e.Kind {
 	case transcript.Assistant:
 		for _, u := range e.Tools {

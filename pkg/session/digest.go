@@ -121,7 +121,11 @@ func (c *Checkpoint) notePrompt(e transcript.Entry) {
 	if e.Command != "" && !strings.ContainsRune(strings.TrimSpace(text), ' ') {
 		return // a bare slash command (/compact, /clear): no request in it
 	}
-	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NotePrompt, Text: redact.Window(text, promptChars), limit: promptChars})
+	turn := c.Turns
+	if e.Command != "" {
+		turn++ // the turn it opens when the model answers it
+	}
+	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: turn, At: at(e.Timestamp), Kind: NotePrompt, Text: redact.Window(text, promptChars), limit: promptChars})
 }
 
 // keepNotes redacts and cuts the notes read in this run (see Note.limit).
@@ -166,13 +170,39 @@ func (c *Checkpoint) flushAnswer() {
 	c.answer = nil
 	n.Text, n.limit = redact.Window(n.Text, answerChars), answerChars
 	notes := c.Digest.Notes
-	for i := len(notes) - 1; i >= 0 && notes[i].Turn == c.Turns; i-- {
-		if notes[i].Kind == NoteAnswer {
+	for i := len(notes) - 1; i >= 0; i-- {
+		// Not only the tail: a subagent's note of an earlier turn may
+		// have come after the answer.
+		if notes[i].Turn == c.Turns && notes[i].Kind == NoteAnswer {
 			notes[i] = n
 			return
 		}
 	}
 	c.Digest.Notes = append(notes, n)
+}
+
+// order puts the notes in the order of the session, whatever order they
+// were read in: by turn, each turn's prompt first and its conclusion
+// last, the rest as they came. A subagent's transcript is read after the
+// session's (and, live, sometimes in a later hook run), so without this
+// its failures would land after the turn's answer, or in another turn's
+// place, depending on when the client wrote them.
+func (d *Digest) order() {
+	rank := func(n Note) int {
+		switch n.Kind {
+		case NotePrompt:
+			return 0
+		case NoteAnswer:
+			return 2
+		}
+		return 1
+	}
+	slices.SortStableFunc(d.Notes, func(a, b Note) int {
+		if a.Turn != b.Turn {
+			return a.Turn - b.Turn
+		}
+		return rank(a) - rank(b)
+	})
 }
 
 // noteCalls records the shell commands and the files read of an assistant

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -391,5 +392,74 @@ func TestSlashCommandIsATurnWhenAnswered(t *testing.T) {
 	c.finish(true)
 	if c.Turns != 1 || c.Title != "move the billing cron to the scheduler service" || c.Goal != "/plan move the billing cron to the scheduler service" {
 		t.Fatalf("turns %d, title %q, goal %q", c.Turns, c.Title, c.Goal)
+	}
+}
+
+// TestDigestInTheSessionsOrder: a subagent's transcript is read after the
+// session's (and, live, sometimes by a later hook run than the answer it
+// came before), so its notes used to land after the turn's answer, or in
+// the last turn read on import. Read live in two runs, or all at once as
+// import reads, the digest is the same: each turn's prompt first, its
+// subagent's failure in that turn, its conclusion last; a slash command
+// typed after a turn opens the next one.
+func TestDigestInTheSessionsOrder(t *testing.T) {
+	build := func(w *captureWorld) (main, sub *tx, subPath string) {
+		main = newTx("s1", w.repo)
+		main.prompt("delegate the notes work to a subagent").
+			call("Agent", `{"prompt":"write the notes"}`, "done", false)
+		subStart := main.t
+		main.say("The subagent did the work.").
+			raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"<command-message>plan</command-message>\n<command-name>/plan</command-name>\n<command-args>move the billing cron</command-args>"},"entrypoint":"cli",%s}`, main.common())).
+			say("Plan: three steps.").
+			prompt("now run the release checks").
+			say("All checks pass.")
+		sub = newTx("s1", w.repo)
+		sub.t = subStart // the subagent works inside turn 1
+		sub.call("Bash", `{"command":"false"}`, "Exit code 1", true)
+		for i := range sub.lines {
+			sub.lines[i] = strings.Replace(sub.lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
+		}
+		return main, sub, filepath.Join(SubagentsDir(w.tr), "agent-a1.jsonl")
+	}
+	kinds := func(c *Checkpoint) []string {
+		var out []string
+		for _, n := range c.Digest.Notes {
+			out = append(out, fmt.Sprintf("%d %s %s", n.Turn, n.Kind, n.Text))
+		}
+		return out
+	}
+	want := []string{
+		"1 prompt delegate the notes work to a subagent",
+		"1 failure Exit code 1",
+		"1 answer The subagent did the work.",
+		"2 prompt /plan move the billing cron",
+		"2 answer Plan: three steps.",
+		"3 prompt now run the release checks",
+		"3 answer All checks pass.",
+	}
+
+	// Live: the first hook run reads the session's first turn before the
+	// client has written the subagent's transcript; a later run reads it.
+	w := newCaptureWorld(t)
+	main, sub, subPath := build(w)
+	storetest.Append(t, w.tr, []byte(strings.Join(main.lines[:4], "\n")+"\n"))
+	w.capture(t, "s1")
+	storetest.Mkfile(t, subPath, string(sub.text()))
+	storetest.Append(t, w.tr, []byte(strings.Join(main.lines[4:], "\n")+"\n"))
+	c := w.capture(t, "s1")
+	c.finish(true)
+	if got := kinds(c); !slices.Equal(got, want) {
+		t.Errorf("read live in two runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Import: everything at once.
+	w = newCaptureWorld(t)
+	main, sub, subPath = build(w)
+	storetest.Append(t, w.tr, main.text())
+	storetest.Mkfile(t, subPath, string(sub.text()))
+	c = w.capture(t, "s1")
+	c.finish(true)
+	if got := kinds(c); !slices.Equal(got, want) {
+		t.Errorf("read at once:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
