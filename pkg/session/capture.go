@@ -103,22 +103,27 @@ type Checkpoint struct {
 	importing bool
 	// answer is the turn's latest assistant text, not yet in the digest.
 	answer *Note
-	// turnStarts are the turns begun in this run and when: a subagent's
+	// turnStarts are when the turns begun in this run began (Unix ms;
+	// the first is turn firstTurn, the next firstTurn+1, …): a subagent's
 	// transcript is read after the session's, and its notes go to the
-	// turn it worked in (turnAt), not the last one read.
-	turnStarts []turnStart
-}
-
-type turnStart struct {
-	turn int
-	at   time.Time
+	// turn it worked in (turnAt), not the last one read. Kept small and
+	// free of pointers: a first pass over a long session has thousands.
+	turnStarts []int64
+	firstTurn  int
+	// held is the raw note text read since the digest was last fitted.
+	held int
 }
 
 // startTurn notes that turn c.Turns began at the entry's time.
 func (c *Checkpoint) startTurn(ts string) {
-	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && len(c.turnStarts) < 1<<16 {
-		c.turnStarts = append(c.turnStarts, turnStart{c.Turns, t})
+	ms, ok := unixMilli(ts)
+	if !ok || len(c.turnStarts) >= 1<<16 {
+		return
 	}
+	if len(c.turnStarts) == 0 || c.firstTurn+len(c.turnStarts) != c.Turns {
+		c.turnStarts, c.firstTurn = c.turnStarts[:0], c.Turns // (a reset)
+	}
+	c.turnStarts = append(c.turnStarts, ms)
 }
 
 // turnAt is the turn open at time ts: the last turn begun at or before
@@ -128,15 +133,17 @@ func (c *Checkpoint) turnAt(ts string) int {
 	if len(c.turnStarts) == 0 {
 		return c.Turns
 	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
+	ms, ok := unixMilli(ts)
+	if !ok {
 		return c.Turns
 	}
-	i := sort.Search(len(c.turnStarts), func(i int) bool { return c.turnStarts[i].at.After(t) })
-	if i == 0 {
-		return max(c.turnStarts[0].turn-1, 1)
-	}
-	return c.turnStarts[i-1].turn
+	i := sort.Search(len(c.turnStarts), func(i int) bool { return c.turnStarts[i] > ms })
+	return max(c.firstTurn+i-1, 1)
+}
+
+func unixMilli(ts string) (int64, bool) {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	return t.UnixMilli(), err == nil
 }
 
 // restBound is more than a record without its digest takes but for a
@@ -450,8 +457,8 @@ func (c *Checkpoint) addFile(p string) {
 
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
-	c.flushAnswer()
 	c.Digest.order()
+	c.flushAnswer()
 	if final && c.State.ForkedAt != "" && c.Parent == "" && c.Transcript.Path != "" {
 		// A fork whose copied lines did not name the parent (2.1.x writes
 		// the fork's own id into them): found by its first message.
@@ -474,6 +481,19 @@ func (c *Checkpoint) finish(final bool) {
 	if c.capture.DigestBytes == 0 && c.capture.Automation == "" {
 		c.configure(nil) // a record made outside Capture: the defaults
 	}
+	// The record's other fields first: the cap bounds the whole of it,
+	// and the digest gets what they leave.
+	c.Compactions = max(c.State.Boundaries, c.State.PreCompacts)
+	if a, err1 := time.Parse(time.RFC3339Nano, c.StartedAt); err1 == nil {
+		if b, err2 := time.Parse(time.RFC3339Nano, c.EndedAt); err2 == nil && b.After(a) {
+			c.DurationSeconds = int64(b.Sub(a).Seconds())
+		}
+	}
+	c.Friction = friction.Tracker{S: &c.State.Friction}.Score(c.Turns, c.Compactions, final)
+	if c.lastText != "" {
+		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)
+		c.lastText = ""
+	}
 	switch {
 	case c.capture.DigestBytes == 0:
 		c.Digest = Digest{}
@@ -491,17 +511,6 @@ func (c *Checkpoint) finish(final bool) {
 		c.keepNotes()
 		c.Digest.fit(room)
 	}
-	if c.lastText != "" {
-		c.Outcome, c.State.OutcomeRedactions = redact.Shorten(c.lastText, outcomeChars)
-		c.lastText = ""
-	}
-	c.Compactions = max(c.State.Boundaries, c.State.PreCompacts)
-	if a, err1 := time.Parse(time.RFC3339Nano, c.StartedAt); err1 == nil {
-		if b, err2 := time.Parse(time.RFC3339Nano, c.EndedAt); err2 == nil && b.After(a) {
-			c.DurationSeconds = int64(b.Sub(a).Seconds())
-		}
-	}
-	c.Friction = friction.Tracker{S: &c.State.Friction}.Score(c.Turns, c.Compactions, final)
 	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions
 }
 

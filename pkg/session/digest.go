@@ -125,7 +125,30 @@ func (c *Checkpoint) notePrompt(e transcript.Entry) {
 	if e.Command != "" {
 		turn++ // the turn it opens when the model answers it
 	}
-	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: turn, At: at(e.Timestamp), Kind: NotePrompt, Text: redact.Window(text, promptChars), limit: promptChars})
+	n := Note{Turn: turn, At: at(e.Timestamp), Kind: NotePrompt, Text: redact.Window(text, promptChars), limit: promptChars}
+	c.Digest.Notes = append(c.Digest.Notes, n)
+	c.hold(len(n.Text))
+}
+
+// heldMax is how much raw note text one run holds before it fits the
+// digest midway. A first pass over a long session (an import, a first
+// Stop) would otherwise hold every prompt and conclusion until the end:
+// tens of MB, near the hook's memory limit, where the collector runs
+// without pause. Live capture fits after every run anyway.
+const heldMax = 1 << 20
+
+// hold counts n bytes of raw note text read in this run and fits the
+// digest to the cap when the run holds more than heldMax. The cap is the
+// whole record's, so the final fit (finish) may cut further; fitting to
+// the cap here never cuts what that one would keep.
+func (c *Checkpoint) hold(n int) {
+	if c.held += n; c.held <= heldMax {
+		return
+	}
+	c.held = 0
+	c.Digest.fit(c.capture.DigestBytes)
+	c.keepNotes()
+	c.Digest.fit(c.capture.DigestBytes)
 }
 
 // keepNotes redacts and cuts the notes read in this run (see Note.limit).
@@ -169,16 +192,18 @@ func (c *Checkpoint) flushAnswer() {
 	n := *c.answer
 	c.answer = nil
 	n.Text, n.limit = redact.Window(n.Text, answerChars), answerChars
+	// The notes are in order here (finish orders them before the last
+	// flush, and a run reads the session's lines before its subagents'):
+	// the turn's answer, if it has one, is in the tail.
 	notes := c.Digest.Notes
-	for i := len(notes) - 1; i >= 0; i-- {
-		// Not only the tail: a subagent's note of an earlier turn may
-		// have come after the answer.
-		if notes[i].Turn == c.Turns && notes[i].Kind == NoteAnswer {
+	for i := len(notes) - 1; i >= 0 && notes[i].Turn >= n.Turn; i-- {
+		if notes[i].Turn == n.Turn && notes[i].Kind == NoteAnswer {
 			notes[i] = n
 			return
 		}
 	}
 	c.Digest.Notes = append(notes, n)
+	c.hold(len(n.Text))
 }
 
 // order puts the notes in the order of the session, whatever order they

@@ -463,3 +463,51 @@ func TestDigestInTheSessionsOrder(t *testing.T) {
 		t.Errorf("read at once:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestLongFirstPassHoldsLittle: a first pass over a session whose prompts
+// and conclusions come to several MB (an import, the first Stop of a
+// long session) never holds much more than a MB of note text at once —
+// it held all of it until the end, tens of MB on the bench's 100 MB
+// transcript, where the hook's memory limit made the collector run
+// without pause — and ends with what TestDigestCap asks: under the cap,
+// the first and last prompts and the newest conclusion kept.
+func TestLongFirstPassHoldsLittle(t *testing.T) {
+	c := newCheckpoint("s", store.Project{Root: "/src/shop"})
+	c.configure(nil)
+	held := func() int {
+		n := 0
+		for _, x := range c.Digest.Notes {
+			n += len(x.Text)
+		}
+		return n
+	}
+	const turns = 3000
+	most := 0
+	for i := range turns {
+		ts := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute).Format("2006-01-02T15:04:05.000Z")
+		c.apply(transcript.Entry{Kind: transcript.Prompt, Text: fmt.Sprintf("step %d: %s", i, strings.Repeat("look at the retry budget ", 60)), Timestamp: ts})
+		c.apply(transcript.Entry{Kind: transcript.Assistant, Text: fmt.Sprintf("Conclusion of step %d: %s", i, strings.Repeat("the tests are green ", 60)), Timestamp: ts})
+		most = max(most, held())
+	}
+	if total := turns * 2 * 1300; most > heldMax+2*DefaultDigestBytes || most >= total/2 {
+		t.Fatalf("held %d bytes of note text at most, of %d read", most, total)
+	}
+	c.finish(true)
+	data, _ := marshalCheckpoint(c)
+	if len(data) > DefaultDigestBytes {
+		t.Fatalf("episode %d bytes", len(data))
+	}
+	var prompts []string
+	var lastAnswer string
+	for _, n := range c.Digest.Notes {
+		switch n.Kind {
+		case NotePrompt:
+			prompts = append(prompts, n.Text)
+		case NoteAnswer:
+			lastAnswer = n.Text
+		}
+	}
+	if len(prompts) < 2 || !strings.HasPrefix(prompts[0], "step 0:") || !strings.HasPrefix(prompts[len(prompts)-1], fmt.Sprintf("step %d:", turns-1)) || !strings.HasPrefix(lastAnswer, fmt.Sprintf("Conclusion of step %d", turns-1)) {
+		t.Fatalf("%d prompts kept; last answer %q", len(prompts), lastAnswer)
+	}
+}
