@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/command"
@@ -15,7 +16,7 @@ import (
 )
 
 var cmdSync = &command.Command{
-	Name: "sync", Args: "[--json] | init REMOTE | status",
+	Name: "sync", Args: "[--json] [--accept-deletions | --keep-deleted] | init REMOTE | status",
 	Summary: "carry the private store between your machines through git",
 	Help: `Syncs the store (~/.claude/ccmem: global memory, learned entries, review,
 archive, each project's briefing, profiles and episodes) with a git remote
@@ -32,9 +33,15 @@ a union of lines (duplicates removed after); when two machines changed the
 same entry, the newer stays and the older is kept in archive/sync/ with
 where it came from. What is derived or this machine's own (INDEX.md, the
 search index, status, checkpoints, project.json, caches, locks) is not
-synced and is rebuilt after. Before a commit every file passes the
-redactor: a file that still holds a secret stays on this machine, and the
-sync names it.
+synced and is rebuilt after. Before a commit every changed file and its
+name pass the redactor: a file that still holds a secret stays on this
+machine, and the sync names it.
+
+The remote is trusted with nothing it could use to act here: only
+ccmem's own files, plainly named, are taken from it (anything else is
+refused and named), and a remote that deletes most of the store stops the
+sync until you say what to do: --accept-deletions follows it,
+--keep-deleted keeps the files and puts them back on the remote.
 
 A project with a git remote has the same key on every machine, so its
 episodes from both machines share one menu. With sync.auto: true in the
@@ -45,11 +52,23 @@ another git binary.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		asJSON := fs.Bool("json", false, "print the report as JSON")
 		auto := fs.Bool("auto", false, "run as the automatic sync: quietly, and only when the last is older than sync.interval")
+		accept := fs.Bool("accept-deletions", false, "when the remote deletes most of the store, delete those files here too")
+		keep := fs.Bool("keep-deleted", false, "when the remote deletes most of the store, keep the files and put them back on the remote")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			return runSync(c, *asJSON, *auto)
+			if *accept && *keep {
+				return command.Usagef("", "--accept-deletions and --keep-deleted are two answers to one question: give one")
+			}
+			d := gitsync.AskFirst
+			switch {
+			case *accept:
+				d = gitsync.AcceptDeletions
+			case *keep:
+				d = gitsync.KeepDeleted
+			}
+			return runSync(c, *asJSON, *auto, d)
 		}
 	},
 }
@@ -114,7 +133,10 @@ var cmdSyncStatus = &command.Command{
 				fmt.Fprintf(w, "last sync: %s, failed: %s\n", l.Finished.Local().Format("2006-01-02 15:04"), l.Error)
 			}
 			for _, h := range st.Last.Report.Held {
-				fmt.Fprintf(w, "held here (holds a secret: %s): %s\n", strings.Join(h.Kinds, ", "), h.Path)
+				fmt.Fprintf(w, "held here (%s): %s\n", strings.Join(h.Kinds, ", "), strconv.Quote(h.Path))
+			}
+			for _, r := range st.Last.Report.Refused {
+				fmt.Fprintf(w, "refused from the remote's commit %s (%s): %s\n", r.Commit, r.Why, strconv.Quote(r.Path))
 			}
 			return nil
 		}
@@ -136,6 +158,10 @@ func syncError(err error) error {
 	case errors.Is(err, gitsync.ErrOldGit):
 		return command.WithHint(err, "update git (it merges in its object store from 2.38 on, so the store's files are never half written)")
 	}
+	var de *gitsync.DeletionError
+	if errors.As(err, &de) {
+		return command.WithHint(err, "if that was you, ccmem sync --accept-deletions; to keep them and put them back on the remote, ccmem sync --keep-deleted")
+	}
 	var ge *gitsync.GitError
 	if errors.As(err, &ge) && (ge.Args[0] == "push" || ge.Args[0] == "fetch") {
 		return command.WithHint(err, "check that the remote exists and that `git -C ~/.claude/ccmem "+ge.Args[0]+"` works with your credentials")
@@ -143,8 +169,9 @@ func syncError(err error) error {
 	return err
 }
 
-func runSync(c *command.Ctx, asJSON, auto bool) error {
+func runSync(c *command.Ctx, asJSON, auto bool, d gitsync.Deletions) error {
 	s := syncer(c)
+	s.Deletions = d
 	if auto {
 		cfg := globalConfig(c)
 		last := syncstate.ReadState(c.Env)
@@ -184,8 +211,17 @@ func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) e
 	for _, k := range rep.KeptBoth {
 		fmt.Fprintf(w, "both machines changed %s: the newer is kept, the older in %s/\n", k, gitsync.ConflictDir)
 	}
+	if len(rep.Restored) > 0 {
+		fmt.Fprintf(w, "kept %s the remote had deleted, and put them back there\n", str.Plural(len(rep.Restored), "file", "files"))
+	}
+	if rep.Deleted > 0 {
+		fmt.Fprintf(w, "deleted %s here, as the remote did\n", str.Plural(rep.Deleted, "file", "files"))
+	}
 	for _, h := range rep.Held {
-		fmt.Fprintf(c.Stderr, "ccmem: %s holds a secret (%s): kept on this machine, not pushed; remove it, then sync again\n", h.Path, strings.Join(h.Kinds, ", "))
+		fmt.Fprintf(c.Stderr, "ccmem: %s kept on this machine, not pushed (%s); remove or fix it, then sync again\n", strconv.Quote(h.Path), strings.Join(h.Kinds, ", "))
+	}
+	for _, r := range rep.Refused {
+		fmt.Fprintf(c.Stderr, "ccmem: refused %s from the remote's commit %s: %s\n", strconv.Quote(r.Path), r.Commit, r.Why)
 	}
 	return nil
 }

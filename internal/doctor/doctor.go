@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -269,7 +270,10 @@ func (d *doctor) checkSync() {
 		d.add(false, "sync", "with "+st.Remote+"; last "+st.Finished.Local().Format("2006-01-02 15:04")+" failed: "+st.Error)
 	}
 	for _, h := range st.Report.Held {
-		d.add(false, "sync", h.Path+" holds a secret ("+strings.Join(h.Kinds, ", ")+") and stays on this machine")
+		d.add(false, "sync", strconv.Quote(h.Path)+" stays on this machine ("+strings.Join(h.Kinds, ", ")+")")
+	}
+	for _, r := range st.Report.Refused {
+		d.add(false, "sync", "refused "+strconv.Quote(r.Path)+" from the remote's commit "+r.Commit+" ("+r.Why+")")
 	}
 }
 

@@ -18,10 +18,12 @@
 package gitsync
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,9 +44,12 @@ const Branch = "main"
 // ignore is the store's .gitignore: what is derived or this machine's own.
 const ignore = `# ccmem sync: what is derived or this machine's own stays out of git
 # (rebuilt after a sync). Written by ccmem sync init; ccmem rewrites it.
-.lock
+.*
+!/.gitignore
+!/.gitattributes
+Thumbs.db
+desktop.ini
 *.lock
-.*.tmp-*
 /search/
 /status.json
 /sync/
@@ -68,8 +73,11 @@ type Syncer struct {
 	Git string
 	// Machine names this machine in commits and archived copies.
 	Machine string
-	// Getenv reads the environment git runs with (nil: none added).
+	// Environ is added to the environment git runs with.
 	Environ []string
+	// Deletions says what to do when the remote deletes most of the
+	// store (AskFirst: refuse, saying so).
+	Deletions Deletions
 }
 
 // ErrNotSetUp is returned by Sync and Status in a store that is not a
@@ -194,14 +202,7 @@ func heldLock(stderr string) string {
 
 func (s *Syncer) run(ctx context.Context, g string, stdin []byte, args []string) ([]byte, string, error) {
 	cmd := exec.CommandContext(ctx, g, args...)
-	cmd.Env = append(append(os.Environ(), s.Environ...),
-		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
-		"LC_ALL=C",
-		"GIT_MERGE_AUTOEDIT=no",
-		// Reading (status) never takes the index lock to save a refreshed
-		// index: a status asked while a sync runs would make its add fail.
-		"GIT_OPTIONAL_LOCKS=0",
-	)
+	cmd.Env = s.env()
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -209,6 +210,20 @@ func (s *Syncer) run(ctx context.Context, g string, stdin []byte, args []string)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	return out, stderr.String(), err
+}
+
+// env is the environment git runs with.
+func (s *Syncer) env() []string {
+	return append(append(os.Environ(), s.Environ...),
+		"GIT_TERMINAL_PROMPT=0", // never wait on a password prompt
+		"LC_ALL=C",
+		"GIT_MERGE_AUTOEDIT=no",
+		// Reading (status) never takes the index lock to save a refreshed
+		// index: a status asked while a sync runs would make its add fail.
+		"GIT_OPTIONAL_LOCKS=0",
+		// A path is a path, never a pattern (":(glob)…" is git's magic).
+		"GIT_LITERAL_PATHSPECS=1",
+	)
 }
 
 // GitError is a git command that failed.
@@ -286,7 +301,7 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 	steps := [][]string{
 		{"init", "-q"},
 		{"symbolic-ref", "HEAD", "refs/heads/" + Branch},
-		{"remote", "add", "origin", remote},
+		{"remote", "add", "-t", Branch, "--no-tags", "origin", "--", remote},
 	}
 	for _, args := range steps {
 		if _, err := s.git(ctx, args...); err != nil {
@@ -342,7 +357,7 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 		return rep, err
 	}
 	for attempt := 0; ; attempt++ {
-		if _, err := s.git(ctx, "fetch", "-q", "origin"); err != nil {
+		if _, err := s.git(ctx, fetchArgs...); err != nil && !noBranchThere(err) {
 			return rep, err
 		}
 		rep.Fetched = true
@@ -366,6 +381,37 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 	return rep, nil
 }
 
+// fetchArgs fetch the remote's branch with git's object checks on: a
+// malformed object is refused. The checks of names (".git", "..", a
+// hidden or full path, a submodule's settings) are left to carried, which
+// refuses such a path alone and lets the rest sync: git's own would refuse
+// the whole fetch, and a remote that once held such a tree would stop
+// every later sync. Objects are inert in the object store; only carried
+// files are ever written.
+var fetchArgs = []string{
+	"-c", "fetch.fsckObjects=true",
+	"-c", "fetch.fsck.hasDot=ignore", "-c", "fetch.fsck.hasDotdot=ignore", "-c", "fetch.fsck.hasDotgit=ignore",
+	"-c", "fetch.fsck.fullPathname=ignore", "-c", "fetch.fsck.emptyName=ignore",
+	"-c", "fetch.fsck.gitmodulesName=ignore", "-c", "fetch.fsck.gitmodulesPath=ignore", "-c", "fetch.fsck.gitmodulesUrl=ignore",
+	"-c", "fetch.fsck.gitmodulesSymlink=ignore", "-c", "fetch.fsck.gitmodulesBlob=ignore", "-c", "fetch.fsck.gitmodulesMissing=ignore",
+	"-c", "fetch.fsck.gitmodulesLarge=ignore", "-c", "fetch.fsck.gitmodulesParse=ignore",
+	"-c", "fetch.fsck.gitattributesSymlink=ignore", "-c", "fetch.fsck.gitattributesBlob=ignore",
+	"-c", "fetch.fsck.gitattributesMissing=ignore", "-c", "fetch.fsck.gitattributesLarge=ignore",
+	"-c", "fetch.fsck.gitattributesLineLength=ignore",
+	"fetch", "-q", "--no-tags", "--no-recurse-submodules", "origin",
+}
+
+// noBranchThere tells a fetch that failed because the remote has no
+// branch yet (a new, empty remote): there is nothing to integrate.
+func noBranchThere(err error) bool {
+	var ge *GitError
+	return errors.As(err, &ge) && strings.Contains(ge.Msg, "couldn't find remote ref refs/heads/"+Branch)
+}
+
+// fetchRefspec is the one branch a sync fetches: a remote's other
+// branches and tags are not brought in.
+const fetchRefspec = "+refs/heads/" + Branch + ":refs/remotes/origin/" + Branch
+
 // staleLock is how old a git lock file left in the store's repository
 // must be to be taken as a killed git's: a sync killed midway leaves its
 // git running to the end (which removes its lock), a machine that lost
@@ -378,6 +424,12 @@ const staleLock = 10 * time.Second
 // time under the sync lock and ccmem's own reads take no git lock, so a
 // lock that old was left by a git that died).
 func (s *Syncer) recover(ctx context.Context) error {
+	// A store set up by an older ccmem fetched every branch and tag.
+	if got, _ := s.git(ctx, "config", "--get-all", "remote.origin.fetch"); got != fetchRefspec {
+		if _, err := s.git(ctx, "config", "--replace-all", "remote.origin.fetch", fetchRefspec); err != nil {
+			return err
+		}
+	}
 	gitDir := filepath.Join(s.Env.Store, ".git")
 	for _, l := range []string{"index.lock", "HEAD.lock", "ORIG_HEAD.lock", filepath.Join("refs", "heads", Branch+".lock"), filepath.Join("refs", "remotes", "origin", Branch+".lock")} {
 		p := filepath.Join(gitDir, l)
@@ -413,45 +465,147 @@ func (s *Syncer) identity(ctx context.Context) []string {
 	return []string{"-c", "user.name=ccmem on " + s.machine(), "-c", "user.email=ccmem@localhost"}
 }
 
-// commitLocal stages every change, unstages each file that still holds a
-// secret (it stays here, reported), and commits the rest.
+// commitLocal stages every change, unstages each file that must not
+// leave this machine (it stays here, reported), and commits the rest.
+// Every path the commit changes is checked as git will commit it: renames
+// are an addition and a deletion, a type change is a change, the contents
+// are read from the staged blob (not the file, which may change
+// meanwhile), whatever its size, and the name itself passes the redactor.
 func (s *Syncer) commitLocal(ctx context.Context, rep *syncstate.Report, message string) error {
 	if _, err := s.git(ctx, "add", "-A"); err != nil {
 		return err
 	}
-	out, err := s.gitRaw(ctx, nil, "diff", "--cached", "--name-only", "-z", "--diff-filter=AM")
+	out, err := s.gitRaw(ctx, nil, "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev")
 	if err != nil {
 		return err
 	}
-	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		if rel == "" {
-			continue
+	type staged struct{ rel, mode, obj string }
+	var check []staged
+	items := bytes.Split(bytes.TrimRight(out, "\x00"), []byte{0})
+	for i := 0; i+1 < len(items); i += 2 {
+		// :<old mode> <new mode> <old object> <new object> <status>, then the path
+		f := strings.Fields(strings.TrimPrefix(string(items[i]), ":"))
+		if len(f) != 5 || f[4] == "D" {
+			continue // a deletion leaks nothing
 		}
-		kinds := secrets(filepath.Join(s.Env.Store, filepath.FromSlash(rel)))
+		check = append(check, staged{string(items[i+1]), f[1], f[3]})
+	}
+	var objs []string
+	for _, c := range check {
+		if c.mode == "100644" || c.mode == "100755" {
+			objs = append(objs, c.obj)
+		}
+	}
+	found, err := s.blobSecrets(ctx, objs)
+	if err != nil {
+		return err
+	}
+	var held []string
+	for _, c := range check {
+		var kinds []string
+		if !ownFiles[c.rel] {
+			if why := carried(c.rel, c.mode); why != "" {
+				kinds = append(kinds, "not a file sync carries: "+why)
+			}
+		}
+		if k := kindsOf(redact.String(c.rel)); len(k) > 0 {
+			kinds = append(kinds, "in its name: "+strings.Join(k, ", "))
+		}
+		kinds = append(kinds, found[c.obj]...)
 		if len(kinds) == 0 {
 			continue
 		}
-		if _, err := s.git(ctx, "reset", "-q", "--", rel); err != nil {
+		held = append(held, c.rel)
+		shown, _ := redact.String(c.rel)
+		rep.Held = append(rep.Held, syncstate.Held{Path: shown, Kinds: kinds})
+	}
+	if len(held) > 0 {
+		if _, err := s.gitRaw(ctx, []byte(strings.Join(held, "\x00")), "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 			return err
 		}
-		rep.Held = append(rep.Held, syncstate.Held{Path: rel, Kinds: kinds})
 	}
 	if _, err := s.git(ctx, "diff", "--cached", "--quiet"); err == nil {
 		return nil // nothing staged
 	}
-	n, _ := s.git(ctx, "diff", "--cached", "--name-only")
-	rep.Committed += len(strings.Fields(n))
+	n, _ := s.gitRaw(ctx, nil, "diff", "--cached", "--name-only", "-z")
+	rep.Committed += bytes.Count(n, []byte{0})
 	_, err = s.git(ctx, append(s.identity(ctx), "commit", "-q", "-m", message)...)
 	return err
 }
 
-// secrets are the kinds of secret the redactor finds in a file.
-func secrets(path string) []string {
-	data, err := store.ReadSmallFile(path, 64<<20)
-	if err != nil {
-		return nil
+// maxChecked is the largest file the redactor reads whole; a larger one is
+// held, like one with a secret.
+const maxChecked = 64 << 20
+
+// blobSecrets reads each blob as git will commit it and names the kinds of
+// secret the redactor finds in it; a blob too large to check whole is
+// held as if it had one.
+func (s *Syncer) blobSecrets(ctx context.Context, objs []string) (map[string][]string, error) {
+	found := map[string][]string{}
+	if len(objs) == 0 {
+		return found, nil
 	}
-	out, n := redact.String(string(data))
+	g, err := s.gitPath()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, g, "-C", s.Env.Store, "cat-file", "--batch")
+	cmd.Env = s.env()
+	cmd.Stdin = strings.NewReader(strings.Join(objs, "\n") + "\n")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	r := bufio.NewReaderSize(stdout, 64<<10)
+	var readErr error
+	for range objs {
+		// <object> SP <type> SP <size> LF <contents> LF
+		head, err := r.ReadString('\n')
+		if err != nil {
+			readErr = err
+			break
+		}
+		f := strings.Fields(head)
+		if len(f) != 3 {
+			readErr = fmt.Errorf("git cat-file: %q", strings.TrimSpace(head))
+			break
+		}
+		size, _ := strconv.ParseInt(f[2], 10, 64)
+		if size > maxChecked {
+			found[f[0]] = []string{"over 64 MB, too large to check for secrets"}
+			if _, err := r.Discard(int(size) + 1); err != nil {
+				readErr = err
+				break
+			}
+			continue
+		}
+		data := make([]byte, size+1)
+		if _, err := io.ReadFull(r, data); err != nil {
+			readErr = err
+			break
+		}
+		if k := kindsOf(redact.String(string(data[:size]))); len(k) > 0 {
+			found[f[0]] = k
+		}
+	}
+	if readErr != nil {
+		cmd.Process.Kill()
+	}
+	if err := cmd.Wait(); err != nil && readErr == nil {
+		readErr = err
+	}
+	if readErr != nil {
+		return nil, &GitError{Args: []string{"cat-file"}, Msg: readErr.Error(), Err: readErr}
+	}
+	return found, nil
+}
+
+// kindsOf lists the kinds of secret the redactor replaced in out (n of
+// them).
+func kindsOf(out string, n int) []string {
 	if n == 0 {
 		return nil
 	}
@@ -465,6 +619,9 @@ func secrets(path string) []string {
 		if j := strings.IndexByte(rest, ']'); j > 0 && !slices.Contains(kinds, rest[:j]) {
 			kinds = append(kinds, rest[:j])
 		}
+	}
+	if len(kinds) == 0 {
+		kinds = []string{"a secret"}
 	}
 	return kinds
 }

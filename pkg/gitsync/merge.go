@@ -25,28 +25,64 @@ const ConflictDir = "archive/sync"
 // isUnion tells a line file, merged as a union of lines (.gitattributes).
 func isUnion(rel string) bool { return !strings.Contains(rel, "/") && strings.HasSuffix(rel, ".md") }
 
-// integrate merges theirs into HEAD with nothing to merge by hand. First,
-// for each file both sides changed differently (line files aside), both
-// versions are kept: the older is written to the archive with where it
-// came from, and the newer is what this side commits, so the merge that
-// follows has nothing to decide; each step is a commit, so a sync killed
-// between them redoes only what is left. Then the merge (see
-// mergeInPlace), and the union files' duplicate lines removed.
+// integrate merges theirs into HEAD with nothing to merge by hand. What
+// the remote holds is read as what sync carries of it (see carried): the
+// rest is refused, reported, and never reaches git's merge or the store.
+// A remote that deletes most of the store is not followed without the
+// person's yes. Then, for each file both sides changed differently (line
+// files aside), both versions are kept: the older is written to the
+// archive with where it came from, and the newer is what this side
+// commits, so the merge that follows has nothing to decide; each step is a
+// commit, so a sync killed between them redoes only what is left. Then the
+// merge (see mergeInPlace), and the union files' duplicate lines removed.
 func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs string) error {
 	if _, err := s.git(ctx, "merge-base", "--is-ancestor", theirs, "HEAD"); err == nil {
 		return nil // nothing new there
 	}
-	base, _ := s.git(ctx, "merge-base", "HEAD", theirs)
-	if base == "" {
-		rep.Joined = true
-	}
-	both, err := s.changedOnBothSides(ctx, base, theirs)
+	tip, err := s.git(ctx, "rev-parse", "--verify", theirs+"^{commit}")
 	if err != nil {
 		return err
 	}
-	if len(both) > 0 {
+	base, _ := s.git(ctx, "merge-base", "HEAD", tip)
+	if base == "" {
+		rep.Joined = true
+	}
+	ours, err := s.carriedFiles(ctx, "HEAD", nil)
+	if err != nil {
+		return err
+	}
+	their, err := s.carriedFiles(ctx, tip, ours.own())
+	if err != nil {
+		return err
+	}
+	for _, r := range their.refused {
+		r.Commit = short(tip)
+		rep.Refused = append(rep.Refused, r)
+	}
+	var was files
+	if base != "" {
+		if was, err = s.carriedFiles(ctx, base, ours.own()); err != nil {
+			return err
+		}
+	}
+	if gone := deletedThere(was, ours, their); massive(gone, ours) {
+		switch s.Deletions {
+		case KeepDeleted:
+			for _, rel := range gone {
+				their.m[rel] = ours.m[rel]
+			}
+			their.dirty = true
+			rep.Restored = gone
+		case AcceptDeletions:
+			rep.Deleted = len(gone)
+		default:
+			subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
+			return &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(gone), Of: ours.count()}
+		}
+	}
+	if both := changedOnBothSides(was, ours, their); len(both) > 0 {
 		for _, rel := range both {
-			if err := s.keepBoth(ctx, rel, theirs); err != nil {
+			if err := s.keepBoth(ctx, rel, tip); err != nil {
 				return err
 			}
 			rep.KeptBoth = append(rep.KeptBoth, rel)
@@ -54,8 +90,11 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 		if err := s.commitLocal(ctx, rep, "ccmem sync: kept both versions of what both machines changed"); err != nil {
 			return err
 		}
+		if ours, err = s.carriedFiles(ctx, "HEAD", nil); err != nil {
+			return err
+		}
 	}
-	if err := s.mergeInPlace(ctx, theirs, base == ""); err != nil {
+	if err := s.mergeInPlace(ctx, tip, base, was, ours, their); err != nil {
 		return err
 	}
 	rep.Merged = true
@@ -70,59 +109,195 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	return nil
 }
 
-// changedOnBothSides lists the files (line files aside) that HEAD and
-// theirs both changed since base, to different contents; with no common
-// base (a store joining a remote), the files both hold with different
-// contents.
-func (s *Syncer) changedOnBothSides(ctx context.Context, base, theirs string) ([]string, error) {
-	ours, err := s.blobs(ctx, "HEAD")
-	if err != nil {
-		return nil, err
-	}
-	their, err := s.blobs(ctx, theirs)
-	if err != nil {
-		return nil, err
-	}
-	var was map[string]string
-	if base != "" {
-		if was, err = s.blobs(ctx, base); err != nil {
-			return nil, err
-		}
-	}
-	var out []string
-	for rel, o := range ours {
-		t, ok := their[rel]
-		if !ok || t == o || isUnion(rel) || rel == ".gitignore" || rel == ".gitattributes" {
-			continue
-		}
-		if b, inBase := was[rel]; inBase && (b == o || b == t) {
-			continue // only one side changed it: the merge takes that side
-		}
-		out = append(out, rel)
-	}
-	slices.Sort(out)
-	return out, nil
+// Deletions is what a sync does when the remote deletes most of the store.
+type Deletions int
+
+const (
+	// AskFirst refuses the sync, saying so (the default).
+	AskFirst Deletions = iota
+	// AcceptDeletions applies them: the person said yes.
+	AcceptDeletions
+	// KeepDeleted keeps the files here and puts them back on the remote.
+	KeepDeleted
+)
+
+// DeletionError is a remote that deletes most of the store: nothing was
+// taken from it, and the person says what to do.
+type DeletionError struct {
+	Commit, Subject string
+	Deleted, Of     int
 }
 
-// blobs maps every file of a commit to its blob.
-func (s *Syncer) blobs(ctx context.Context, rev string) (map[string]string, error) {
-	out, err := s.gitRaw(ctx, nil, "ls-tree", "-r", "-z", rev)
-	if err != nil {
-		return nil, err
+func (e *DeletionError) Error() string {
+	return fmt.Sprintf("the remote's newest commit (%s %s) deletes %d of the %d files synced here; nothing was taken from it",
+		e.Commit, strconv.Quote(firstChars(e.Subject, 80)), e.Deleted, e.Of)
+}
+
+// firstChars is s cut to n characters.
+func firstChars(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
 	}
-	m := map[string]string{}
+	return s
+}
+
+// file is one file of a commit: its mode and blob.
+type file struct{ mode, obj string }
+
+// files is what sync carries of one commit's tree, by path. dirty says the
+// tree holds more than that (a file sync refused, the remote's own
+// .gitignore), so git must not merge the commit itself.
+type files struct {
+	m       map[string]file
+	dirty   bool
+	refused []syncstate.Refused
+}
+
+// own is ccmem's own files of fs (the .gitignore and .gitattributes).
+func (fs files) own() map[string]file {
+	own := map[string]file{}
+	for rel := range ownFiles {
+		if f, ok := fs.m[rel]; ok {
+			own[rel] = f
+		}
+	}
+	return own
+}
+
+// count is how many memory files fs holds (ccmem's own aside).
+func (fs files) count() int { return len(fs.m) - len(fs.own()) }
+
+// carriedFiles reads what sync carries of rev's tree. With own set (a
+// tree from the remote), ccmem's own files are this machine's, whatever
+// the tree holds; with own nil (this machine's HEAD), they are the tree's.
+func (s *Syncer) carriedFiles(ctx context.Context, rev string, own map[string]file) (files, error) {
+	out, err := s.gitRaw(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", rev)
+	if err != nil {
+		return files{}, err
+	}
+	fs := files{m: map[string]file{}}
+	refuse := func(rel, why string) {
+		fs.dirty = true
+		fs.refused = append(fs.refused, syncstate.Refused{Path: rel, Why: why})
+	}
 	for _, e := range bytes.Split(out, []byte{0}) {
 		// <mode> SP <type> SP <object> TAB <file>
 		meta, name, ok := bytes.Cut(e, []byte{'\t'})
 		if !ok {
 			continue
 		}
-		f := bytes.Fields(meta)
-		if len(f) == 3 && string(f[1]) == "blob" {
-			m[string(name)] = string(f[2])
+		f := strings.Fields(string(meta))
+		rel := string(name)
+		if len(f) != 3 {
+			refuse(rel, "an entry git cannot read")
+			continue
+		}
+		if ownFiles[rel] && own != nil {
+			if o, ok := own[rel]; !ok || o != (file{f[0], f[2]}) {
+				fs.dirty = true // the remote's own version: this machine's stands
+			}
+			continue
+		}
+		if _, dup := fs.m[rel]; dup {
+			delete(fs.m, rel)
+			refuse(rel, "a name the tree holds twice")
+			continue
+		}
+		why := ""
+		if !ownFiles[rel] {
+			why = carried(rel, f[0])
+		}
+		if why != "" {
+			refuse(rel, why)
+			continue
+		}
+		fs.m[rel] = file{f[0], f[2]}
+	}
+	// A file where another file's folder is cannot be written.
+	dirs := map[string]bool{}
+	for rel := range fs.m {
+		for i := strings.IndexByte(rel, '/'); i >= 0; i = next(rel, i) {
+			dirs[rel[:i]] = true
 		}
 	}
-	return m, nil
+	for rel := range fs.m {
+		if dirs[rel] {
+			delete(fs.m, rel)
+			refuse(rel, "a file where a folder is")
+		}
+	}
+	for rel, f := range own {
+		fs.m[rel] = f
+	}
+	slices.SortFunc(fs.refused, func(a, b syncstate.Refused) int { return strings.Compare(a.Path, b.Path) })
+	return fs, nil
+}
+
+// next is the index of the next "/" in rel after i, or -1.
+func next(rel string, i int) int {
+	j := strings.IndexByte(rel[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// deletedThere lists the files the remote deleted and this machine did
+// not change since the common base: what the merge would delete here. A
+// file whose contents the remote holds under another name (moved, as
+// retention moves episodes to the archive) is not counted.
+func deletedThere(was, ours, their files) []string {
+	if was.m == nil {
+		return nil
+	}
+	held := map[string]bool{}
+	for _, f := range their.m {
+		held[f.obj] = true
+	}
+	var gone []string
+	for rel, o := range ours.m {
+		if ownFiles[rel] {
+			continue
+		}
+		if _, ok := their.m[rel]; ok {
+			continue
+		}
+		if b, ok := was.m[rel]; !ok || b.obj != o.obj || held[o.obj] {
+			continue
+		}
+		gone = append(gone, rel)
+	}
+	slices.Sort(gone)
+	return gone
+}
+
+// massive tells a deletion that needs a person's yes: more than five
+// files, and more than half of what the store syncs.
+func massive(gone []string, ours files) bool {
+	return len(gone) > 5 && 2*len(gone) > ours.count()
+}
+
+// changedOnBothSides lists the files (line files aside) that ours and
+// their both changed since was, to different contents; with no common
+// base (a store joining a remote), the files both hold with different
+// contents.
+func changedOnBothSides(was, ours, their files) []string {
+	var out []string
+	for rel, o := range ours.m {
+		t, ok := their.m[rel]
+		if !ok || t.obj == o.obj || isUnion(rel) || ownFiles[rel] {
+			continue
+		}
+		if b, inBase := was.m[rel]; inBase && (b.obj == o.obj || b.obj == t.obj) {
+			continue // only one side changed it: the merge takes that side
+		}
+		out = append(out, rel)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // keepBoth keeps both versions of rel: the newer (by the time of the last
@@ -238,12 +413,35 @@ func dedupeUnion(root string) ([]string, error) {
 // here since the last commit is left as it is, for the next sync. Killed
 // at any moment, the store holds whole files, and what was not yet moved
 // is taken up by the next sync.
-func (s *Syncer) mergeInPlace(ctx context.Context, theirs string, unrelated bool) error {
+//
+// When a tree holds more than sync carries, git merges copies of the
+// three commits that hold only what sync carries, so a hostile tree never
+// reaches git's merge; the result still has theirs as a parent, so the
+// push that follows is a fast-forward for the remote.
+func (s *Syncer) mergeInPlace(ctx context.Context, theirs, base string, was, ours, their files) error {
+	left, right := "HEAD", theirs
+	if was.dirty || ours.dirty || their.dirty {
+		var parent []string
+		if base != "" {
+			b, err := s.commitFiles(ctx, was, nil)
+			if err != nil {
+				return err
+			}
+			parent = []string{"-p", b}
+		}
+		var err error
+		if left, err = s.commitFiles(ctx, ours, parent); err != nil {
+			return err
+		}
+		if right, err = s.commitFiles(ctx, their, parent); err != nil {
+			return err
+		}
+	}
 	args := []string{"merge-tree", "--write-tree", "-z"}
-	if unrelated {
+	if base == "" {
 		args = append(args, "--allow-unrelated-histories")
 	}
-	out, err := s.gitRaw(ctx, nil, append(args, "HEAD", theirs)...)
+	out, err := s.gitRaw(ctx, nil, append(args, left, right)...)
 	var ge *GitError
 	conflicted := err != nil && errors.As(err, &ge) && len(out) > 0
 	if err != nil && !conflicted {
@@ -261,11 +459,8 @@ func (s *Syncer) mergeInPlace(ctx context.Context, theirs string, unrelated bool
 		return err
 	}
 	var commit string
-	if _, err := s.git(ctx, "merge-base", "--is-ancestor", head, theirs); err == nil {
-		commit, err = s.git(ctx, "rev-parse", theirs) // nothing new here: fast-forward
-		if err != nil {
-			return err
-		}
+	if _, err := s.git(ctx, "merge-base", "--is-ancestor", head, theirs); err == nil && !their.dirty {
+		commit = theirs // nothing new here: fast-forward
 	} else if commit, err = s.git(ctx, append(s.identity(ctx), "commit-tree", tree, "-p", head, "-p", theirs, "-m", "ccmem sync: "+s.machine()+" integrates the other machines")...); err != nil {
 		return err
 	}
@@ -281,6 +476,9 @@ func (s *Syncer) mergeInPlace(ctx context.Context, theirs string, unrelated bool
 	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
 	for i := 0; i+1 < len(items); i += 2 {
 		status, rel := string(items[i]), string(items[i+1])
+		if !ownFiles[rel] && carriedPath(rel) != "" {
+			continue // never written nor deleted: not a file sync carries
+		}
 		p := filepath.Join(s.Env.Store, filepath.FromSlash(rel))
 		if err := store.CheckIn(s.Env.Store, p); err != nil {
 			return err
@@ -307,6 +505,39 @@ func (s *Syncer) mergeInPlace(ctx context.Context, theirs string, unrelated bool
 	}
 	_, err = s.git(ctx, "reset", "-q") // the index follows the branch; files are not touched
 	return err
+}
+
+// commitFiles writes fs as a tree and a commit of it (with parent, "-p"
+// and a commit, or none), for git to merge in place of a commit whose
+// tree holds more than sync carries.
+func (s *Syncer) commitFiles(ctx context.Context, fs files, parent []string) (string, error) {
+	var info bytes.Buffer
+	for rel, f := range fs.m {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", f.mode, f.obj, rel)
+	}
+	tree, err := s.withIndex(ctx, func() (string, error) {
+		if _, err := s.gitRaw(ctx, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
+			return "", err
+		}
+		return s.git(ctx, "write-tree")
+	})
+	if err != nil {
+		return "", err
+	}
+	args := append(append(s.identity(ctx), "commit-tree", tree), parent...)
+	return s.git(ctx, append(args, "-m", "ccmem sync: the files sync carries")...)
+}
+
+// withIndex runs f with git using an index of its own, empty at first, so
+// the store's index is never touched.
+func (s *Syncer) withIndex(ctx context.Context, f func() (string, error)) (string, error) {
+	idx := filepath.Join(s.Env.Store, ".git", "ccmem-merge-index")
+	os.Remove(idx)
+	defer os.Remove(idx)
+	env := s.Environ
+	s.Environ = append(append([]string{}, env...), "GIT_INDEX_FILE="+idx)
+	defer func() { s.Environ = env }()
+	return f()
 }
 
 // unchangedSince tells whether the store's file rel (at p) is what commit
@@ -355,20 +586,17 @@ func (s *Syncer) settle(ctx context.Context, tree string, entries [][]byte) (str
 			}
 		}
 	}
-	idx := filepath.Join(s.Env.Store, ".git", "ccmem-merge-index")
-	defer os.Remove(idx)
-	env := s.Environ
-	s.Environ = append(append([]string{}, env...), "GIT_INDEX_FILE="+idx)
-	defer func() { s.Environ = env }()
-	if _, err := s.git(ctx, "read-tree", tree); err != nil {
-		return "", err
-	}
-	var info bytes.Buffer
-	for path, p := range chosen {
-		fmt.Fprintf(&info, "%s %s\t%s\x00", p.mode, p.obj, path)
-	}
-	if _, err := s.gitRaw(ctx, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
-		return "", err
-	}
-	return s.git(ctx, "write-tree")
+	return s.withIndex(ctx, func() (string, error) {
+		if _, err := s.git(ctx, "read-tree", tree); err != nil {
+			return "", err
+		}
+		var info bytes.Buffer
+		for path, p := range chosen {
+			fmt.Fprintf(&info, "%s %s\t%s\x00", p.mode, p.obj, path)
+		}
+		if _, err := s.gitRaw(ctx, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
+			return "", err
+		}
+		return s.git(ctx, "write-tree")
+	})
 }

@@ -32,22 +32,39 @@ type State struct {
 
 // Report is what one sync did.
 type Report struct {
-	Joined    bool      `json:"joined,omitempty"`
-	Committed int       `json:"committed"`
-	Fetched   bool      `json:"fetched"`
-	Merged    bool      `json:"merged"`
-	Pushed    bool      `json:"pushed"`
-	KeptBoth  []string  `json:"kept_both,omitempty"`
-	Held      []Held    `json:"held,omitempty"`
-	Rebuilt   int       `json:"rebuilt_indexes"`
-	Deduped   []string  `json:"deduplicated,omitempty"`
-	When      time.Time `json:"when,omitzero"`
+	Joined    bool     `json:"joined,omitempty"`
+	Committed int      `json:"committed"`
+	Fetched   bool     `json:"fetched"`
+	Merged    bool     `json:"merged"`
+	Pushed    bool     `json:"pushed"`
+	KeptBoth  []string `json:"kept_both,omitempty"`
+	Held      []Held   `json:"held,omitempty"`
+	Rebuilt   int      `json:"rebuilt_indexes"`
+	Deduped   []string `json:"deduplicated,omitempty"`
+	// Refused are the remote's files this sync did not take.
+	Refused []Refused `json:"refused,omitempty"`
+	// Restored are files the remote deleted that this machine kept and
+	// put back (ccmem sync --keep-deleted); Deleted counts the remote's
+	// deletions applied after a person's yes (--accept-deletions).
+	Restored []string  `json:"restored,omitempty"`
+	Deleted  int       `json:"deleted,omitempty"`
+	When     time.Time `json:"when,omitzero"`
 }
 
-// Held is a file kept off the remote because it holds a secret.
+// Held is a file kept off the remote: it holds a secret, in its contents
+// or its name, cannot be checked whole, or is not a file sync carries.
 type Held struct {
 	Path  string   `json:"path"`
 	Kinds []string `json:"kinds"`
+}
+
+// Refused is a file of the remote's tree that sync did not write here: a
+// path that is not one of ccmem's own files, plainly named, or not a
+// regular file. Commit is the remote's commit that held it.
+type Refused struct {
+	Commit string `json:"commit"`
+	Path   string `json:"path"`
+	Why    string `json:"why"`
 }
 
 // Dir is the folder of this machine's sync state and lock.

@@ -1,0 +1,506 @@
+package gitsync_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/syncstate"
+)
+
+// An attacker who can push to the person's memory remote (a shared
+// account, a leaked token, a misconfigured host) writes commits with git's
+// plumbing straight into the bare repository: trees whose names git's own
+// porcelain would never make.
+
+// node is a tree entry the attacker writes: a blob, a gitlink or a tree.
+type node struct {
+	mode string // "100644", "100755", "120000", "160000" or "40000"
+	obj  string // hex object id; for a tree, written from kids
+	kids map[string]*node
+}
+
+type attacker struct {
+	t      *testing.T
+	remote string
+}
+
+func (a attacker) git(stdin []byte, args ...string) string {
+	a.t.Helper()
+	cmd := exec.Command(needGit(a.t), append([]string{"--git-dir", a.remote}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+a.t.TempDir())
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			a.t.Fatalf("attacker's git %v: %v\n%s", args, err, ee.Stderr)
+		}
+		a.t.Fatalf("attacker's git %v: %v", args, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (a attacker) blob(content string) string {
+	return a.git([]byte(content), "hash-object", "-w", "--stdin")
+}
+
+// head is the tree of the remote's main, to build on.
+func (a attacker) head() *node {
+	root := &node{mode: "40000", kids: map[string]*node{}}
+	out := a.git(nil, "ls-tree", "-r", "-z", "--full-tree", "refs/heads/main")
+	for _, e := range strings.Split(out, "\x00") {
+		meta, name, ok := strings.Cut(e, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		root.put(strings.Split(name, "/"), &node{mode: f[0], obj: f[2]})
+	}
+	return root
+}
+
+// put sets the entry at path (its parts, any bytes at all).
+func (n *node) put(path []string, leaf *node) {
+	for _, p := range path[:len(path)-1] {
+		k, ok := n.kids[p]
+		if !ok || k.kids == nil {
+			k = &node{mode: "40000", kids: map[string]*node{}}
+			n.kids[p] = k
+		}
+		n = k
+	}
+	n.kids[path[len(path)-1]] = leaf
+}
+
+// write stores the tree in git's raw format, entries in git's order, and
+// returns its id: names git's own tools refuse (".git", "..", "a/b", "")
+// are written as they are.
+func (a attacker) write(n *node) string {
+	if n.kids == nil {
+		return n.obj
+	}
+	names := make([]string, 0, len(n.kids))
+	for k := range n.kids {
+		names = append(names, k)
+	}
+	key := func(k string) string {
+		if n.kids[k].kids != nil {
+			return k + "/"
+		}
+		return k
+	}
+	sort.Slice(names, func(i, j int) bool { return key(names[i]) < key(names[j]) })
+	var raw bytes.Buffer
+	for _, k := range names {
+		id, err := hex.DecodeString(a.write(n.kids[k]))
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		fmt.Fprintf(&raw, "%s %s\x00", n.kids[k].mode, k)
+		raw.Write(id)
+	}
+	return a.git(raw.Bytes(), "hash-object", "-t", "tree", "--literally", "-w", "--stdin")
+}
+
+// push makes a commit of root on top of the remote's main.
+func (a attacker) push(root *node, msg string) string {
+	tree := a.write(root)
+	parent := a.git(nil, "rev-parse", "refs/heads/main")
+	c := a.git(nil, "-c", "user.name=mallory", "-c", "user.email=m@example.com", "commit-tree", tree, "-p", parent, "-m", msg)
+	a.git(nil, "update-ref", "refs/heads/main", c)
+	return c
+}
+
+func (a attacker) file(content string) *node { return &node{mode: "100644", obj: a.blob(content)} }
+
+// plantGitDir adds the critical attack: a folder "-x" laid out as a git
+// directory whose config runs a command, and a file .git/commondir that
+// points the store's own repository at it.
+func (a attacker) plantGitDir(root *node, marker string) {
+	cfg := "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = \"touch " + marker + "; false\"\n\thooksPath = /tmp\n"
+	root.put([]string{"-x", "config"}, a.file(cfg))
+	root.put([]string{"-x", "HEAD"}, a.file("ref: refs/heads/main\n"))
+	root.put([]string{"-x", "refs", "heads", ".keep"}, a.file(""))
+	root.put([]string{"-x", "objects", "info", "alternates"}, a.file("../../.git/objects\n"))
+	root.put([]string{".git", "commondir"}, a.file("../-x\n"))
+	// The same, in the spellings a case-insensitive or Windows file
+	// system takes for .git.
+	root.put([]string{".GIT", "commondir"}, a.file("../-x\n"))
+	root.put([]string{".git.", "commondir"}, a.file("../-x\n"))
+	root.put([]string{"GIT~1", "commondir"}, a.file("../-x\n"))
+	root.put([]string{".g\u200cit", "commondir"}, a.file("../-x\n"))
+}
+
+// hostileShapes adds every other shape of hostile tree: names that climb
+// out, empty and absolute names, a submodule, a symlink, ignore files that
+// would hide later entries, and the derived files a remote must not set.
+func (a attacker) hostileShapes(root *node, outside string) {
+	root.put([]string{".."}, a.file("climbs out\n"))
+	root.put([]string{"a/../../x"}, a.file("climbs out by a name with slashes\n"))
+	root.put([]string{"."}, a.file("a dot\n"))
+	root.put([]string{outside}, a.file("an absolute path\n"))
+	root.put([]string{"learned", "feedback", ".."}, a.file("climbs out of learned\n"))
+	// (An entry with an empty name is not among them: git's upload-pack
+	// refuses to serve such a tree, so no machine ever fetches one.)
+	head := a.git(nil, "rev-parse", "refs/heads/main")
+	root.put([]string{"learned", "user", "sub.md"}, &node{mode: "160000", obj: head})
+	root.put([]string{"learned", "user", "link.md"}, &node{mode: "120000", obj: a.blob("../../../../.ssh/id_rsa")})
+	root.put([]string{"projects", "evil"}, &node{mode: "120000", obj: a.blob("/")})
+	root.put([]string{"learned", ".gitignore"}, a.file("*\n"))
+	root.put([]string{"projects", ".gitignore"}, a.file("*\n"))
+	root.put([]string{".gitignore"}, a.file("*\n"))
+	root.put([]string{".gitattributes"}, a.file("* diff=evil merge=evil filter=evil\n"))
+	root.put([]string{".gitmodules"}, a.file("[submodule \"x\"]\n\tpath = learned/user/sub.md\n\turl = --upload-pack=touch\n"))
+	root.put([]string{"projects", "git-github-com-ana-shop", "project.json"}, a.file(`{"key":"git-github-com-ana-shop","root":"/tmp/mallory"}`))
+	root.put([]string{"projects", "git-github-com-ana-shop", "INDEX.md"}, a.file("- forged menu line\n"))
+	root.put([]string{"status.json"}, a.file(`{"forged":true}`))
+	root.put([]string{"search", "index.bin"}, a.file("forged index"))
+	root.put([]string{"projects", "git-github-com-ana-shop", "checkpoints", "forged.json"}, a.file("{}"))
+}
+
+// cleanFiles lists every file of the store outside .git, with contents, and
+// fails on anything that is not a regular file or folder.
+func cleanFiles(t *testing.T, m *machine) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(m.env.Store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(m.env.Store, p)
+		if d.IsDir() && rel == ".git" {
+			return fs.SkipDir
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			t.Errorf("%s: a symlink in the store: %s", m.name, rel)
+		}
+		if d.Type().IsRegular() {
+			data, _ := os.ReadFile(p)
+			out[filepath.ToSlash(rel)] = string(data)
+		}
+		return nil
+	})
+	return out
+}
+
+// sealed fails if the attack reached anything: the marker command ran, a
+// file was written outside the store, the store's repository was pointed
+// elsewhere, or a file the remote may not set is in the store.
+func sealed(t *testing.T, m *machine, marker, outside string) {
+	t.Helper()
+	if _, err := os.Lstat(marker); err == nil {
+		t.Fatalf("%s: the remote's command ran (%s exists)", m.name, marker)
+	}
+	for _, p := range []string{outside, filepath.Join(filepath.Dir(m.env.Store), "x"), filepath.Join(m.env.Home, "x")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s: written outside the store: %s", m.name, p)
+		}
+	}
+	for _, name := range []string{"commondir", "hooks", "fsmonitor"} {
+		if _, err := os.Lstat(filepath.Join(m.env.Store, ".git", name)); err == nil && name == "commondir" {
+			t.Errorf("%s: the store's repository has a commondir: it was pointed elsewhere", m.name)
+		}
+	}
+	if cfg, _ := os.ReadFile(filepath.Join(m.env.Store, ".git", "config")); bytes.Contains(cfg, []byte("fsmonitor")) || bytes.Contains(cfg, []byte("hooksPath")) {
+		t.Errorf("%s: the store's git config was changed:\n%s", m.name, cfg)
+	}
+	files := cleanFiles(t, m)
+	for rel := range files {
+		switch {
+		case strings.HasPrefix(rel, "-x/"), strings.Contains(rel, ".git/"), strings.Contains(rel, "GIT~1"), strings.Contains(rel, "\u200c"),
+			strings.HasSuffix(rel, "link.md"), strings.HasSuffix(rel, "sub.md"), strings.HasPrefix(rel, "search/"),
+			strings.HasSuffix(rel, "/.gitignore"), rel == ".gitmodules":
+			t.Errorf("%s: the remote's file was written: %q", m.name, rel)
+		case rel == "status.json" && strings.Contains(files[rel], "forged"),
+			strings.HasSuffix(rel, "INDEX.md") && strings.Contains(files[rel], "forged"),
+			strings.HasSuffix(rel, "project.json") && strings.Contains(files[rel], "mallory"),
+			strings.Contains(rel, "checkpoints/forged"):
+			t.Errorf("%s: the remote set a derived file: %q", m.name, rel)
+		}
+	}
+	if ig := files[".gitignore"]; strings.TrimSpace(ig) == "*" {
+		t.Errorf("%s: the remote's .gitignore replaced ccmem's", m.name)
+	}
+	if at := files[".gitattributes"]; strings.Contains(at, "evil") {
+		t.Errorf("%s: the remote's .gitattributes replaced ccmem's", m.name)
+	}
+}
+
+// TestHostileRemoteRunsNothing: a remote whose tree lays out a git
+// directory and a .git/commondir pointing the store's repository at it
+// (with core.fsmonitor set to a command) runs nothing on the machine that
+// syncs with it, in the sync, in ccmem sync status, or in the syncs after.
+func TestHostileRemoteRunsNothing(t *testing.T) {
+	hostileRound(t, func(mal attacker, root *node, marker, outside string) []string {
+		mal.plantGitDir(root, marker)
+		return []string{".git/commondir", ".GIT/commondir", ".git./commondir", "GIT~1/commondir", ".g\u200cit/commondir", "-x/config", "-x/HEAD", "-x/objects/info/alternates"}
+	})
+}
+
+// TestHostileTreesAreRefused: every other shape of hostile tree (names
+// that climb out, absolute paths, a submodule, symlinks, ignore files that
+// would hide what comes later, derived files) is refused path by path,
+// each named with its commit, and sync goes on with the rest: nothing
+// fails for good.
+func TestHostileTreesAreRefused(t *testing.T) {
+	hostileRound(t, func(mal attacker, root *node, marker, outside string) []string {
+		mal.hostileShapes(root, outside)
+		return []string{"..", "a/../../x", ".", outside, "learned/feedback/..", "learned/user/sub.md", "learned/user/link.md",
+			"learned/.gitignore", "projects/.gitignore", ".gitmodules", "status.json", "search/index.bin",
+			"projects/git-github-com-ana-shop/project.json", "projects/git-github-com-ana-shop/INDEX.md",
+			"projects/git-github-com-ana-shop/checkpoints/forged.json", "projects/evil"}
+	})
+}
+
+// hostileRound: two machines sync; the attacker pushes what plant adds
+// to the remote's tree; the second machine syncs, asks for the status and
+// syncs again; then both go on writing and syncing. plant returns the
+// paths the sync must report refused.
+func hostileRound(t *testing.T, plant func(mal attacker, root *node, marker, outside string) []string) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("the staging database is heron-7")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(storetest.RealDir(t), "PWNED")
+	outside := filepath.Join(storetest.RealDir(t), "outside-the-store")
+	mal := attacker{t, remote}
+	root := mal.head()
+	want := plant(mal, root, marker, outside)
+	evil := mal.push(root, "an honest-looking sync")
+
+	rep, err := b.s.Sync(context.Background())
+	sealed(t, b, marker, outside)
+	_, serr := b.s.Status(context.Background())
+	sealed(t, b, marker, outside)
+	if err != nil || serr != nil {
+		t.Fatalf("the sync after the attack: %v; the status: %v", err, serr)
+	}
+	b.sync()
+	sealed(t, b, marker, outside)
+	refused := map[string]string{}
+	for _, r := range rep.Refused {
+		if r.Commit != evil[:8] {
+			t.Errorf("refused %q names commit %s, not %s", r.Path, r.Commit, evil[:8])
+		}
+		refused[r.Path] = r.Why
+	}
+	for _, p := range want {
+		if refused[p] == "" {
+			t.Errorf("%q is not reported refused (refused: %v)", p, refused)
+		}
+	}
+	// The honest machines go on: later entries and episodes travel both
+	// ways (a remote .gitignore of * would have hidden them), and the
+	// attack's files are gone from the remote's newest tree.
+	a.sync()
+	sealed(t, a, marker, outside)
+	storetest.Mkfile(t, filepath.Join(a.env.LearnedDir(), "feedback", "after.md"), "---\nname: after\ndescription: written after the attack\ntype: feedback\n---\nstill synced\n")
+	a.session("after-the-attack", "an episode after the attack", time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	a.sync()
+	b.remember("desktop's fact after the attack")
+	b.sync()
+	a.sync()
+	if _, err := os.Stat(filepath.Join(b.env.LearnedDir(), "feedback", "after.md")); err != nil {
+		t.Errorf("a learned entry written after the attack did not reach the other machine: %v", err)
+	}
+	if !strings.Contains(b.block(), "an episode after the attack") {
+		t.Errorf("an episode after the attack is not in the other machine's menu")
+	}
+	if mem, _ := os.ReadFile(a.env.GlobalMemory()); !bytes.Contains(mem, []byte("desktop's fact after the attack")) {
+		t.Errorf("a fact after the attack did not reach the first machine:\n%s", mem)
+	}
+	tree := mal.git(nil, "ls-tree", "-r", "--name-only", "-z", "refs/heads/main")
+	for _, name := range strings.Split(tree, "\x00") {
+		if refused[name] != "" {
+			t.Errorf("the attack's file %q is still in the remote's newest tree", name)
+		}
+	}
+	sealed(t, a, marker, outside)
+	sealed(t, b, marker, outside)
+	agree(t, a, b)
+}
+
+// TestHostileRemoteCannotDeleteTheStore: a remote commit that deletes
+// every file is not followed without the person's say: the sync stops,
+// nothing here changes; --keep-deleted keeps them and puts them back on
+// the remote; --accept-deletions follows it.
+func TestHostileRemoteCannotDeleteTheStore(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	for i := range 8 {
+		a.remember(fmt.Sprintf("fact %d", i))
+		a.session(fmt.Sprintf("s%d", i), fmt.Sprintf("session %d", i), time.Date(2026, 11, 20, 9, i, 0, 0, time.UTC))
+	}
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	before := cleanFiles(t, b)
+	mal := attacker{t, remote}
+	keep := &node{mode: "40000", kids: map[string]*node{}}
+	keep.put([]string{"MEMORY.md"}, mal.file("- all gone\n"))
+	mal.push(keep, "delete everything")
+
+	_, err := b.s.Sync(context.Background())
+	var de *gitsync.DeletionError
+	if !errors.As(err, &de) {
+		t.Fatalf("a remote deleting everything: %v", err)
+	}
+	if de.Deleted < 8 || !strings.Contains(err.Error(), "nothing was taken from it") {
+		t.Errorf("the error: %v (%+v)", err, de)
+	}
+	after := cleanFiles(t, b)
+	for rel, data := range before {
+		if rel == "sync/state.json" {
+			continue
+		}
+		if after[rel] != data {
+			t.Errorf("changed while the sync waited for a yes: %s", rel)
+		}
+	}
+	// Keep: the files stay and go back to the remote.
+	b.s.Deletions = gitsync.KeepDeleted
+	rep := b.sync()
+	if len(rep.Restored) < 8 {
+		t.Errorf("restored %v", rep.Restored)
+	}
+	b.s.Deletions = gitsync.AskFirst
+	a.sync()
+	if blk := a.block(); !strings.Contains(blk, "session 7") {
+		t.Errorf("the restored episodes are not on the other machine:\n%s", blk)
+	}
+	// Accept: the person said yes.
+	mal.push(keep, "delete everything, again")
+	if _, err := a.s.Sync(context.Background()); !errors.As(err, &de) {
+		t.Fatalf("the second deletion: %v", err)
+	}
+	a.s.Deletions = gitsync.AcceptDeletions
+	rep = a.sync()
+	if rep.Deleted < 8 {
+		t.Errorf("deleted %d", rep.Deleted)
+	}
+	if eps, _ := filepath.Glob(filepath.Join(a.env.EpisodesDir(a.project().Key), "*.json")); len(eps) != 0 {
+		t.Errorf("accepted, but the episodes are still here: %v", eps)
+	}
+}
+
+// secretOnRemote fails when any object of the remote (contents, names,
+// messages) holds s.
+func secretOnRemote(t *testing.T, remote string, secrets ...string) {
+	t.Helper()
+	out, err := exec.Command(needGit(t), "--git-dir", remote, "cat-file", "--batch-all-objects", "--batch").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range secrets {
+		if bytes.Contains(out, []byte(s)) {
+			t.Errorf("the remote holds %q", s)
+		}
+	}
+}
+
+// TestNoSecretReachesTheRemote: the four routes around the old check — a
+// rename of a clean file, a symlink replaced by a file, a file too large
+// to read whole, a secret in a file's name — each leave the secret here.
+func TestNoSecretReachesTheRemote(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, "laptop")
+	body := strings.Repeat("- a long, clean runbook line that makes a rename easy to detect\n", 40)
+	clean := filepath.Join(a.env.LearnedDir(), "reference", "runbook.md")
+	storetest.Mkfile(t, clean, "---\nname: runbook\ndescription: d\ntype: reference\n---\n"+body)
+	link := filepath.Join(a.env.LearnedDir(), "user", "who.md")
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../reference/runbook.md", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		renamed = "ghp_R3namedR3namedR3namedR3namedR3named12"
+		typed   = "AKIAQWERTYUIOPASDFGH"
+		large   = "glpat-L4rgeL4rgeL4rgeL4rge"
+		named   = "ghp_N4medN4medN4medN4medN4medN4medN4me12"
+	)
+	// 1. A rename of the clean file, with a token added.
+	os.Remove(clean)
+	storetest.Mkfile(t, filepath.Join(a.env.LearnedDir(), "reference", "runbook-v2.md"),
+		"---\nname: runbook\ndescription: d\ntype: reference\n---\n"+body+"- GITHUB_TOKEN is "+renamed+"\n")
+	// 2. The symlink replaced by a file with a token.
+	os.Remove(link)
+	storetest.Mkfile(t, link, "---\nname: who\ndescription: d\ntype: user\n---\nmy key id is "+typed+"\n")
+	// 3. A file over the redactor's read cap, the token at its end.
+	big := filepath.Join(a.env.Store, "archive", "big.md")
+	if err := os.MkdirAll(filepath.Dir(big), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(65 << 20)
+	f.Seek(0, 2)
+	f.WriteString("token: " + large + "\n")
+	f.Close()
+	// 4. A token in a file's name.
+	storetest.Mkfile(t, filepath.Join(a.env.LearnedDir(), "feedback", named+".md"), "---\nname: x\ndescription: d\ntype: feedback\n---\nclean body\n")
+	a.remember("a clean fact that does travel")
+
+	rep := a.sync()
+	secretOnRemote(t, remote, renamed, typed, large, named, "R3namedR3named", "N4medN4med")
+	held := map[string]string{}
+	for _, h := range rep.Held {
+		held[h.Path] = strings.Join(h.Kinds, "; ")
+	}
+	for _, p := range []string{"learned/reference/runbook-v2.md", "learned/user/who.md", "archive/big.md"} {
+		if held[p] == "" {
+			t.Errorf("%s is not reported held: %v", p, held)
+		}
+	}
+	if !strings.Contains(held["archive/big.md"], "too large") {
+		t.Errorf("the large file's reason: %q", held["archive/big.md"])
+	}
+	var nameHeld bool
+	for p, why := range held {
+		if strings.Contains(why, "in its name") {
+			nameHeld = true
+			if strings.Contains(p, "N4med") {
+				t.Errorf("the held path is reported with its secret: %q", p)
+			}
+		}
+	}
+	if !nameHeld {
+		t.Errorf("the file with a token in its name is not held: %v", held)
+	}
+	out, _ := exec.Command(needGit(t), "--git-dir", remote, "show", "main:MEMORY.md").Output()
+	if !bytes.Contains(out, []byte("a clean fact that does travel")) {
+		t.Errorf("the clean change did not travel:\n%s", out)
+	}
+	if st := syncstate.ReadState(a.env); len(st.Report.Held) != len(rep.Held) {
+		t.Errorf("the state does not keep the held files: %+v", st.Report.Held)
+	}
+}
