@@ -65,19 +65,28 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 			return err
 		}
 	}
-	if gone := deletedThere(was, ours, their); massive(gone, ours) {
+	gone := deletedThere(was, ours, their)
+	var stop *DeletionError
+	if massive(len(gone), was.count()) {
+		subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
+		stop = &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(gone), Of: was.count()}
+	} else if base != "" {
+		if stop, err = s.deletionInHistory(ctx, base, tip, ours.own()); err != nil {
+			return err
+		}
+	}
+	if stop != nil {
 		switch s.Deletions {
 		case KeepDeleted:
 			for _, rel := range gone {
 				their.m[rel] = ours.m[rel]
 			}
-			their.dirty = true
+			their.dirty = their.dirty || len(gone) > 0
 			rep.Restored = gone
 		case AcceptDeletions:
 			rep.Deleted = len(gone)
 		default:
-			subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
-			return &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(gone), Of: ours.count()}
+			return stop
 		}
 	}
 	if both := changedOnBothSides(was, ours, their); len(both) > 0 {
@@ -129,7 +138,7 @@ type DeletionError struct {
 }
 
 func (e *DeletionError) Error() string {
-	return fmt.Sprintf("the remote's newest commit (%s %s) deletes %d of the %d files synced here; nothing was taken from it",
+	return fmt.Sprintf("the remote's commit %s %s deletes %d of %d files; nothing was taken from the remote",
 		e.Commit, strconv.Quote(firstChars(e.Subject, 80)), e.Deleted, e.Of)
 }
 
@@ -274,10 +283,65 @@ func deletedThere(was, ours, their files) []string {
 	return gone
 }
 
-// massive tells a deletion that needs a person's yes: more than five
-// files, and more than half of what the store syncs.
-func massive(gone []string, ours files) bool {
-	return len(gone) > 5 && 2*len(gone) > ours.count()
+// massive tells a deletion that needs a person's yes: half or more of
+// the files there were. (ccmem deletes no memory file by itself:
+// forgetting, retiring and retention move files to the archive, which is
+// no deletion.)
+func massive(deleted, of int) bool {
+	return deleted > 0 && 2*deleted >= of
+}
+
+// deletionInHistory finds a commit between base and tip that deleted half
+// or more of the files its parent had: a remote that deletes the store
+// and then lets a machine's honest sync put back what that machine knew
+// would otherwise leave the rest deleted, a small deletion as seen from
+// here. A file whose contents the commit keeps elsewhere (moved) is no
+// deletion; a merge counts what it deleted from its first parent. Trees
+// are read as what sync carries of them, so a hostile tree cannot make
+// the check fail.
+func (s *Syncer) deletionInHistory(ctx context.Context, base, tip string, own map[string]file) (*DeletionError, error) {
+	out, err := s.git(ctx, "rev-list", "--parents", base+".."+tip)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]files{}
+	read := func(rev string) (files, error) {
+		if fs, ok := seen[rev]; ok {
+			return fs, nil
+		}
+		fs, err := s.carriedFiles(ctx, rev, own)
+		seen[rev] = fs
+		return fs, err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue // a root commit deletes nothing
+		}
+		cur, err := read(f[0])
+		if err != nil {
+			return nil, err
+		}
+		parent, err := read(f[1])
+		if err != nil {
+			return nil, err
+		}
+		kept := map[string]bool{}
+		for _, x := range cur.m {
+			kept[x.obj] = true
+		}
+		deleted := 0
+		for rel, x := range parent.m {
+			if _, ok := cur.m[rel]; !ok && !ownFiles[rel] && !kept[x.obj] {
+				deleted++
+			}
+		}
+		if massive(deleted, parent.count()) {
+			subject, _ := s.git(ctx, "log", "-1", "--format=%s", f[0])
+			return &DeletionError{Commit: short(f[0]), Subject: subject, Deleted: deleted, Of: parent.count()}, nil
+		}
+	}
+	return nil, nil
 }
 
 // changedOnBothSides lists the files (line files aside) that ours and

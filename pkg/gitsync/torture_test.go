@@ -2,6 +2,7 @@ package gitsync_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -139,6 +140,204 @@ func TestTortureSync(t *testing.T) {
 			}
 		}
 		noMarkers(t, m)
+	}
+	agree(t, ms[0], ms[1])
+}
+
+// TestTortureHostileRemote: two honest machines write and sync at random
+// (some syncs killed with SIGKILL), some of their writes carry secrets by
+// every route (in a file, a renamed file, a file that was a symlink, a
+// file's name), and between their syncs an attacker with push access
+// commits random hostile trees: a git directory that would run a command,
+// names that climb out, submodules, symlinks, ignore files, derived files,
+// and deletions of most of the store. After every sync: nothing was
+// written outside the store, no command ran, no secret is on the remote;
+// at the end every fact and episode is on both machines and they agree.
+func TestTortureHostileRemote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hostile sync torture takes about a minute: make test runs it, -short skips it")
+	}
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("GITSYNC_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	t.Logf("seed %d (GITSYNC_SEED=%d repeats this run)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	remote := bareRemote(t)
+	ms := []*machine{newMachine(t, "laptop"), newMachine(t, "desktop")}
+	for _, m := range ms {
+		m.remember("the first fact of " + m.name)
+		if _, err := m.s.Init(context.Background(), remote); err != nil {
+			t.Fatalf("%s: init: %v", m.name, err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(storetest.RealDir(t), "PWNED")
+	outside := filepath.Join(storetest.RealDir(t), "outside-the-store")
+	mal := attacker{t, remote}
+	facts := []string{"the first fact of laptop", "the first fact of desktop"}
+	var episodes, secrets []string
+	token := func(i int) string {
+		s := fmt.Sprintf("ghp_%036d", i*7919+int(r.Uint32()%1000))
+		secrets = append(secrets, s)
+		return s
+	}
+	shapes := []func(root *node, i int){
+		func(root *node, i int) { mal.plantGitDir(root, marker) },
+		func(root *node, i int) { root.put([]string{".."}, mal.file(fmt.Sprint("up ", i))) },
+		func(root *node, i int) { root.put([]string{fmt.Sprintf("a%d/../../x", i)}, mal.file("up")) },
+		func(root *node, i int) { root.put([]string{outside}, mal.file("abs")) },
+		func(root *node, i int) {
+			root.put([]string{"learned", "user", fmt.Sprintf("sub%d.md", i)}, &node{mode: "160000", obj: mal.git(nil, "rev-parse", "refs/heads/main")})
+		},
+		func(root *node, i int) {
+			root.put([]string{"learned", "feedback", fmt.Sprintf("l%d.md", i)}, &node{mode: "120000", obj: mal.blob("/etc/passwd")})
+		},
+		func(root *node, i int) { root.put([]string{"learned", ".gitignore"}, mal.file("*\n")) },
+		func(root *node, i int) { root.put([]string{"projects", ".gitignore"}, mal.file("*\n")) },
+		func(root *node, i int) { root.put([]string{".gitignore"}, mal.file("*\n")) },
+		func(root *node, i int) {
+			root.put([]string{"projects", "git-github-com-ana-shop", "project.json"}, mal.file(`{"root":"/tmp/mallory"}`))
+		},
+		func(root *node, i int) { root.put([]string{"status.json"}, mal.file(`{"forged":true}`)) },
+		func(root *node, i int) { root.put([]string{"search", "x"}, mal.file("forged")) },
+		func(root *node, i int) {
+			// Deletes most of the store (all but MEMORY.md, once it holds
+			// enough that this is most of it).
+			if n := strings.Count(mal.git(nil, "ls-tree", "-r", "--name-only", "refs/heads/main"), "\n"); n < 4 {
+				return
+			}
+			for k := range root.kids {
+				if k != "MEMORY.md" && k != ".gitignore" && k != ".gitattributes" {
+					delete(root.kids, k)
+				}
+			}
+		},
+	}
+	syncOne := func(m *machine, what string) {
+		t.Helper()
+		_, err := m.s.Sync(context.Background())
+		var de *gitsync.DeletionError
+		if errors.As(err, &de) {
+			m.s.Deletions = gitsync.KeepDeleted // the person keeps their memory
+			_, err = m.s.Sync(context.Background())
+			m.s.Deletions = gitsync.AskFirst
+		}
+		if err != nil && !strings.Contains(err.Error(), "another git holds") && !strings.Contains(err.Error(), "sync is running") {
+			t.Errorf("%s: %s: %v", m.name, what, err)
+		}
+		sealed(t, m, marker, outside)
+		if _, err := m.s.Status(context.Background()); err != nil {
+			t.Errorf("%s: status: %v", m.name, err)
+		}
+		sealed(t, m, marker, outside)
+		secretOnRemote(t, remote, secrets...)
+	}
+	kills, attacks := 0, 0
+	const steps = 60
+	for i := range steps {
+		m := ms[r.IntN(2)]
+		switch r.IntN(8) {
+		case 0:
+			f := fmt.Sprintf("fact number %d is %x", i, r.Uint32())
+			m.remember(f)
+			facts = append(facts, f)
+		case 1:
+			id := fmt.Sprintf("%s-%d", m.name, i)
+			m.session(id, "session "+id, time.Date(2026, 11, 1, 0, 0, i, 0, time.UTC))
+			episodes = append(episodes, id)
+		case 2:
+			// A secret by one of the routes.
+			dir := filepath.Join(m.env.LearnedDir(), "reference")
+			switch r.IntN(4) {
+			case 0:
+				storetest.Mkfile(t, filepath.Join(dir, fmt.Sprintf("s%d.md", i)), "---\nname: s\ndescription: d\ntype: reference\n---\nGITHUB_TOKEN="+token(i)+"\n")
+			case 1:
+				os.MkdirAll(dir, 0o700)
+				old, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+				if len(old) > 0 {
+					data, _ := os.ReadFile(old[0])
+					os.Remove(old[0])
+					storetest.Mkfile(t, filepath.Join(dir, fmt.Sprintf("moved%d.md", i)), string(data)+"token: "+token(i)+"\n")
+				}
+			case 2:
+				p := filepath.Join(dir, fmt.Sprintf("link%d.md", i))
+				os.MkdirAll(dir, 0o700)
+				os.Symlink("../../MEMORY.md", p)
+				m.s.Sync(context.Background()) // the symlink is held here
+				secretOnRemote(t, remote, secrets...)
+				os.Remove(p)
+				storetest.Mkfile(t, p, "---\nname: l\ndescription: d\ntype: reference\n---\nkey "+token(i)+"\n")
+			case 3:
+				storetest.Mkfile(t, filepath.Join(m.env.LearnedDir(), "feedback", token(i)+".md"), "---\nname: n\ndescription: d\ntype: feedback\n---\nclean\n")
+			}
+		case 3, 4:
+			root := mal.head()
+			for range 1 + r.IntN(3) {
+				shapes[r.IntN(len(shapes))](root, i)
+			}
+			mal.push(root, fmt.Sprintf("ccmem sync from laptop (%d)", i))
+			attacks++
+		case 5:
+			cmd := exec.Command(self, "-test.run=^$")
+			cmd.Env = append(os.Environ(), "GITSYNC_CHILD_HOME="+m.env.Home, "GITSYNC_CHILD_MACHINE="+m.name)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(r.IntN(150)) * time.Millisecond)
+			cmd.Process.Kill()
+			if err := cmd.Wait(); err != nil && !cmd.ProcessState.Exited() {
+				kills++
+			}
+			sealed(t, m, marker, outside)
+			secretOnRemote(t, remote, secrets...)
+		default:
+			syncOne(m, "sync")
+		}
+	}
+	for round := 0; round < 4; round++ {
+		for _, m := range ms {
+			for try := 0; ; try++ {
+				_, err := m.s.Sync(context.Background())
+				var de *gitsync.DeletionError
+				if errors.As(err, &de) {
+					m.s.Deletions = gitsync.KeepDeleted
+					_, err = m.s.Sync(context.Background())
+					m.s.Deletions = gitsync.AskFirst
+				}
+				if err == nil {
+					break
+				}
+				if try == 19 {
+					t.Fatalf("%s never synced again: %v", m.name, err)
+				}
+				time.Sleep(250 * time.Millisecond)
+			}
+			sealed(t, m, marker, outside)
+		}
+	}
+	secretOnRemote(t, remote, secrets...)
+	t.Logf("%d steps, %d hostile commits, %d syncs killed midway, %d secrets written", steps, attacks, kills, len(secrets))
+	if attacks == 0 {
+		t.Error("no hostile commit was made: the torture tested nothing")
+	}
+	for _, m := range ms {
+		mem, _ := os.ReadFile(m.env.GlobalMemory())
+		for _, f := range facts {
+			if n := strings.Count(string(mem), f); n != 1 {
+				t.Errorf("%s: %q appears %d times in MEMORY.md", m.name, f, n)
+			}
+		}
+		key := m.project().Key
+		for _, id := range episodes {
+			found, _ := filepath.Glob(filepath.Join(m.env.EpisodesDir(key), "*-"+id+".json"))
+			if len(found) != 1 {
+				t.Errorf("%s: episode %s found %d times", m.name, id, len(found))
+			}
+		}
 	}
 	agree(t, ms[0], ms[1])
 }
