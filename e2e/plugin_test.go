@@ -195,13 +195,21 @@ func TestPluginRoute(t *testing.T) {
 // a marketplace clone is) gets them from the release matching its
 // version, served here on 127.0.0.1: the first session starts the
 // download and goes on without memory (one system message, every hook
-// exits 0), the next has its memory block. A tampered archive is refused
-// and nothing runs; with the server down, hooks exit 0 with one line.
+// exits 0), the next has its memory block. A tampered archive (one that
+// is not what the plugin pins) is refused and nothing runs; with the
+// server down, hooks exit 0 with one line. (testscripts' fetch tests
+// attack the download itself: a hostile server, redirects, http, a
+// killed download.)
 func TestPluginFetchesItsRelease(t *testing.T) {
 	w := newBareWorld(t, nil)
 	plug := pluginCopy(t, false)
 	version := pluginVersion(t)
 	rel := releaseFiles(t, version)
+	// The plugin pins the release's checksums (a release commits them).
+	pin := "# ccmem v" + version + "\n" + string(rel["SHA256SUMS"])
+	if err := os.WriteFile(filepath.Join(plug, ".claude-plugin", "release.sha256"), []byte(pin), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tamper := false
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/v"+version+"/")
@@ -258,7 +266,7 @@ func TestPluginFetchesItsRelease(t *testing.T) {
 	tamper = true
 	session("tampered")
 	waitFor(failed)
-	if msgs := session("tampered again"); !strings.Contains(msgs[0], "does not match its SHA-256 in SHA256SUMS") || !strings.Contains(msgs[0], "nothing was run") {
+	if msgs := session("tampered again"); !strings.Contains(msgs[0], "does not match the SHA-256 the plugin pins") || !strings.Contains(msgs[0], "nothing was run") {
 		t.Fatalf("a tampered archive: %q", msgs)
 	}
 	if m, _ := filepath.Glob(filepath.Join(w.home, ".claude/plugins/data/*/v"+version, "lib")); len(m) > 0 || len(w.injected(0)) > 0 {
