@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -54,10 +55,24 @@ func Serve(c *command.Ctx, o uicommand.Options) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ErrorLog:          nil,
 	}
-	fmt.Fprintln(c.Stdout, s.URL())
-	fmt.Fprintf(c.Stderr, "ccmem ui: showing %s; Ctrl-C stops it\n", c.Env.Tilde(c.Env.Store))
+	printed, err := s.URL()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Fprintln(c.Stdout, printed)
+	fmt.Fprintf(c.Stderr, "ccmem ui: showing %s; Ctrl-C stops it (the address opens the page once)\n", c.Env.Tilde(c.Env.Store))
 	if o.Open {
-		if err := openBrowser(s.URL()); err != nil {
+		// The browser gets a file only this user can read, which sends it
+		// on with a token of its own: an address in the opener's
+		// arguments would be readable by every user of the machine.
+		file, cleanup, err := s.launchFile()
+		if err == nil {
+			defer cleanup()
+			time.AfterFunc(time.Minute, cleanup)
+			err = openBrowser(file)
+		}
+		if err != nil {
 			fmt.Fprintf(c.Stderr, "ccmem ui: could not open a browser (%v); open the address above\n", err)
 		}
 	}
@@ -74,6 +89,29 @@ func Serve(c *command.Ctx, o uicommand.Options) error {
 	defer cancel()
 	srv.Shutdown(shut)
 	return nil
+}
+
+// launchFile writes a page, readable by this user alone, that sends the
+// browser to a new address of the page; cleanup removes it.
+func (s *Server) launchFile() (path string, cleanup func(), err error) {
+	u, err := s.URL()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "ccmem-ui-")
+	if err != nil {
+		return "", nil, err
+	}
+	var once sync.Once
+	cleanup = func() { once.Do(func() { os.RemoveAll(dir) }) }
+	path = filepath.Join(dir, "open.html")
+	page := "<!doctype html>\n<meta charset=\"utf-8\">\n<meta name=\"referrer\" content=\"no-referrer\">\n" +
+		"<meta http-equiv=\"refresh\" content=\"0;url=" + u + "\">\n<title>ccmem</title>\n<a href=\"" + u + "\">Open ccmem</a>\n"
+	if err := os.WriteFile(path, []byte(page), 0o600); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return path, cleanup, nil
 }
 
 // ccmemCommand is how sessions run ccmem, as `ccmem show` says it: from the

@@ -2,5 +2,5 @@ package ui
 
 import "os/exec"
 
-// openBrowser opens url in the default browser.
-func openBrowser(url string) error { return exec.Command("open", url).Start() }
+// openBrowser opens target (a local file or an address) in the default browser.
+func openBrowser(target string) error { return exec.Command("open", target).Start() }

@@ -7,12 +7,12 @@ import (
 	"os/exec"
 )
 
-// openBrowser opens url in the default browser through xdg-open (or
+// openBrowser opens target (a local file or an address) in the default browser through xdg-open (or
 // $BROWSER's conventional fallbacks when there is no desktop).
-func openBrowser(url string) error {
+func openBrowser(target string) error {
 	for _, cmd := range []string{"xdg-open", "sensible-browser", "x-www-browser"} {
 		if p, err := exec.LookPath(cmd); err == nil {
-			c := exec.Command(p, url)
+			c := exec.Command(p, target)
 			if err := c.Start(); err != nil {
 				return err
 			}

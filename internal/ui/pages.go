@@ -70,29 +70,31 @@ func (s *Server) routes() {
 
 // view is what every page's layout needs, and the page's own data.
 type view struct {
+	// Base is the session's address, every link relative to it.
+	Base       string
 	Title, Nav string
 	CSRF       string
 	Query      string
 	Data       any
 }
 
-func (s *Server) render(w http.ResponseWriter, start time.Time, status int, name, title, nav string, data any) {
+func (s *Server) render(w http.ResponseWriter, r *http.Request, start time.Time, status int, name, title, nav string, data any) {
 	var b bytes.Buffer
-	v := view{Title: title, Nav: nav, CSRF: s.csrf, Data: data}
+	v := view{Title: title, Nav: nav, CSRF: s.csrf, Data: data, Base: base(r)}
 	if sd, ok := data.(searchData); ok {
 		v.Query = sd.Query
 	}
 	err := templates().ExecuteTemplate(&b, name, v)
 	if err != nil {
 		b.Reset()
-		templates().ExecuteTemplate(&b, "error", view{Title: "error", Data: err.Error()})
+		templates().ExecuteTemplate(&b, "error", view{Title: "error", Data: err.Error(), Base: v.Base})
 		status = http.StatusInternalServerError
 	}
 	s.page(w, start, status, &b)
 }
 
-func (s *Server) notFound(w http.ResponseWriter, start time.Time, what string) {
-	s.render(w, start, http.StatusNotFound, "error", "not found", "", what)
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request, start time.Time, what string) {
+	s.render(w, r, start, http.StatusNotFound, "error", "not found", "", what)
 }
 
 func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +166,7 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request) {
 	if p, _ := learn.Pending(s.env); p != nil {
 		d.Pending = len(p)
 	}
-	s.render(w, start, http.StatusOK, "projects", "projects", "projects", d)
+	s.render(w, r, start, http.StatusOK, "projects", "projects", "projects", d)
 }
 
 // projectRow sums up a project from its folder and its INDEX.md: the
@@ -265,7 +267,7 @@ func (s *Server) project(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	key, ok := s.projectKey(r)
 	if !ok {
-		s.notFound(w, start, "no project "+r.PathValue("key")+" in this store")
+		s.notFound(w, r, start, "no project "+r.PathValue("key")+" in this store")
 		return
 	}
 	d := projectData{Key: key, Name: key}
@@ -330,7 +332,7 @@ func (s *Server) project(w http.ResponseWriter, r *http.Request) {
 	if data, err := store.ReadFileIn(s.env.ProjectDir(key), s.env.BriefingPath(key), 256<<10); err == nil {
 		d.Briefing = string(data)
 	}
-	s.render(w, start, http.StatusOK, "project", d.Name, "projects", d)
+	s.render(w, r, start, http.StatusOK, "project", d.Name, "projects", d)
 }
 
 func timeline(f session.SessionFile) timelineRow {
@@ -369,12 +371,12 @@ func (s *Server) episode(w http.ResponseWriter, r *http.Request) {
 	key, ok := s.projectKey(r)
 	id := r.PathValue("id")
 	if !ok || !plainName(id) {
-		s.notFound(w, start, "no such project or session")
+		s.notFound(w, r, start, "no such project or session")
 		return
 	}
 	f, err := session.FindSession(s.env, key, id)
 	if err != nil {
-		s.notFound(w, start, err.Error())
+		s.notFound(w, r, start, err.Error())
 		return
 	}
 	name := key
@@ -385,7 +387,7 @@ func (s *Server) episode(w http.ResponseWriter, r *http.Request) {
 	if title == "" {
 		title = f.Record.Goal
 	}
-	s.render(w, start, http.StatusOK, "episode", str.Shorten(title, 60), "projects", episodeData{Key: key, Project: name, Path: s.env.Tilde(f.Path), Rec: f.Record, Started: started(f.Record)})
+	s.render(w, r, start, http.StatusOK, "episode", str.Shorten(title, 60), "projects", episodeData{Key: key, Project: name, Path: s.env.Tilde(f.Path), Rec: f.Record, Started: started(f.Record)})
 }
 
 type frictionData struct {
@@ -404,7 +406,7 @@ func (s *Server) friction(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	key, ok := s.projectKey(r)
 	if !ok {
-		s.notFound(w, start, "no project "+r.PathValue("key")+" in this store")
+		s.notFound(w, r, start, "no project "+r.PathValue("key")+" in this store")
 		return
 	}
 	n := frictionWindow
@@ -417,7 +419,7 @@ func (s *Server) friction(w http.ResponseWriter, r *http.Request) {
 	if root := s.env.ProjectRoot(key); root != "" {
 		name = filepath.Base(root)
 	}
-	s.render(w, start, http.StatusOK, "friction", "friction in "+name, "projects", frictionData{Key: key, Name: name, Report: rep, Chart: frictionChart(rep.Weeks), Read: len(eps), Total: total})
+	s.render(w, r, start, http.StatusOK, "friction", "friction in "+name, "projects", frictionData{Key: key, Name: name, Report: rep, Chart: frictionChart(rep.Weeks), Read: len(eps), Total: total})
 }
 
 // hitRow is one search result, with where it lives.
@@ -447,7 +449,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			d.Hits = append(d.Hits, s.hitRow(h, q))
 		}
 	}
-	s.render(w, start, http.StatusOK, "search", "search", "search", d)
+	s.render(w, r, start, http.StatusOK, "search", "search", "search", d)
 }
 
 func (s *Server) hitRow(h search.Hit, q string) hitRow {
@@ -467,17 +469,17 @@ func (s *Server) hitRow(h search.Hit, q string) hitRow {
 	}
 	switch {
 	case h.Kind == search.KindEpisode && key != "":
-		row.Link = "/p/" + url.PathEscape(key) + "/e/" + url.PathEscape(filepath.Base(h.Path))
+		row.Link = "p/" + url.PathEscape(key) + "/e/" + url.PathEscape(filepath.Base(h.Path))
 		if h.Turn > 0 {
 			row.Link += "#turn-" + itoa(h.Turn)
 		}
 		row.Passage = search.QuotePassage(h.Snippet, q, 300)
 	case h.Kind == search.KindLearned:
 		typ, file := filepath.Base(filepath.Dir(h.Path)), strings.TrimSuffix(filepath.Base(h.Path), ".md")
-		row.Link = "/learned?only=" + url.QueryEscape(typ+"/"+file) + "#" + anchor(typ, file)
+		row.Link = "learned?only=" + url.QueryEscape(typ+"/"+file) + "#" + anchor(typ, file)
 		row.Passage = h.Snippet
 	case key != "":
-		row.Link = "/p/" + url.PathEscape(key)
+		row.Link = "p/" + url.PathEscape(key)
 		row.Passage = h.Snippet
 	default:
 		row.Passage = h.Snippet
@@ -551,7 +553,7 @@ func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Pending = append(d.Pending, row)
 	}
-	s.render(w, start, http.StatusOK, "learned", "learned memory", "learned", d)
+	s.render(w, r, start, http.StatusOK, "learned", "learned memory", "learned", d)
 }
 
 // confirmData is the page that asks before a change.
@@ -566,17 +568,17 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	name, action, reason := r.PostForm.Get("name"), r.PostForm.Get("action"), r.PostForm.Get("reason")
 	if action != "accept" && action != "reject" {
-		s.render(w, start, http.StatusBadRequest, "error", "error", "learned", "action must be accept or reject")
+		s.render(w, r, start, http.StatusBadRequest, "error", "error", "learned", "action must be accept or reject")
 		return
 	}
 	items, err := learn.Pending(s.env)
 	if err != nil {
-		s.render(w, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
+		s.render(w, r, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
 		return
 	}
 	it, ok := learn.Find(items, name)
 	if !ok {
-		s.render(w, start, http.StatusNotFound, "error", "not found", "learned", "no pending feedback named "+name+" (it may have been decided already)")
+		s.render(w, r, start, http.StatusNotFound, "error", "not found", "learned", "no pending feedback named "+name+" (it may have been decided already)")
 		return
 	}
 	if r.PostForm.Get("confirmed") != "1" {
@@ -584,7 +586,7 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 		if action == "reject" {
 			detail = "It is kept as rejected, with the reason, and not proposed again."
 		}
-		s.render(w, start, http.StatusOK, "confirm", action+" "+it.Name, "learned", confirmData{Action: action, What: it.Name, Detail: detail, Post: "/learned/review",
+		s.render(w, r, start, http.StatusOK, "confirm", action+" "+it.Name, "learned", confirmData{Action: action, What: it.Name, Detail: detail, Post: "learned/review",
 			Fields: [][2]string{{"name", it.File}, {"action", action}, {"reason", reason}}})
 		return
 	}
@@ -595,12 +597,12 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 		dest, err = learn.Reject(s.env, it, reason)
 	}
 	if err != nil {
-		s.render(w, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
+		s.render(w, r, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
 		return
 	}
 	_, _ = learn.RefreshStatus(context.WithoutCancel(r.Context()), s.env, nil)
 	done := action + "ed " + it.Name + " → " + s.env.Tilde(dest)
-	http.Redirect(w, r, "/learned?done="+url.QueryEscape(done), http.StatusSeeOther)
+	http.Redirect(w, r, base(r)+"learned?done="+url.QueryEscape(done), http.StatusSeeOther)
 }
 
 // forget moves a learned entry to the archive with a reason, as `ccmem
@@ -609,30 +611,30 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	typ, name, reason := r.PostForm.Get("type"), r.PostForm.Get("name"), strings.TrimSpace(r.PostForm.Get("reason"))
 	if !slices.Contains(learn.Types, typ) || !plainName(name) {
-		s.render(w, start, http.StatusBadRequest, "error", "error", "learned", "no such learned entry")
+		s.render(w, r, start, http.StatusBadRequest, "error", "error", "learned", "no such learned entry")
 		return
 	}
 	if reason == "" {
-		s.render(w, start, http.StatusBadRequest, "error", "error", "learned", "say why it is forgotten: the reason is kept with it in the archive")
+		s.render(w, r, start, http.StatusBadRequest, "error", "error", "learned", "say why it is forgotten: the reason is kept with it in the archive")
 		return
 	}
 	if _, err := learn.EntryPath(s.env, typ, name); err != nil {
-		s.render(w, start, http.StatusNotFound, "error", "not found", "learned", err.Error())
+		s.render(w, r, start, http.StatusNotFound, "error", "not found", "learned", err.Error())
 		return
 	}
 	if r.PostForm.Get("confirmed") != "1" {
-		s.render(w, start, http.StatusOK, "confirm", "forget "+typ+"/"+name, "learned", confirmData{Action: "forget", What: typ + "/" + name,
+		s.render(w, r, start, http.StatusOK, "confirm", "forget "+typ+"/"+name, "learned", confirmData{Action: "forget", What: typ + "/" + name,
 			Detail: "It moves to the archive with the reason “" + reason + "”; sessions are no longer told it, and search no longer finds it. Nothing is deleted.",
-			Post:   "/learned/forget", Fields: [][2]string{{"type", typ}, {"name", name}, {"reason", reason}}})
+			Post:   "learned/forget", Fields: [][2]string{{"type", typ}, {"name", name}, {"reason", reason}}})
 		return
 	}
 	dest, err := learn.Forget(s.env, typ, name, "forgotten: "+reason)
 	if err != nil {
-		s.render(w, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
+		s.render(w, r, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
 		return
 	}
 	_, _ = learn.RefreshStatus(context.WithoutCancel(r.Context()), s.env, nil)
-	http.Redirect(w, r, "/learned?done="+url.QueryEscape("forgot "+typ+"/"+name+" → "+s.env.Tilde(dest)), http.StatusSeeOther)
+	http.Redirect(w, r, base(r)+"learned?done="+url.QueryEscape("forgot "+typ+"/"+name+" → "+s.env.Tilde(dest)), http.StatusSeeOther)
 }
 
 // anchor is a learned entry's id in the page.

@@ -3,17 +3,24 @@
 // time, search, and the review of learned memory — read through the same
 // library code as the command line, never a second implementation.
 //
-// It is safe by construction against the other programs and web pages of
-// the machine: a random token opens it (in the URL once, then in a
-// cookie), every request is checked for it, for the Host it was served on
-// (no DNS rebinding) and for a foreign Origin or a cross-site fetch (no
-// CORS, nothing answers another site); views are GET only, changes POST
-// only with a CSRF token and a confirmation step; it serves only its own
+// It is safe by construction against the other programs, users and web
+// pages of the machine. A random token opens it, once: the address
+// `ccmem ui` prints, or a private file it hands the browser (never an
+// address in a process's arguments, which every user can read). Using it
+// opens a session at a secret path, /s/<id>/, with a cookie scoped to
+// that path: browsers send a 127.0.0.1 cookie to every port, so a cookie
+// for "/" would reach any local server the person visits; this one goes
+// only where the secret path is, and the path alone opens nothing. Every
+// request is also checked for the Host it was served on (no DNS
+// rebinding) and for a foreign Origin or a cross-site fetch (no CORS,
+// nothing answers another site); views are GET only, changes POST only
+// with a CSRF token and a confirmation step; it serves only its own
 // routes and embedded assets, never a file by path.
 package ui
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -23,6 +30,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/store"
@@ -33,10 +41,16 @@ type Server struct {
 	env   store.Env
 	ccmem func() string
 	port  int
-	// token opens the page (the URL's ?token= and the cookie); csrf is the
-	// hidden field of every form.
-	token, csrf string
-	mux         *http.ServeMux
+	// csrf is the hidden field of every form.
+	csrf string
+	mux  *http.ServeMux
+
+	mu sync.Mutex
+	// tokens open the page, each once (the address's ?token=).
+	tokens map[string]bool
+	// sessions are the opened pages: the secret of each path /s/<id>/,
+	// with its cookie's value.
+	sessions map[string]string
 	// Log, when set, is told of each refused request (for --verbose).
 	Log func(format string, args ...any)
 }
@@ -45,11 +59,8 @@ type Server struct {
 // listener has); ccmem says how sessions run ccmem, for the block shown
 // (nil: "ccmem").
 func New(env store.Env, port int, ccmem func() string) (*Server, error) {
-	s := &Server{env: env, ccmem: ccmem, port: port}
+	s := &Server{env: env, ccmem: ccmem, port: port, tokens: map[string]bool{}, sessions: map[string]string{}}
 	var err error
-	if s.token, err = randomHex(32); err != nil {
-		return nil, err
-	}
 	if s.csrf, err = randomHex(32); err != nil {
 		return nil, err
 	}
@@ -65,18 +76,84 @@ func randomHex(n int) (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// URL is the address that opens the page, its token included.
-func (s *Server) URL() string {
-	return "http://127.0.0.1:" + strconv.Itoa(s.port) + "/?token=" + s.token
+// URL is a new address that opens the page, once: its token is spent by
+// the first request that brings it.
+func (s *Server) URL() (string, error) {
+	t, err := randomHex(32)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	s.tokens[t] = true
+	s.mu.Unlock()
+	return "http://127.0.0.1:" + strconv.Itoa(s.port) + "/?token=" + t, nil
 }
 
 // cookieName holds the port, so pages of two runs do not share a cookie.
 func (s *Server) cookieName() string { return "ccmem_ui_" + strconv.Itoa(s.port) }
 
+// sessionPrefix is the path every page of a session lies under.
+const sessionPrefix = "/s/"
+
+// open spends token and opens a session: its id and cookie value.
+func (s *Server) open(token string) (id, value string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.tokens[token] {
+		return "", "", false
+	}
+	delete(s.tokens, token)
+	var err error
+	if id, err = randomHex(16); err != nil {
+		return "", "", false
+	}
+	if value, err = randomHex(32); err != nil {
+		return "", "", false
+	}
+	s.sessions[id] = value
+	return id, value, true
+}
+
+// session finds the session a request's path names and checks its
+// cookie; it returns the path past the session's prefix.
+func (s *Server) session(r *http.Request) (rest string, ok bool) {
+	p, found := strings.CutPrefix(r.URL.Path, sessionPrefix)
+	if !found {
+		return "", false
+	}
+	id, rest, found := strings.Cut(p, "/")
+	if !found {
+		return "", false
+	}
+	s.mu.Lock()
+	want, known := s.sessions[id]
+	s.mu.Unlock()
+	if !known {
+		return "", false
+	}
+	c, err := r.Cookie(s.cookieName())
+	if err != nil || !constantEqual(c.Value, want) {
+		return "", false
+	}
+	return "/" + rest, true
+}
+
+type baseKey struct{}
+
+// base is the address of the request's session, which every link on its
+// pages is relative to.
+func base(r *http.Request) string {
+	b, _ := r.Context().Value(baseKey{}).(string)
+	if b == "" {
+		return "/"
+	}
+	return b
+}
+
 // ServeHTTP checks every request before any route sees it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin") // no-referrer would make form posts say Origin: null
 	h.Set("X-Frame-Options", "DENY")
@@ -94,30 +171,42 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "ccmem ui: "+why+"; open the address `ccmem ui` printed", code)
 		return
 	}
-	// The token in the address becomes a cookie, and the address loses it
-	// (so it stays out of the history and of what the page links to).
+	// A token in the address opens a session, once: the page moves to the
+	// session's secret path with a cookie scoped to it, and the address
+	// loses the token (so it stays out of the history and of what the page
+	// links to).
 	if q := r.URL.Query(); q.Has("token") {
-		if !s.isToken(q.Get("token")) || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "ccmem ui: wrong token; open the address `ccmem ui` printed", http.StatusUnauthorized)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		q.Del("token")
-		u := *r.URL
-		u.RawQuery = q.Encode()
-		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+		id, value, ok := s.open(q.Get("token"))
+		if !ok {
+			http.Error(w, "ccmem ui: this address was used already, or is wrong; run `ccmem ui` again for a new one", http.StatusUnauthorized)
+			return
+		}
+		prefix := sessionPrefix + id + "/"
+		http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: value, Path: prefix, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.Redirect(w, r, prefix, http.StatusSeeOther)
 		return
 	}
-	if c, err := r.Cookie(s.cookieName()); err != nil || !s.isToken(c.Value) {
+	rest, ok := s.session(r)
+	if !ok {
 		http.Error(w, "ccmem ui: no token; open the address `ccmem ui` printed", http.StatusUnauthorized)
 		return
 	}
 	// Only clean paths: no dot segments, no doubled slashes (the router
 	// would redirect them; nothing here has such an address).
-	if p := r.URL.Path; p != "/" && (path.Clean(p) != p || strings.ContainsAny(r.URL.Path, `\`+"\x00") || strings.Contains(strings.ToLower(r.URL.RawPath), "%2f")) {
+	if p := rest; p != "/" && (path.Clean(p) != p || strings.ContainsAny(r.URL.Path, `\`+"\x00") || strings.Contains(strings.ToLower(r.URL.RawPath), "%2f")) {
 		http.NotFound(w, r)
 		return
 	}
+	prefix := strings.TrimSuffix(r.URL.Path, rest) + "/"
+	r2 := r.WithContext(context.WithValue(r.Context(), baseKey{}, prefix))
+	u := *r.URL
+	u.Path, u.RawPath = rest, ""
+	r2.URL = &u
+	r = r2
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 		if err := r.ParseForm(); err != nil || !constantEqual(r.PostForm.Get("csrf"), s.csrf) {
@@ -151,8 +240,6 @@ func (s *Server) refuse(r *http.Request) string {
 	}
 	return ""
 }
-
-func (s *Server) isToken(v string) bool { return constantEqual(v, s.token) }
 
 func constantEqual(a, b string) bool {
 	return len(a) == len(b) && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +31,9 @@ type fixture struct {
 	ts      *httptest.Server
 	host    string
 	cookie  *http.Cookie
+	// prefix is the session's secret path ("/s/<id>"), which do puts
+	// before every path but one that starts with "!" (sent as it is).
+	prefix  string
 	pending string
 }
 
@@ -68,8 +72,29 @@ func newFixture(t *testing.T) *fixture {
 	ln.Start()
 	t.Cleanup(ln.Close)
 	f.srv, f.ts, f.host = s, ln, ln.Listener.Addr().String()
-	f.cookie = &http.Cookie{Name: s.cookieName(), Value: s.token}
+	f.cookie, f.prefix = f.open(t)
 	return f
+}
+
+// open opens a session with a new address, as the browser does.
+func (f *fixture) open(t *testing.T) (*http.Cookie, string) {
+	t.Helper()
+	u, err := f.srv.URL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.do(t, "GET", "!"+strings.TrimPrefix(u, "http://"+f.host), nil, func(r *http.Request) { r.Header.Del("Cookie") })
+	loc := r.Header.Get("Location")
+	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/s/") || !strings.HasSuffix(loc, "/") {
+		t.Fatalf("the address %s: %d to %q", u, r.StatusCode, loc)
+	}
+	for _, c := range r.Cookies() {
+		if c.Name == f.srv.cookieName() {
+			return c, strings.TrimSuffix(loc, "/")
+		}
+	}
+	t.Fatalf("the address set no cookie: %v", r.Cookies())
+	return nil, ""
 }
 
 // do sends a request as a browser on the page would, changed by edit.
@@ -79,6 +104,11 @@ func (f *fixture) do(t *testing.T, method, path string, form url.Values, edit fu
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
+	if raw, ok := strings.CutPrefix(path, "!"); ok {
+		path = raw
+	} else {
+		path = f.prefix + path
+	}
 	req, err := http.NewRequest(method, f.ts.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +116,9 @@ func (f *fixture) do(t *testing.T, method, path string, form url.Values, edit fu
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	req.AddCookie(f.cookie)
+	if f.cookie != nil {
+		req.AddCookie(f.cookie)
+	}
 	if edit != nil {
 		edit(req)
 	}
@@ -148,6 +180,13 @@ func short(s string) string {
 // refused, and the pending item is still pending afterwards.
 func TestRefusesWhatIsNotItsOwn(t *testing.T) {
 	f := newFixture(t)
+	// An address already used, a fresh one, and a second session's cookie.
+	u, _ := f.srv.URL()
+	used := u[strings.Index(u, "token=")+len("token="):]
+	f.do(t, "GET", "!/?token="+used, nil, func(r *http.Request) { r.Header.Del("Cookie") })
+	u, _ = f.srv.URL()
+	fresh := u[strings.Index(u, "token=")+len("token="):]
+	other, _ := f.open(t)
 	accept := url.Values{"name": {"run-tests"}, "action": {"accept"}, "confirmed": {"1"}, "csrf": {f.srv.csrf}}
 	noCSRF := url.Values{"name": {"run-tests"}, "action": {"accept"}, "confirmed": {"1"}}
 	for _, c := range []struct {
@@ -161,7 +200,15 @@ func TestRefusesWhatIsNotItsOwn(t *testing.T) {
 			r.Header.Del("Cookie")
 			r.AddCookie(&http.Cookie{Name: f.srv.cookieName(), Value: strings.Repeat("0", 64)})
 		}, 401},
-		{"wrong token in the address", "GET", "/?token=" + strings.Repeat("a", 64), nil, func(r *http.Request) { r.Header.Del("Cookie") }, 401},
+		{"wrong token in the address", "GET", "!/?token=" + strings.Repeat("a", 64), nil, func(r *http.Request) { r.Header.Del("Cookie") }, 401},
+		{"a used token", "GET", "!/?token=" + used, nil, func(r *http.Request) { r.Header.Del("Cookie") }, 401},
+		{"the session's path without its cookie", "GET", "/learned", nil, func(r *http.Request) { r.Header.Del("Cookie") }, 401},
+		{"the cookie at the root", "GET", "!/learned", nil, nil, 401},
+		{"the cookie under another session's path", "GET", "!/s/" + strings.Repeat("0", 32) + "/learned", nil, nil, 401},
+		{"the cookie of another session", "GET", "/learned", nil, func(r *http.Request) {
+			r.Header.Del("Cookie")
+			r.AddCookie(other)
+		}, 401},
 		{"dns rebinding", "GET", "/", nil, func(r *http.Request) { r.Host = "evil.example:" + portOf(f.host) }, 403},
 		{"another port", "GET", "/", nil, func(r *http.Request) { r.Host = "127.0.0.1:1" }, 403},
 		{"foreign origin", "POST", "/learned/review", accept, func(r *http.Request) { r.Header.Set("Origin", "http://evil.example") }, 403},
@@ -172,7 +219,7 @@ func TestRefusesWhatIsNotItsOwn(t *testing.T) {
 		{"change by get", "GET", "/learned/review?" + accept.Encode(), nil, nil, 405},
 		{"put", "PUT", "/learned/review", accept, nil, 403},
 		{"delete", "DELETE", "/learned", nil, nil, 403},
-		{"token and post", "POST", "/learned/review?token=" + f.srv.token, accept, nil, 401},
+		{"token and post", "POST", "!/learned/review?token=" + fresh, accept, nil, 401},
 		{"file by path", "GET", "/assets/../../../../etc/passwd", nil, nil, 404},
 		{"template source", "GET", "/assets/pages.html", nil, nil, 404},
 		{"encoded traversal", "GET", "/assets/..%2f..%2fserver.go", nil, nil, 404},
@@ -200,13 +247,21 @@ func TestRefusesWhatIsNotItsOwn(t *testing.T) {
 
 func portOf(hostport string) string { return hostport[strings.LastIndex(hostport, ":")+1:] }
 
-// TestTokenBecomesACookie: the printed address sets the cookie and sends
-// the browser on without the token in the address.
-func TestTokenBecomesACookie(t *testing.T) {
+// TestTokenOpensASessionOnce: the printed address opens a session at a
+// secret path with a cookie scoped to that path (a browser sends a cookie
+// for "/" on 127.0.0.1 to every local port), sends the browser on without
+// the token, and opens nothing a second time.
+func TestTokenOpensASessionOnce(t *testing.T) {
 	f := newFixture(t)
-	r := f.do(t, "GET", "/?token="+f.srv.token, nil, func(r *http.Request) { r.Header.Del("Cookie") })
-	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
-		t.Fatalf("token address: %d to %q", r.StatusCode, r.Header.Get("Location"))
+	u, err := f.srv.URL()
+	if err != nil || !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "/?token=") {
+		t.Fatalf("URL() = %q, %v", u, err)
+	}
+	path := "!" + strings.TrimPrefix(u, "http://"+f.host)
+	r := f.do(t, "GET", path, nil, func(r *http.Request) { r.Header.Del("Cookie") })
+	loc := r.Header.Get("Location")
+	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/s/") || strings.Contains(loc, "token") {
+		t.Fatalf("token address: %d to %q", r.StatusCode, loc)
 	}
 	var got *http.Cookie
 	for _, c := range r.Cookies() {
@@ -214,11 +269,54 @@ func TestTokenBecomesACookie(t *testing.T) {
 			got = c
 		}
 	}
-	if got == nil || got.Value != f.srv.token || !got.HttpOnly || got.SameSite != http.SameSiteStrictMode {
-		t.Fatalf("cookie: %+v", got)
+	if got == nil || got.Path != loc || !got.HttpOnly || got.SameSite != http.SameSiteStrictMode || len(got.Value) < 64 {
+		t.Fatalf("cookie: %+v (the session is at %s)", got, loc)
 	}
-	if !strings.HasPrefix(f.srv.URL(), "http://127.0.0.1:") || !strings.Contains(f.srv.URL(), "token="+f.srv.token) {
-		t.Fatalf("URL() = %q", f.srv.URL())
+	if strings.Contains(u, got.Value) || strings.Contains(loc, got.Value) {
+		t.Fatal("the cookie's value is in an address")
+	}
+	if again := f.do(t, "GET", path, nil, func(r *http.Request) { r.Header.Del("Cookie") }); again.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the address a second time: %d", again.StatusCode)
+	}
+	// The page's links stay in the session.
+	body := readBody(t, f.do(t, "GET", "/", nil, nil))
+	baseTag := `<base href="` + f.prefix + `/">`
+	if rest := strings.Replace(body, baseTag, "", 1); rest == body || strings.Contains(rest, `href="/`) || strings.Contains(rest, `action="/`) {
+		t.Fatalf("links leave the session:\n%s", short(body))
+	}
+}
+
+// TestLaunchFileIsPrivate: the file the browser is handed is this user's
+// alone and opens the page once; no address is put in a process's
+// arguments.
+func TestLaunchFileIsPrivate(t *testing.T) {
+	f := newFixture(t)
+	file, cleanup, err := f.srv.launchFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	if fi, err := os.Stat(file); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+		t.Fatalf("the launch file: %v %v", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(filepath.Dir(file)); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o700) {
+		t.Fatalf("the launch file's folder: %v %v", fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(file)
+	i := strings.Index(string(data), "/?token=")
+	if i < 0 {
+		t.Fatalf("the launch file:\n%s", data)
+	}
+	token := string(data[i+len("/?token=") : i+len("/?token=")+64])
+	if r := f.do(t, "GET", "!/?token="+token, nil, func(r *http.Request) { r.Header.Del("Cookie") }); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the launch file's address: %d", r.StatusCode)
+	}
+	if r := f.do(t, "GET", "!/?token="+token, nil, func(r *http.Request) { r.Header.Del("Cookie") }); r.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the launch file's address, again: %d", r.StatusCode)
+	}
+	cleanup()
+	if _, err := os.Stat(filepath.Dir(file)); err == nil {
+		t.Fatal("cleanup left the launch file")
 	}
 }
 
@@ -337,7 +435,7 @@ func TestLearnedPageIsPaged(t *testing.T) {
 		t.Errorf("only=user/tabs:\n%s", short(body))
 	}
 	hits := readBody(t, f.do(t, "GET", "/search?q=indents+tabs", nil, nil))
-	if !strings.Contains(hits, `/learned?only=user%2Ftabs#e-user-tabs`) {
+	if !strings.Contains(hits, `href="learned?only=user%2Ftabs#e-user-tabs"`) {
 		t.Errorf("a learned hit links to its entry alone:\n%s", short(hits))
 	}
 }

@@ -34,9 +34,12 @@ learned memories with their provenance, the pending review items to accept
 or reject, and forget with a reason — each change asked for twice.
 
 The first line printed is the page's address, with a random token that
-opens it; only a browser that opened that address gets in (a cookie), and
-only on this machine: requests for another host name, from another site or
-without the token are refused. Nothing is read or written outside ccmem's
+opens it once; the browser is handed a private file with a token of its
+own (an address in a program's arguments is readable by every user of the
+machine). Only the browser that opened an address gets in, through a
+cookie scoped to the page's own secret path (so no other local server the
+browser visits ever receives it), and only on this machine: requests for
+another host name, from another site or without the token are refused. Nothing is read or written outside ccmem's
 store and its projects. It runs until Ctrl-C (or SIGTERM).`,
 		Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 			port := fs.Int("port", 0, "serve on this `port` of 127.0.0.1 (default: a free one)")

@@ -86,10 +86,13 @@ func measure(bin, home, repo, key, episodesDir string, runs int) ([]result, erro
 	addr := strings.TrimSpace(line)
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	if _, _, err := get(client, addr); err != nil {
+	// The address opens a session at its own path; the pages lie under it.
+	resp, err := client.Get(addr)
+	if err != nil {
 		return nil, err
 	}
-	base := addr[:strings.Index(addr, "/?token=")]
+	resp.Body.Close()
+	base := strings.TrimSuffix(resp.Request.URL.String(), "/")
 	ents, _ := os.ReadDir(episodesDir)
 	episode := ""
 	for i := len(ents) - 1; i >= 0 && episode == ""; i-- {
