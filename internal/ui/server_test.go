@@ -25,12 +25,12 @@ import (
 // fixture is a store with one project that has a session, a learned
 // entry, a pending review item and global memory; and a server for it.
 type fixture struct {
-	env     store.Env
-	key     string
-	srv     *Server
-	ts      *httptest.Server
-	host    string
-	cookie  *http.Cookie
+	env    store.Env
+	key    string
+	srv    *Server
+	ts     *httptest.Server
+	host   string
+	cookie *http.Cookie
 	// prefix is the session's secret path ("/s/<id>"), which do puts
 	// before every path but one that starts with "!" (sent as it is).
 	prefix  string
