@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -8,9 +9,11 @@ import (
 )
 
 // TestSyncCarriesMemoryToTheOtherMachine: two machines (HOMEs at
-// different paths, the project cloned into different folders, one remote);
-// what the first remembers and the session it had reach the real client's
-// next session on the second after `ccmem sync init` there.
+// different paths, the project cloned into different folders from one
+// remote, one memory remote); what the first remembers and the session it
+// had reach the real client's next session on the second after `ccmem
+// sync init` there. The second machine's clone is given the project's
+// memory because it holds the commit the first machine's memory names.
 func TestSyncCarriesMemoryToTheOtherMachine(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -20,9 +23,32 @@ func TestSyncCarriesMemoryToTheOtherMachine(t *testing.T) {
 	if out, err := exec.Command(git, "init", "-q", "--bare", "-b", "main", remote).CombinedOutput(); err != nil {
 		t.Fatalf("git init --bare: %v\n%s", err, out)
 	}
+	// The project's own remote, with a commit, cloned on both machines.
+	origin := filepath.Join(t.TempDir(), "shop.git")
+	seed := filepath.Join(t.TempDir(), "seed")
+	gitIn := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitIn(t.TempDir(), "init", "-q", "--bare", "-b", "main", origin)
+	gitIn(t.TempDir(), "init", "-q", "-b", "main", seed)
+	if err := os.WriteFile(filepath.Join(seed, "README"), []byte("shop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(seed, "add", "README")
+	gitIn(seed, "commit", "-q", "-m", "first")
+	gitIn(seed, "push", "-q", origin, "main")
 	a, b := newWorld(t, nil), newWorld(t, nil)
 	for _, w := range []*world{a, b} {
-		w.write(filepath.Join(w.project, ".git", "config"), "[remote \"origin\"]\n\turl = git@github.com:ana/shop.git\n")
+		os.RemoveAll(filepath.Join(w.project, ".git"))
+		gitIn(w.project, "init", "-q", "-b", "main")
+		gitIn(w.project, "remote", "add", "origin", origin)
+		gitIn(w.project, "fetch", "-q", "origin")
+		gitIn(w.project, "remote", "set-head", "origin", "main")
 		w.extraEnv = append(w.extraEnv, "GIT_CONFIG_NOSYSTEM=1")
 	}
 	if out, err := a.ccmem("remember", "the staging database is heron-7"); err != nil {

@@ -246,7 +246,7 @@ func (d *doctor) checkProjects() {
 	if p, err := store.ResolveProject(e, d.Cwd); err == nil {
 		what := p.Key
 		if k := store.RemoteKey(p.Remote); k != "" && k != p.Key {
-			what += " (its remote's key " + k + " is another folder's, or it moves there at its next session)"
+			what += " (its remote's key " + k + " is another folder's; or its memory names a commit this clone does not hold, as a copied folder or a shallow clone; or it moves there at its next session)"
 		}
 		d.add(true, "project", "here: "+e.Tilde(p.Root)+" → "+what)
 	}

@@ -169,11 +169,11 @@ func (a attacker) hostileShapes(root *node, outside string) {
 	root.put([]string{".gitignore"}, a.file("*\n"))
 	root.put([]string{".gitattributes"}, a.file("* diff=evil merge=evil filter=evil\n"))
 	root.put([]string{".gitmodules"}, a.file("[submodule \"x\"]\n\tpath = learned/user/sub.md\n\turl = --upload-pack=touch\n"))
-	root.put([]string{"projects", "git-github-com-ana-shop", "project.json"}, a.file(`{"key":"git-github-com-ana-shop","root":"/tmp/mallory"}`))
-	root.put([]string{"projects", "git-github-com-ana-shop", "INDEX.md"}, a.file("- forged menu line\n"))
+	root.put([]string{"projects", "git-github-com-ana-shop-6e3ccdf9ef21171c", "project.json"}, a.file(`{"key":"git-github-com-ana-shop-6e3ccdf9ef21171c","root":"/tmp/mallory"}`))
+	root.put([]string{"projects", "git-github-com-ana-shop-6e3ccdf9ef21171c", "INDEX.md"}, a.file("- forged menu line\n"))
 	root.put([]string{"status.json"}, a.file(`{"forged":true}`))
 	root.put([]string{"search", "index.bin"}, a.file("forged index"))
-	root.put([]string{"projects", "git-github-com-ana-shop", "checkpoints", "forged.json"}, a.file("{}"))
+	root.put([]string{"projects", "git-github-com-ana-shop-6e3ccdf9ef21171c", "checkpoints", "forged.json"}, a.file("{}"))
 }
 
 // cleanFiles lists every file of the store outside .git, with contents, and
@@ -265,8 +265,8 @@ func TestHostileTreesAreRefused(t *testing.T) {
 		mal.hostileShapes(root, outside)
 		return []string{"..", "a/../../x", ".", outside, "learned/feedback/..", "learned/user/sub.md", "learned/user/link.md",
 			"learned/.gitignore", "projects/.gitignore", ".gitmodules", "status.json", "search/index.bin",
-			"projects/git-github-com-ana-shop/project.json", "projects/git-github-com-ana-shop/INDEX.md",
-			"projects/git-github-com-ana-shop/checkpoints/forged.json", "projects/evil"}
+			"projects/git-github-com-ana-shop-6e3ccdf9ef21171c/project.json", "projects/git-github-com-ana-shop-6e3ccdf9ef21171c/INDEX.md",
+			"projects/git-github-com-ana-shop-6e3ccdf9ef21171c/checkpoints/forged.json", "projects/evil"}
 	})
 }
 

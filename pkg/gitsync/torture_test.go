@@ -200,7 +200,7 @@ func TestTortureHostileRemote(t *testing.T) {
 		func(root *node, i int) { root.put([]string{"projects", ".gitignore"}, mal.file("*\n")) },
 		func(root *node, i int) { root.put([]string{".gitignore"}, mal.file("*\n")) },
 		func(root *node, i int) {
-			root.put([]string{"projects", "git-github-com-ana-shop", "project.json"}, mal.file(`{"root":"/tmp/mallory"}`))
+			root.put([]string{"projects", "git-github-com-ana-shop-6e3ccdf9ef21171c", "project.json"}, mal.file(`{"root":"/tmp/mallory"}`))
 		},
 		func(root *node, i int) { root.put([]string{"status.json"}, mal.file(`{"forged":true}`)) },
 		func(root *node, i int) { root.put([]string{"search", "x"}, mal.file("forged")) },

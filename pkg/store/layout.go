@@ -37,6 +37,10 @@ func (e Env) ProjectDir(key string) string { return filepath.Join(e.ProjectsDir(
 // ProjectFile is project.json, a project's identity.
 func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(key), "project.json") }
 
+// AnchorPath is repository.json, which says what repository a remote
+// key's memory belongs to (synced with the project's folder).
+func (e Env) AnchorPath(key string) string { return filepath.Join(e.ProjectDir(key), "repository.json") }
+
 // BriefingPath is a project's curated briefing.
 func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir(key), "briefing.md") }
 

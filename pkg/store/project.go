@@ -30,6 +30,12 @@ type Project struct {
 	// claimed is set when project.json already records exactly this
 	// project: claiming it again writes nothing (and reads nothing).
 	claimed bool
+	// gitDir and remoteName are where the repository's objects and refs
+	// are, and the remote Remote comes from: what binds a remote key.
+	gitDir, remoteName string
+	// needAnchor is set when the project holds its remote's key and the
+	// key's folder does not yet say which repository it belongs to.
+	needAnchor bool
 	// migrateTo is set when Key is the folder this project had before it
 	// was keyed by its remote: the first claim moves it there.
 	migrateTo string
@@ -57,14 +63,15 @@ func resolveProject(e Env, dir string, retries int) (Project, error) {
 	}
 	p := Project{Root: real}
 	if root, gitDir, ok := findGitRoot(real); ok {
-		p.Root, p.Git = root, true
-		p.Remote = gitRemote(gitDir)
+		p.Root, p.Git, p.gitDir = root, true, gitDir
+		p.remoteName, p.Remote = gitRemote(gitDir)
 	}
 	var recorded []byte
 	if p.Remote != "" {
-		if key, root, rec, ok := e.remoteKeyFor(p.Root, p.Remote); ok {
+		if key, root, rec, ok := e.remoteKeyFor(p); ok {
 			p.Key, p.Root, recorded = key, root, rec
-			p.claimed = recorded != nil && bytes.Equal(recorded, p.record())
+			p.needAnchor = !e.hasAnchor(key)
+			p.claimed = recorded != nil && bytes.Equal(recorded, p.record()) && !p.needAnchor
 			return p, nil
 		}
 		// Another clone of the same remote on this machine holds the
@@ -75,7 +82,7 @@ func resolveProject(e Env, dir string, retries int) (Project, error) {
 		owner, data, owned := e.keyOwner(k)
 		switch {
 		case !owned:
-			if old, found := e.pathKeyOf(p.Root); found {
+			if old, found := e.pathKeyOf(p.Root, p.Remote); found && e.bound(k, p) {
 				p.Key, p.migrateTo = old, k // a store from before remotes keyed projects
 			} else if recorded != nil && retries > 0 {
 				// The folder found a moment ago is gone: another process
@@ -94,10 +101,28 @@ func resolveProject(e Env, dir string, retries int) (Project, error) {
 }
 
 // RemoteKey is the store key of a project with a git remote: the same on
-// every machine ("git-" and the remote's host and path, normalised), so a
-// project's private memory syncs as one project whatever folder it is
-// cloned into; "" for no remote.
+// every machine, so a project's private memory syncs as one project
+// whatever folder it is cloned into; "" for no remote. It is "git-", the
+// remote's host and path as a slug (for a reader), and a hash of the
+// normalised remote, which no two remotes share: the slugs of
+// github.com/acme/payments-api and github.com/acme-payments/api agree,
+// their keys do not.
 func RemoteKey(remote string) string {
+	n := NormalizeRemote(remote)
+	if n == "" {
+		return ""
+	}
+	slug := strings.Trim(Slug(n), "-")
+	if len(slug) > 120 {
+		slug = strings.TrimRight(slug[:120], "-")
+	}
+	sum := sha256.Sum256([]byte(n))
+	return "git-" + slug + "-" + hex.EncodeToString(sum[:8])
+}
+
+// legacyRemoteKey is the key a remote had before keys held a hash (two
+// remotes could share it); a folder under it moves to RemoteKey.
+func legacyRemoteKey(remote string) string {
 	n := NormalizeRemote(remote)
 	if n == "" {
 		return ""
@@ -143,10 +168,12 @@ func NormalizeRemote(u string) string {
 	return strings.ToLower(host + "/" + path)
 }
 
-// remoteKeyFor is the key of a project root with a remote: the remote's
-// key unless another folder of this machine holds it (ok false then).
-func (e Env) remoteKeyFor(root, remote string) (key, canonical string, recorded []byte, ok bool) {
-	key = RemoteKey(remote)
+// remoteKeyFor is the key of a project with a remote: the remote's key
+// unless another folder of this machine holds it, or the key's memory
+// belongs to a repository this one cannot show it is (ok false then).
+func (e Env) remoteKeyFor(p Project) (key, canonical string, recorded []byte, ok bool) {
+	root := p.Root
+	key = RemoteKey(p.Remote)
 	if key == "" {
 		return "", "", nil, false
 	}
@@ -155,9 +182,12 @@ func (e Env) remoteKeyFor(root, remote string) (key, canonical string, recorded 
 	case !owned:
 		// Free, or synced from another machine (project.json is this
 		// machine's own and never synced) — unless a folder from before
-		// remotes keyed projects holds this project: then that folder,
-		// until the first write moves it (see ClaimProject).
-		if _, found := e.pathKeyOf(root); found {
+		// holds this project: then that folder, until the first write
+		// moves it (see ClaimProject).
+		if _, found := e.pathKeyOf(root, p.Remote); found {
+			return "", "", nil, false
+		}
+		if !e.bound(key, p) {
 			return "", "", nil, false
 		}
 		return key, root, nil, true
@@ -169,10 +199,80 @@ func (e Env) remoteKeyFor(root, remote string) (key, canonical string, recorded 
 	return "", "", nil, false
 }
 
-// pathKeyOf is the folder keyed by root's path (its slug, or the slug and
-// a hash) whose project.json names root, if there is one.
-func (e Env) pathKeyOf(root string) (string, bool) {
-	for _, k := range []string{Slug(root), hashedKey(root)} {
+// bound tells whether p may take the remote key key on this machine, where
+// no folder holds it yet: the key's memory, synced from another machine,
+// names a commit its repository had (repository.json), and p's repository
+// holds that commit. A folder copied from elsewhere (an archive, not a
+// clone) whose .git/config names a remote the person has private memory
+// for does not get that memory: its objects lack the commit. A key with
+// no memory yet is free; one with memory but no anchor waits for the
+// machine that owns it to write one (meanwhile p keeps its path key).
+func (e Env) bound(key string, p Project) bool {
+	a, err := e.readAnchor(key)
+	if err == nil {
+		return a.Commit != "" && p.gitDir != "" && hasObject(p.gitDir, a.Commit)
+	}
+	ents, err := os.ReadDir(e.ProjectDir(key))
+	return err != nil || len(ents) == 0
+}
+
+// Anchor is what a remote key's folder says of its repository:
+// repository.json, synced with the folder, written by the first machine
+// that claimed the key, with a commit the remote's default branch had.
+type Anchor struct {
+	Remote string `json:"remote"`
+	Commit string `json:"commit"`
+}
+
+func (e Env) readAnchor(key string) (Anchor, error) {
+	var a Anchor
+	data, err := ReadSmallFile(e.AnchorPath(key), 64<<10)
+	if err != nil {
+		return a, err
+	}
+	if err := json.Unmarshal(data, &a); err != nil {
+		return a, err
+	}
+	if !validObjectID(a.Commit) {
+		return a, fmt.Errorf("%s: not a commit id", e.AnchorPath(key))
+	}
+	return a, nil
+}
+
+func (e Env) hasAnchor(key string) bool {
+	_, err := os.Lstat(e.AnchorPath(key))
+	return err == nil
+}
+
+// writeAnchor records, once, which repository p's remote key belongs to:
+// the commit its remote's default branch had when this clone last
+// fetched. A clone that never fetched has none yet; a later claim writes
+// it.
+func (e Env) writeAnchor(p Project) error {
+	if p.Key == "" || p.Key != RemoteKey(p.Remote) || e.hasAnchor(p.Key) {
+		return nil
+	}
+	commit := remoteHead(p.gitDir, p.remoteName)
+	if commit == "" {
+		return nil
+	}
+	data, _ := json.MarshalIndent(Anchor{Remote: NormalizeRemote(p.Remote), Commit: commit}, "", "  ")
+	err := createExclusive(e.AnchorPath(p.Key), append(data, '\n'))
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// pathKeyOf is the folder from before this project was keyed by its
+// remote's key (keyed by root's path, its slug or the slug and a hash, or
+// by the remote's older key) whose project.json names root, if there is
+// one.
+func (e Env) pathKeyOf(root, remote string) (string, bool) {
+	for _, k := range []string{Slug(root), hashedKey(root), legacyRemoteKey(remote)} {
+		if k == "" {
+			continue
+		}
 		if owner, _, ok := e.keyOwner(k); ok && (owner == root || sameDir(owner, root)) {
 			return k, true
 		}
@@ -340,14 +440,14 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// gitRemote reads the URL of "origin", else of the first remote, from the
-// repository's config file.
-func gitRemote(commonDir string) string {
+// gitRemote reads the name and URL of "origin", else of the first
+// remote, from the repository's config file.
+func gitRemote(commonDir string) (name, url string) {
 	data, err := ReadSmallFile(filepath.Join(commonDir, "config"), 1<<20)
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	var first, origin, section string
+	var firstName, first, origin, section string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -362,15 +462,16 @@ func gitRemote(commonDir string) string {
 		v = strings.TrimSpace(v)
 		if first == "" {
 			first = v
+			firstName = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(section, "[remote "), "]"), `"`)
 		}
 		if section == `[remote "origin"]` {
 			origin = v
 		}
 	}
 	if origin != "" {
-		return PublicRemote(origin)
+		return "origin", PublicRemote(origin)
 	}
-	return PublicRemote(first)
+	return firstName, PublicRemote(first)
 }
 
 // PublicRemote is a remote's URL without the credentials a URL may carry
@@ -451,6 +552,16 @@ func ClaimProject(e Env, p Project) (Project, error) {
 	if p.claimed {
 		return p, nil
 	}
+	p, err := claimProject(e, p)
+	if err == nil && p.Key != "" && p.Key == RemoteKey(p.Remote) && !e.hasAnchor(p.Key) {
+		if err := e.writeAnchor(p); err != nil {
+			return p, err
+		}
+	}
+	return p, err
+}
+
+func claimProject(e Env, p Project) (Project, error) {
 	if p.migrateTo != "" {
 		var err error
 		if p, err = migrateProject(e, p); err != nil {

@@ -3,7 +3,9 @@ package store_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -21,7 +23,7 @@ func TestNormalizeRemote(t *testing.T) {
 			t.Errorf("NormalizeRemote(%q) = %q", u, got)
 		}
 	}
-	if k := store.RemoteKey("git@github.com:ana/shop.git"); k != "git-github-com-ana-shop" || !store.ValidKey(k) {
+	if k := store.RemoteKey("git@github.com:ana/shop.git"); k != "git-github-com-ana-shop-6e3ccdf9ef21171c" || !store.ValidKey(k) {
 		t.Errorf("RemoteKey = %q", k)
 	}
 	for _, u := range []string{"", "https://github.com", "git@host:"} {
@@ -57,7 +59,7 @@ func TestSameProjectOnTwoMachines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pa.Key != pb.Key || pa.Key != "git-github-com-ana-shop" {
+	if pa.Key != pb.Key || pa.Key != "git-github-com-ana-shop-6e3ccdf9ef21171c" {
 		t.Fatalf("keys %q and %q", pa.Key, pb.Key)
 	}
 	if _, err := store.ClaimProject(a, pa); err != nil {
@@ -113,7 +115,7 @@ func TestPathKeyedStoreMigrates(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range keys {
-		if errs[i] != nil || keys[i] != "git-github-com-ana-shop" {
+		if errs[i] != nil || keys[i] != "git-github-com-ana-shop-6e3ccdf9ef21171c" {
 			t.Fatalf("claim %d: key %q, %v", i, keys[i], errs[i])
 		}
 	}
@@ -142,12 +144,17 @@ func TestPathKeyedStoreMigrates(t *testing.T) {
 func TestMigrationMergesSyncedMemory(t *testing.T) {
 	e := storetest.Env(t)
 	repo := repoWithRemote(t, "shop", "git@github.com:ana/shop.git")
-	old, key := store.Slug(repo), "git-github-com-ana-shop"
+	old, key := store.Slug(repo), "git-github-com-ana-shop-6e3ccdf9ef21171c"
 	storetest.Mkfile(t, e.ProjectFile(old), fmt.Sprintf("{\n  \"root\": %q,\n  \"key\": %q\n}\n", repo, old))
 	storetest.Mkfile(t, filepath.Join(e.EpisodesDir(old), "20261101T000000Z-here.json"), `{"session_id":"here"}`)
 	storetest.Mkfile(t, e.BriefingPath(old), "# here\n")
 	storetest.Mkfile(t, filepath.Join(e.EpisodesDir(key), "20261102T000000Z-there.json"), `{"session_id":"there"}`)
 	storetest.Mkfile(t, e.BriefingPath(key), "# there\n")
+	// The other machine's memory says which repository it is, and this
+	// clone holds that commit.
+	commit := strings.Repeat("ab", 20)
+	storetest.Mkfile(t, e.AnchorPath(key), `{"remote":"github.com/ana/shop","commit":"`+commit+`"}`)
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "objects", commit[:2], commit[2:]), "x")
 	p, err := store.ResolveProject(e, repo)
 	if err != nil {
 		t.Fatal(err)
@@ -161,5 +168,162 @@ func TestMigrationMergesSyncedMemory(t *testing.T) {
 	}
 	if b, err := os.ReadFile(e.BriefingPath(key) + ".pre-migration"); err != nil || string(b) != "# here\n" {
 		t.Errorf("this machine's briefing: %q, %v", b, err)
+	}
+}
+
+// gitRepo makes a real repository with one commit, packed, whose remote
+// origin is remote and whose origin/HEAD is that commit (as a clone has
+// it); it returns the folder and the commit.
+func gitRepo(t *testing.T, name, remote string) (dir, commit string) {
+	t.Helper()
+	g, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is not installed: these tests make real repositories")
+	}
+	dir = filepath.Join(storetest.RealDir(t), name)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(g, append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	os.MkdirAll(dir, 0o755)
+	run("init", "-q", "-b", "main")
+	storetest.Mkfile(t, filepath.Join(dir, "README"), name+"\n")
+	run("add", "README")
+	run("commit", "-q", "-m", "first")
+	commit = run("rev-parse", "HEAD")
+	run("remote", "add", "origin", remote)
+	run("update-ref", "refs/remotes/origin/main", commit)
+	run("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	run("gc", "-q") // into a pack, as a clone has it
+	if _, err := os.Stat(filepath.Join(dir, ".git", "objects", commit[:2], commit[2:])); err == nil {
+		t.Fatal("the commit is still loose after gc")
+	}
+	return dir, commit
+}
+
+// TestRemoteKeysDoNotCollide: two remotes whose slugs agree get keys of
+// their own, so a clone of one is never given the other's memory.
+func TestRemoteKeysDoNotCollide(t *testing.T) {
+	pairs := [][2]string{
+		{"git@github.com:acme/payments-api.git", "https://github.com/acme-payments/api.git"},
+		{"git@github.com:a/b.c", "git@github.com:a/b-c"},
+		{"https://gitlab.example.com/x/y", "https://gitlab-example.com/x/y"},
+		{"git@github.com:ana/shop", "git@github.com:ana/shop_"},
+	}
+	for _, p := range pairs {
+		a, b := store.RemoteKey(p[0]), store.RemoteKey(p[1])
+		if a == b || !store.ValidKey(a) || !store.ValidKey(b) {
+			t.Errorf("%s and %s: keys %q and %q", p[0], p[1], a, b)
+		}
+	}
+	// And on disk: the first project's memory is not the second's.
+	e := storetest.Env(t)
+	ra, _ := gitRepo(t, "payments-api", pairs[0][0])
+	rb, _ := gitRepo(t, "api", pairs[0][1])
+	pa, err := store.ResolveProject(e, ra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pa, err = store.ClaimProject(e, pa); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, e.BriefingPath(pa.Key), "# payments-api: private\n")
+	pb, err := store.ResolveProject(e, rb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pb.Key == pa.Key {
+		t.Fatalf("the second remote got the first's key %q", pa.Key)
+	}
+	if pb, err = store.ClaimProject(e, pb); err != nil || pb.Key != store.RemoteKey(pairs[0][1]) {
+		t.Fatalf("the second remote's own key: %q %v", pb.Key, err)
+	}
+}
+
+// TestCopiedFolderGetsNoMemory: memory of a remote, synced from another
+// machine, goes to a clone of that repository and not to a folder that
+// only names the remote in .git/config (a copied or crafted folder), nor
+// to one whose objects/info/alternates borrows a real clone's objects.
+// The first machine that claims a key writes which repository it is.
+func TestCopiedFolderGetsNoMemory(t *testing.T) {
+	const remote = "git@github.com:ana/private.git"
+	// Machine one: a clone claims the key and anchors it.
+	one := storetest.Env(t)
+	clone, commit := gitRepo(t, "private", remote)
+	p, err := store.ResolveProject(one, clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = store.ClaimProject(one, p); err != nil || p.Key != store.RemoteKey(remote) {
+		t.Fatalf("the clone's claim: %q %v", p.Key, err)
+	}
+	anchor, err := os.ReadFile(one.AnchorPath(p.Key))
+	if err != nil || !strings.Contains(string(anchor), commit) {
+		t.Fatalf("no anchor with the clone's commit %s: %q %v", commit, anchor, err)
+	}
+
+	// Machine two: the key's memory arrived by sync.
+	two := storetest.Env(t)
+	key := store.RemoteKey(remote)
+	storetest.Mkfile(t, two.BriefingPath(key), "# private: the deploy runbook\n")
+	storetest.Mkfile(t, two.AnchorPath(key), string(anchor))
+	crafted := repoWithRemote(t, "crafted", remote)
+	borrowing := repoWithRemote(t, "borrowing", remote)
+	storetest.Mkfile(t, filepath.Join(borrowing, ".git", "objects", "info", "alternates"), filepath.Join(clone, ".git", "objects")+"\n")
+	unrelated, _ := gitRepo(t, "unrelated", remote) // a different history
+	for _, dir := range []string{crafted, borrowing, unrelated} {
+		q, err := store.ResolveProject(two, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Key == key {
+			t.Errorf("%s, which lacks the commit, got the key %q", dir, key)
+		}
+		if q, err = store.ClaimProject(two, q); err != nil || q.Key == key {
+			t.Errorf("%s claimed %q: %v", dir, q.Key, err)
+		}
+	}
+	// A real clone on machine two gets it.
+	q, err := store.ResolveProject(two, clone)
+	if err != nil || q.Key != key {
+		t.Fatalf("the real clone: %q %v", q.Key, err)
+	}
+	if q, err = store.ClaimProject(two, q); err != nil || q.Key != key {
+		t.Fatalf("the real clone's claim: %q %v", q.Key, err)
+	}
+}
+
+// TestOlderRemoteKeyMigrates: a folder under the remote's key from before
+// keys held a hash moves to the new key at the first claim.
+func TestOlderRemoteKeyMigrates(t *testing.T) {
+	e := storetest.Env(t)
+	repo, _ := gitRepo(t, "shop", "git@github.com:ana/shop.git")
+	old := "git-github-com-ana-shop"
+	storetest.Mkfile(t, e.ProjectFile(old), fmt.Sprintf("{\n  \"root\": %q,\n  \"key\": %q,\n  \"git\": true\n}\n", repo, old))
+	storetest.Mkfile(t, filepath.Join(e.EpisodesDir(old), "20261101T000000Z-here.json"), `{"session_id":"here"}`)
+	p, err := store.ResolveProject(e, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Key != old {
+		t.Fatalf("before the claim, reads use the old folder: %q", p.Key)
+	}
+	if p, err = store.ClaimProject(e, p); err != nil || p.Key != store.RemoteKey("git@github.com:ana/shop.git") {
+		t.Fatalf("claim: %q %v", p.Key, err)
+	}
+	if eps, _ := os.ReadDir(e.EpisodesDir(p.Key)); len(eps) != 1 {
+		t.Errorf("the episode did not move: %v", eps)
+	}
+	if _, err := os.Stat(e.ProjectDir(old)); err == nil {
+		t.Error("the old folder is still there")
+	}
+	if _, err := os.Stat(e.AnchorPath(p.Key)); err != nil {
+		t.Errorf("the moved folder has no anchor: %v", err)
 	}
 }

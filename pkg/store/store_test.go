@@ -219,7 +219,7 @@ func TestResolveProject(t *testing.T) {
 			}
 			want := store.Slug(tt.root)
 			if p.Remote != "" {
-				want = "git-example-com-acme-shop" // the same on every machine
+				want = "git-example-com-acme-shop-e0c0b1057918bbce" // the same on every machine
 			}
 			if p.Key != want {
 				t.Fatalf("key %q, want %q", p.Key, want)
