@@ -188,3 +188,114 @@ func TestHugeSettingsAreRefused(t *testing.T) {
 	}
 	t.Logf("refused in %v", time.Since(start))
 }
+
+// clientWrites plays the client: saves of .claude.json until stop is
+// closed, each under the client's proper-lockfile lock (mkdir path.lock,
+// taken over when stale), each adding one key, written in place or by an
+// atomic replace, as the client's own saves are. It returns how many.
+func clientWrites(t *testing.T, path string, stop <-chan struct{}) int {
+	lock := path + ".lock"
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return i
+		default:
+		}
+		for {
+			if err := os.Mkdir(lock, 0o700); err == nil {
+				break
+			}
+			if fi, err := os.Lstat(lock); err == nil && time.Since(fi.ModTime()) > clientLockStale {
+				os.Remove(lock)
+				continue
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Error(err)
+			return i
+		}
+		v, err := settings.Parse(data)
+		if err != nil {
+			t.Errorf("the client read a broken file: %v", err)
+			os.Remove(lock)
+			return i
+		}
+		v.Set(fmt.Sprintf("clientWrite%d", i), settings.String("kept"))
+		out, _ := settings.Patch(data, v)
+		if i%2 == 0 {
+			os.WriteFile(path, out, 0o600)
+		} else {
+			tmp := path + ".client-tmp"
+			os.WriteFile(tmp, out, 0o600)
+			os.Rename(tmp, path)
+		}
+		os.Remove(lock)
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// TestInstallLosesNoClientWrite: the client saves .claude.json hundreds of
+// times under its own lock while ccmem installs and uninstalls over and
+// over; every one of the client's saves is still in the file afterwards
+// (without the lock, a compare and swap lost about one in fifty).
+func TestInstallLosesNoClientWrite(t *testing.T) {
+	f := newFakeInstall(t, "{\n  \"numStartups\": 3\n}\n")
+	stop := make(chan struct{})
+	saves := make(chan int)
+	go func() { saves <- clientWrites(t, f.claudeJSON, stop) }()
+	const rounds = 20
+	for i := range rounds {
+		if _, err := Install(f.o); err != nil {
+			t.Fatalf("install %d: %v", i, err)
+		}
+		if _, err := Uninstall(f.o); err != nil {
+			t.Fatalf("uninstall %d: %v", i, err)
+		}
+	}
+	close(stop)
+	n := <-saves
+	data, _ := os.ReadFile(f.claudeJSON)
+	lost := 0
+	for i := 0; i < n; i++ {
+		if !strings.Contains(string(data), fmt.Sprintf(`"clientWrite%d"`, i)) {
+			lost++
+		}
+	}
+	t.Logf("%d client saves during %d installs and uninstalls", n, rounds)
+	if n < 100 {
+		t.Fatalf("only %d client saves: the test raced nothing", n)
+	}
+	if lost > 0 {
+		t.Fatalf("%d of the client's %d saves were lost", lost, n)
+	}
+	if _, err := os.Stat(f.claudeJSON + ".lock"); err == nil {
+		t.Fatal("the lock was left behind")
+	}
+}
+
+// TestInstallTakesOverADeadClientsLock: a lock left by a client that died
+// (older than ten seconds) is taken over; a fresh one is waited for.
+func TestInstallTakesOverADeadClientsLock(t *testing.T) {
+	f := newFakeInstall(t, "{}\n")
+	lock := f.claudeJSON + ".lock"
+	os.Mkdir(lock, 0o700)
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(lock, old, old)
+	if _, err := Install(f.o); err != nil {
+		t.Fatalf("a dead client's lock: %v", err)
+	}
+	os.Mkdir(lock, 0o700)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		os.Remove(lock)
+	}()
+	start := time.Now()
+	if _, err := Uninstall(f.o); err != nil {
+		t.Fatalf("a lock held for a moment: %v", err)
+	}
+	if time.Since(start) < 250*time.Millisecond {
+		t.Fatal("uninstall did not wait for the client's lock")
+	}
+}
