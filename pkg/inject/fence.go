@@ -99,6 +99,15 @@ func isWord(c byte) bool   { return isLetter(c) || c >= '0' && c <= '9' || c == 
 // escapeHeader keeps a line of file content from passing for one of the
 // block's own section headers ("# …"): a Markdown level-1 header is
 // escaped ("\# …"); deeper headers ("## Build") stay as they are.
+// SafeLines makes text from the disk (a profile, a file's lines) safe to
+// place among the lines the model reads: each line one line (str.Line)
+// that cannot pass for a header; the newlines between them stay. It is
+// what the block's sections get (see Fit), for text given outside it.
+func SafeLines(text string) string {
+	lines := strings.Split(text, "\n")
+	return strings.Join(fenceLines(lines), "\n")
+}
+
 func escapeHeader(line string) string {
 	i := 0
 	for i < len(line) && i < 3 && line[i] == ' ' {

@@ -137,7 +137,7 @@ func skillProfile(e store.Env, p *store.Project, req ToolRequest) (ToolResult, e
 		return ToolResult{}, err
 	}
 	text := fmt.Sprintf("ccmem — the user's notes for the %q skill in this project (from memory: %s):\n%s",
-		str.Line(str.Shorten(req.Skill, 80)), e.Tilde(path), strings.Join(h.Lines, "\n"))
+		str.Line(str.Shorten(req.Skill, 80)), e.Tilde(path), inject.SafeLines(strings.Join(h.Lines, "\n")))
 	err = session.CommitGuard(e, *p, req.SessionID, []string{path})
 	return ToolResult{Context: inject.Neutralize(text)}, err
 }

@@ -10,6 +10,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/internal/str"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -114,8 +115,12 @@ func (e Env) Time() time.Time {
 	return e.Now()
 }
 
-// Tilde shortens a path under the home directory for display to people.
+// Tilde is a path as it is shown, to people and to the model: under the
+// home directory shortened with ~, and always one safe line (str.Line), so
+// a folder whose name holds a newline cannot forge a line of the block or
+// of a terminal table wherever a path is shown.
 func (e Env) Tilde(p string) string {
+	p = str.Line(p)
 	if e.Home == "" || e.Home == "/" {
 		return p
 	}
