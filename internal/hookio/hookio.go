@@ -65,7 +65,8 @@ func (in Input) ToolString(key string) string {
 // ErrTimedOut is returned when the hook input did not arrive by the deadline.
 var ErrTimedOut = errors.New("timed out reading hook input on stdin")
 
-// MaxInput bounds how much stdin a hook reads.
+// MaxInput bounds how much stdin a hook reads (each string of it is cut
+// to MaxString as it is read).
 const MaxInput = 64 << 20
 
 // Decode parses a hook payload.
@@ -128,12 +129,13 @@ func ReadInput(stdin io.Reader, deadline time.Time) (Input, error) {
 	}
 	type result struct {
 		data []byte
+		over bool
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
-		done <- result{data, err}
+		data, over, err := shortenStrings(stdin, MaxString, MaxInput)
+		done <- result{data, over, err}
 	}()
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -142,7 +144,7 @@ func ReadInput(stdin io.Reader, deadline time.Time) (Input, error) {
 		if r.err != nil {
 			return Input{}, fmt.Errorf("reading hook input: %w", r.err)
 		}
-		if len(r.data) > MaxInput {
+		if r.over {
 			return Input{}, fmt.Errorf("hook input is over %d MB", MaxInput>>20)
 		}
 		return Decode(r.data)
