@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e e2e-latest demo install uninstall vet cross release-snapshot torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -111,6 +111,11 @@ cross:
 release-snapshot:
 	CCMEM_VERSION=$$(sed -n 's/^  "version": "\(.*\)",$$/\1/p' .claude-plugin/plugin.json) \
 		$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean --skip=publish
+
+## release-pin: build the release reproducibly (release-snapshot) and pin its six archives' SHA-256 in
+## .claude-plugin/release.sha256, which the plugin checks a download against; run before tagging a release
+release-pin: release-snapshot
+	$(GO) run ./scripts/releasepin
 
 ## install: build, then wire ccmem into your Claude Code (~/.local, ~/.claude/settings.json)
 install: build
