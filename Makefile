@@ -110,7 +110,7 @@ cross:
 ## and a Scoop manifest, all with the plugin's version; nothing is published
 release-snapshot:
 	CCMEM_VERSION=$$(sed -n 's/^  "version": "\(.*\)",$$/\1/p' .claude-plugin/plugin.json) \
-		$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean --skip=publish
+		$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean --skip=publish --parallelism 1
 
 ## release-pin: build the release reproducibly (release-snapshot) and pin its six archives' SHA-256 in
 ## .claude-plugin/release.sha256, which the plugin checks a download against; run before tagging a release

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -324,4 +326,58 @@ func lookPathIn(file, path string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// TestPinnedReleaseIsFetched: the release as goreleaser builds it, pinned
+// by make release-pin's program, is what the plugin's launcher downloads,
+// verifies and runs; the same archive served with a byte changed is not.
+func TestPinnedReleaseIsFetched(t *testing.T) {
+	w := newBareWorld(t, nil)
+	dist := releaseSnapshot(t)
+	version := pluginVersion(t)
+	plug := pluginCopy(t, false)
+	pin := filepath.Join(plug, ".claude-plugin", "release.sha256")
+	cmd := exec.Command("go", "run", "./scripts/releasepin", "-dist", dist, "-o", pin)
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("releasepin: %v\n%s", err, out)
+	}
+	archive := fmt.Sprintf("ccmem_v%s_%s_%s.tar.gz", version, runtime.GOOS, runtime.GOARCH)
+	data, err := os.ReadFile(filepath.Join(dist, archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tamper := true
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v"+version+"/"+archive {
+			http.NotFound(rw, r)
+			return
+		}
+		if tamper {
+			rw.Write(append(append([]byte{}, data[:len(data)-1]...), data[len(data)-1]^1))
+			return
+		}
+		rw.Write(data)
+	}))
+	defer srv.Close()
+	fetch := func() string {
+		t.Helper()
+		c := exec.Command("sh", filepath.Join(plug, "hooks", "run"), "--fetch")
+		c.Env = append(w.env(), "CLAUDE_PLUGIN_DATA="+filepath.Join(w.home, "plugin-data"), "CCMEM_RELEASE_URL="+srv.URL)
+		c.Run()
+		failed, _ := os.ReadFile(filepath.Join(w.home, "plugin-data", "v"+version+".failed"))
+		return string(failed)
+	}
+	if f := fetch(); !strings.Contains(f, "does not match the SHA-256 the plugin pins") {
+		t.Fatalf("a changed archive: %q", f)
+	}
+	os.Remove(filepath.Join(w.home, "plugin-data", "v"+version+".failed"))
+	tamper = false
+	if f := fetch(); f != "" {
+		t.Fatalf("the pinned release: %q", f)
+	}
+	exe := filepath.Join(w.home, "plugin-data", "v"+version, "bin", "ccmem")
+	if out, err := exec.Command(exe, "version").Output(); err != nil || string(out) != "ccmem v"+version+"\n" {
+		t.Fatalf("the fetched ccmem: %q %v", out, err)
+	}
 }

@@ -24,7 +24,7 @@ import (
 // pluginFiles are the files of the repository that make it a plugin
 // marketplace, as a clone has them.
 var pluginFiles = []string{
-	".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".claude-plugin/icon.png",
+	".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".claude-plugin/icon.png", ".claude-plugin/release.sha256",
 	"hooks/hooks.json", "hooks/run",
 	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/ccmem.md",
 	"README.md", "LICENSE",
