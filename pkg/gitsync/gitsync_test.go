@@ -54,8 +54,16 @@ func newMachine(t *testing.T, name string) *machine {
 	repo := filepath.Join(storetest.RealDir(t), name+"-src", "shop")
 	storetest.Mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	storetest.Mkfile(t, filepath.Join(repo, ".git", "config"), "[remote \"origin\"]\n\turl = git@github.com:ana/shop.git\n")
+	// A clone: the remote's branch as last fetched, and its commit (the
+	// object's presence is what binds the project's key to the clone).
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "refs", "remotes", "origin", "HEAD"), "ref: refs/remotes/origin/main\n")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "refs", "remotes", "origin", "main"), shopCommit+"\n")
+	storetest.Mkfile(t, filepath.Join(repo, ".git", "objects", shopCommit[:2], shopCommit[2:]), "a commit")
 	return &machine{t: t, name: name, env: e, repo: repo, s: &gitsync.Syncer{Env: e, Git: needGit(t), Machine: name, Environ: gitEnv(e.Home)}}
 }
+
+// shopCommit is a commit of the project every machine has cloned.
+const shopCommit = "5e0c0a1b2c3d4e5f60718293a4b5c6d7e8f90123"
 
 func bareRemote(t *testing.T) string {
 	t.Helper()

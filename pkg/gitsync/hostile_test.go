@@ -516,3 +516,73 @@ func TestNoSecretReachesTheRemote(t *testing.T) {
 		t.Errorf("the state does not keep the held files: %+v", st.Report.Held)
 	}
 }
+
+// TestAfterAHostileRemoteAnHonestOne: a store that synced with a hostile
+// remote (every shape of attack at once) moves to an honest remote, as
+// `ccmem sync`'s hint says, and syncs with another machine there as any
+// store does: nothing of the attack travels, everything of the person's
+// does.
+func TestAfterAHostileRemoteAnHonestOne(t *testing.T) {
+	hostile, honest := bareRemote(t), filepath.Join(storetest.RealDir(t), "honest.git")
+	if out, err := exec.Command(needGit(t), "init", "-q", "--bare", "-b", "main", honest).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("the staging database is heron-7")
+	a.session("before", "a session before the attack", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	if _, err := a.s.Init(context.Background(), hostile); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(storetest.RealDir(t), "PWNED")
+	outside := filepath.Join(storetest.RealDir(t), "outside-the-store")
+	mal := attacker{t, hostile}
+	root := mal.head()
+	mal.plantGitDir(root, marker)
+	mal.hostileShapes(root, outside)
+	mal.push(root, "an honest-looking sync")
+	a.sync()
+	sealed(t, a, marker, outside)
+
+	// The person moves to an honest remote.
+	if out, err := exec.Command(needGit(t), "-C", a.env.Store, "remote", "set-url", "origin", honest).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	a.remember("a fact after the move")
+	a.sync()
+	if _, err := b.s.Init(context.Background(), honest); err != nil {
+		t.Fatalf("the other machine joins the honest remote: %v", err)
+	}
+	b.remember("the other machine's fact")
+	b.session("after", "a session on the other machine", time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	b.sync()
+	a.sync()
+	for _, m := range []*machine{a, b} {
+		sealed(t, m, marker, outside)
+		blk := m.block()
+		for _, want := range []string{"heron-7", "a fact after the move", "the other machine's fact", "a session before the attack", "a session on the other machine"} {
+			if !strings.Contains(blk, want) {
+				t.Errorf("%s's next session is not told %q", m.name, want)
+			}
+		}
+	}
+	out, _ := exec.Command(needGit(t), "--git-dir", honest, "ls-tree", "-r", "--name-only", "main").Output()
+	for _, name := range strings.Split(string(out), "\n") {
+		if name != "" && carriedByTest(name) != "" {
+			t.Errorf("the attack reached the honest remote: %q", name)
+		}
+	}
+	agree(t, a, b)
+}
+
+// carriedByTest says why a path of the honest remote is not one of
+// ccmem's own, or "" (a test's own reading of the layout).
+func carriedByTest(name string) string {
+	switch {
+	case strings.HasPrefix(name, "-x/"), strings.Contains(name, ".git/"), strings.Contains(name, ".."),
+		strings.HasSuffix(name, "INDEX.md"), strings.HasSuffix(name, "project.json"), name == "status.json",
+		strings.HasPrefix(name, "search/"), strings.Contains(name, "checkpoints/"), name == ".gitmodules",
+		strings.HasSuffix(name, "/.gitignore"), strings.Contains(name, "sub.md"), strings.Contains(name, "link.md"):
+		return "the attack's"
+	}
+	return ""
+}
