@@ -39,7 +39,9 @@ func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(
 
 // AnchorPath is repository.json, which says what repository a remote
 // key's memory belongs to (synced with the project's folder).
-func (e Env) AnchorPath(key string) string { return filepath.Join(e.ProjectDir(key), "repository.json") }
+func (e Env) AnchorPath(key string) string {
+	return filepath.Join(e.ProjectDir(key), "repository.json")
+}
 
 // BriefingPath is a project's curated briefing.
 func (e Env) BriefingPath(key string) string { return filepath.Join(e.ProjectDir(key), "briefing.md") }
