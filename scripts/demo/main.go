@@ -80,8 +80,13 @@ func run() error {
 			}
 		}
 	}
+	// The sample's memory is this machine's own: the project is claimed
+	// here (its project.json written), as a session start would have.
 	p, err := store.ResolveProject(menv, project)
 	if err != nil {
+		return err
+	}
+	if p, err = store.ClaimProject(menv, p); err != nil {
 		return err
 	}
 	for _, f := range files {
