@@ -21,7 +21,7 @@ build:
 demo: build
 	@$(GO) run ./scripts/demo
 
-## test: vet, every target's build and test compile, the demo's self-check, unit tests,
+## test: vet, every target's build and vet (tests type-checked), the demo's self-check, unit tests,
 ## testscripts and the real-client end-to-end tests (the pinned client is fetched first);
 ## each step says what it does, and the tests report as they finish
 ## and last, the README's two commands again as a new user would run them (make newcomer)
@@ -101,7 +101,7 @@ vet:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi
 
-## cross: build, vet and compile the tests for macOS, Windows and linux/arm64
+## cross: build and vet (tests type-checked) for macOS, Windows and linux/arm64
 cross:
 	@bash scripts/cross.sh
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Proves ccmem builds where its users are: for each target, builds every
-# package, vets it, and compiles every package's tests (go test -c), so a
-# test that cannot build on macOS or Windows fails here, on Linux CI.
+# package and vets it. go vet type-checks every package with its tests for
+# the target (its build tags and GOOS files), so a test that cannot build
+# on macOS or Windows fails here, on Linux CI; linking each test binary
+# (go test -c) proved nothing more and took most of the time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${CROSS_TARGETS:-"darwin/arm64 darwin/amd64 windows/amd64 windows/arm64 linux/arm64"}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 n=0
 total=$(wc -w <<<"$targets")
 for t in $targets; do
@@ -16,7 +16,5 @@ for t in $targets; do
   go build -trimpath ./...
   echo "cross: [$n/$total] $t: vet" >&2
   go vet ./...
-  echo "cross: [$n/$total] $t: test compile" >&2
-  go test -trimpath -c -o "$out/$GOOS-$GOARCH/" ./... >/dev/null
 done
-echo "cross: $total targets build, vet and compile their tests" >&2
+echo "cross: $total targets build and vet, tests included" >&2
