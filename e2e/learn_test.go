@@ -126,11 +126,36 @@ func (tm *tmuxClient) run(args ...string) string {
 
 func (tm *tmuxClient) screen() string { return tm.run("capture-pane", "-p", "-t", "cc") }
 
-// send types text and presses Enter.
+// send types text and presses Enter. A client busy drawing (a notice at
+// start, a loaded machine) takes keys late: Enter goes once the text
+// shows in the input box, and again when the box still holds the text a
+// moment later (an Enter on an empty box does nothing).
 func (tm *tmuxClient) send(text string) {
 	tm.run("send-keys", "-t", "cc", "-l", text)
+	for deadline := time.Now().Add(10 * time.Second); !inputHolds(tm.screen(), text) && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
 	time.Sleep(200 * time.Millisecond)
 	tm.run("send-keys", "-t", "cc", "Enter")
+	for range 3 {
+		time.Sleep(1500 * time.Millisecond)
+		if !inputHolds(tm.screen(), text) {
+			return
+		}
+		tm.run("send-keys", "-t", "cc", "Enter")
+	}
+}
+
+// inputHolds tells whether the client's input box (its "❯" line) holds
+// text not yet sent.
+func inputHolds(screen, text string) bool {
+	head := text[:min(len(text), 30)]
+	for _, l := range strings.Split(screen, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "❯"); ok && strings.HasPrefix(strings.TrimSpace(rest), head) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitFor waits until the screen satisfies ok, failing after 45 s.

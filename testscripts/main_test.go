@@ -22,6 +22,7 @@ import (
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/internal/hooks"
 	"github.com/ccmem/ccmem/internal/ui"
+	"github.com/ccmem/ccmem/pkg/lessons"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of the scripts from the actual output")
@@ -77,6 +78,7 @@ func TestScripts(t *testing.T) {
 			"hookcontext": cmdHookContext,
 			"showblock":   cmdShowBlock,
 			"maxchars":    cmdMaxChars,
+			"ruleprefix":  cmdRulePrefix,
 		},
 	})
 }
@@ -168,4 +170,15 @@ func cmdShowBlock(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("stdout is not ccmem show --json output: %v", err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(out.Block.Text+"\n"), 0o644))
+}
+
+// cmdRulePrefix sets the variable VAR to what the names of the project
+// rooted at DIR's friction rules start with: ruleprefix DIR VAR.
+func cmdRulePrefix(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: ruleprefix DIR VAR")
+	}
+	dir, err := filepath.EvalSymlinks(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Setenv(args[1], lessons.Prefix(dir))
 }

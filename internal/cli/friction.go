@@ -25,22 +25,28 @@ week, the worst sessions with their signals, the causes that recur in the
 sessions with friction — signals, folders of the files they changed,
 commands that failed and what made them work — and the best sessions.
 
-From the friction that recurs (in 2 sessions or more) it draws antigens:
-candidate rules such as "Run the tests or the command and read its result
-before saying that something works", each with its evidence and a
-confidence by how often it was seen (High: 5 sessions or more, Medium: 3
-or more, Low: fewer). --propose puts the new ones up for review as pending
-feedback: ` + "`ccmem learn review`" + ` shows them, --accept makes one a learned
-feedback entry (injected in every session, evidence kept as provenance),
---reject remembers the no, and it is not proposed again. Nothing is
-written without --propose. Deterministic: no model is asked.
+From the friction that recurs (in 2 sessions or more) it draws candidate
+rules such as "Run the tests or the command and read its result before
+saying that something works", each with its evidence and a confidence by
+how often it was seen (High: 5 sessions or more, Medium: 3 or more, Low:
+fewer). --propose puts the new ones up for review, named for this project:
+` + "`ccmem learn review`" + ` shows them (or /ccmem:review in a session), --accept
+makes one a learned rule of this project (given to this project's
+sessions only, evidence kept as provenance; --everywhere makes it apply in
+every project), --reject remembers the no, and it is not proposed again.
+A rule is never shown to a session before a person accepts it.
+
+Every report recounts the sessions and confidence of the project's rules
+from the evidence, and an accepted rule whose friction did not show in the
+project's last 15 sessions goes back to review, no longer applied, for a
+person to accept again or reject. Deterministic: no model is asked.
 
 --since limits the report to sessions started since a date (2026-10-01)
 or for a span (30d, 4w, 12h).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)
 		since := fs.String("since", "", "only sessions started since this `date or span` (2026-10-01, 30d, 4w)")
-		propose := fs.Bool("propose", false, "put the new antigens up for `ccmem learn review`")
+		propose := fs.Bool("propose", false, "put the new candidate rules up for `ccmem learn review`")
 		asJSON := fs.Bool("json", false, "print the report as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -88,17 +94,26 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 	}
 	rep := lessons.Analyze(eps, since)
+	// The project's rules follow the evidence there is now.
+	regraded, err := lessons.Regrade(c.Env, p.Root, eps)
+	if err != nil {
+		return err
+	}
 	var props []lessons.Proposal
 	if propose {
-		if props, err = lessons.Propose(c.Env, c.Env.Tilde(p.Root), rep.Antigens); err != nil {
+		if props, err = lessons.Propose(c.Env, p.Root, rep.Rules); err != nil {
 			return err
 		}
+	}
+	for i := range rep.Rules {
+		rep.Rules[i].Name = lessons.Prefix(p.Root) + "-" + rep.Rules[i].Name
 	}
 	if asJSON {
 		return c.PrintJSON(struct {
 			lessons.Report
 			Proposed []lessons.Proposal `json:"proposed,omitempty"`
-		}{rep, props})
+			Regraded []lessons.Regraded `json:"regraded,omitempty"`
+		}{rep, props, regraded})
 	}
 	w := c.Stdout
 	span := ""
@@ -156,15 +171,15 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		tw.Flush()
 	}
 	lines("best sessions (calm, and longest)", rep.Best)
-	if len(rep.Antigens) > 0 {
-		section("antigens: candidate rules from recurring friction")
+	if len(rep.Rules) > 0 {
+		section("candidate rules from recurring friction (for this project)")
 		state := map[string]string{}
 		for _, pr := range props {
 			state[pr.Name] = pr.State
 		}
 		tw := command.NewTable(w)
 		tw.Row("  confidence", "seen in", "rule", "name")
-		for _, a := range rep.Antigens {
+		for _, a := range rep.Rules {
 			name := a.Name
 			if s := state[a.Name]; s != "" {
 				name += " (" + s + ")"
@@ -173,7 +188,15 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		}
 		tw.Flush()
 		if !propose {
-			fmt.Fprintln(w, "`ccmem friction --propose` puts the new ones up for `ccmem learn review`")
+			fmt.Fprintln(w, "`ccmem friction --propose` puts the new ones up for review (`ccmem learn review`); none is given to a session before you accept it")
+		}
+	}
+	for _, r := range regraded {
+		switch r.Change {
+		case "faded":
+			fmt.Fprintf(w, "%s: its friction did not show in the last %d sessions; back in review, no longer applied (`ccmem learn review`)\n", r.Name, lessons.FadeAfter)
+		default:
+			fmt.Fprintf(w, "%s: now seen in %s (%s confidence)\n", r.Name, str.Plural(r.Seen, "session", "sessions"), r.Confidence)
 		}
 	}
 	return nil

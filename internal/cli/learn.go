@@ -226,12 +226,21 @@ var cmdLearnReview = &command.Command{
 	Help: `Without a decision, lists the feedback memories awaiting review (at a
 terminal it asks about each one: accept, reject, skip or quit). Names after
 --accept or --reject belong to it, so "--accept a b --reject c" accepts a
-and b and rejects c.`,
+and b and rejects c.
+
+Two kinds wait here. Corrections you gave in a session, which Claude Code
+saved as feedback memory: while they wait, they reach the sessions of the
+project they came from (as the client itself would show them), and
+accepted, every project's. And candidate rules ccmem drew from a project's
+recurring friction (` + "`ccmem friction --propose`" + `): never shown to a session
+while they wait, and accepted, given to that project's sessions only
+(--everywhere: to every project's).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		r := &reviewFlags{}
 		fs.Var(&r.accept, "accept", "accept the pending feedback `NAME` (repeatable; more names may follow)")
 		fs.Var(&r.reject, "reject", "reject the pending feedback `NAME` (repeatable; more names may follow)")
 		fs.BoolVar(&r.all, "all", false, "accept every pending feedback memory")
+		fs.BoolVar(&r.everywhere, "everywhere", false, "with --accept: a rule drawn from one project's friction applies in every project, not only its own")
 		fs.StringVar(&r.reason, "reason", "", "`why`, recorded with the rejected memories")
 		fs.BoolVar(&r.asJSON, "json", false, "list pending feedback as JSON")
 		return func(c *command.Ctx, args []string) error {
@@ -261,9 +270,9 @@ and b and rejects c.`,
 }
 
 type reviewFlags struct {
-	accept, reject multi
-	all, asJSON    bool
-	reason         string
+	accept, reject          multi
+	all, asJSON, everywhere bool
+	reason                  string
 }
 
 func runLearnReview(c *command.Ctx, r *reviewFlags) error {
@@ -313,6 +322,12 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		if accept {
 			dest, err = learn.Accept(c.Env, it)
 			verb = "accepted"
+			if err == nil && r.everywhere {
+				err = learn.Widen(c.Env, dest)
+				verb = "accepted for every project"
+			} else if err == nil && it.Origin == learn.OriginFriction {
+				verb = "accepted for its project"
+			}
 		} else {
 			dest, err = learn.Reject(c.Env, it, r.reason)
 			verb = "rejected"

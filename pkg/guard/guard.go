@@ -20,6 +20,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -89,9 +90,9 @@ func Path(e store.Env, key string) string {
 // call. A read or a write that fails is no error: the rules are then read
 // from their files.
 func Load(e store.Env, p *store.Project) (*Index, error) {
-	key, root := "", ""
+	key, root, git := "", "", false
 	if p != nil {
-		key, root = p.Key, p.Root
+		key, root, git = p.Key, p.Root, p.Git
 	}
 	path := Path(e, key)
 	if data, err := store.ReadSmallFile(path, maxIndex); err == nil {
@@ -99,7 +100,7 @@ func Load(e store.Env, p *store.Project) (*Index, error) {
 			return idx, nil
 		}
 	}
-	idx := build(e, root)
+	idx := build(e, root, git)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
 		_ = store.WriteFileAtomic(path, idx.encode())
 	}
@@ -136,8 +137,9 @@ func (x *Index) fresh() bool {
 }
 
 // build reads the rules of the project rooted at root ("" for none).
-func build(e store.Env, root string) *Index {
+func build(e store.Env, root string, git bool) *Index {
 	x := &Index{}
+	here := store.HereOf(root, git)
 	dirs, files := sources(e, root)
 	for _, p := range append(append([]string{}, dirs...), files...) {
 		x.stamps = append(x.stamps, stampOf(p))
@@ -158,6 +160,10 @@ func build(e store.Env, root string) *Index {
 		}
 		meta, body, err := frontmatter.Read(data)
 		if err != nil {
+			continue
+		}
+		// A rule scoped to the project it was learned in holds only there.
+		if scope, cwd := learn.ScopeOf(meta); scope == learn.ScopeProject && !here.Holds(cwd, "") {
 			continue
 		}
 		text := strings.TrimSpace(meta.Description)

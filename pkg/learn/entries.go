@@ -30,7 +30,11 @@ type Entry struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	SourceCwd   string `json:"source_cwd,omitempty"`
-	Path        string `json:"path"`
+	// Scope is ScopeProject for an entry that applies only in the project
+	// it came from whatever its type (a rule drawn from that project's
+	// friction), else "".
+	Scope string `json:"scope,omitempty"`
+	Path  string `json:"path"`
 	// Body is, for a user or feedback entry, what a session start shows
 	// under its line (BodyLines with ShownBodyLines and ShownBodyChars),
 	// kept in the cache so that a start does not open each entry.
@@ -44,9 +48,28 @@ const (
 	ShownBodyChars = 600
 )
 
+// ScopeProject is the scope of an entry that applies only in the project
+// it came from (its source_cwd): a rule learned from one project's
+// friction reaches that project's sessions, until a person widens it.
+const ScopeProject = "project"
+
 // Global tells whether the entry applies in every project: user and feedback
-// entries do; project and reference entries belong to their source project.
-func (l Entry) Global() bool { return l.Type == "user" || l.Type == "feedback" }
+// entries do, unless scoped to their project; project and reference
+// entries belong to their source project.
+func (l Entry) Global() bool {
+	return (l.Type == "user" || l.Type == "feedback") && l.Scope != ScopeProject
+}
+
+// ScopeOf reads an entry's scope from its frontmatter: ScopeProject and
+// the folder it came from, or "" (every project, for user and feedback).
+// It is the one reading of a scope, for the guard's rules too.
+func ScopeOf(m frontmatter.Meta) (scope, sourceCwd string) {
+	cwd, _ := m.Fields["source_cwd"].(string)
+	if s, _ := m.Fields["scope"].(string); s == ScopeProject {
+		return ScopeProject, cwd
+	}
+	return "", cwd
+}
 
 // AppliesTo tells whether the entry is injected in the project here.
 func (l Entry) AppliesTo(here store.Here) bool {
@@ -140,10 +163,10 @@ func Show(ctx context.Context, e store.Env, here store.Here, limit int) (View, e
 //	…the entries that could not be read, with their error
 //
 // Offsets count from the first entry line. An entry's fields: type, file,
-// size, mtime, name, description, source_cwd, error and, for a user or
-// feedback entry, its shown body's lines joined by newlines (the last three
-// quoted).
-const learnedCacheVersion = "ccmem-learned-cache 5"
+// size, mtime, name, description, source_cwd, error, for a user or
+// feedback entry its shown body's lines joined by newlines (the last three
+// quoted), and its scope.
+const learnedCacheVersion = "ccmem-learned-cache 6"
 
 const (
 	fType = iota
@@ -155,6 +178,7 @@ const (
 	fCwd
 	fErr
 	fBody
+	fScope
 	nFields
 )
 
@@ -462,7 +486,7 @@ func parseCacheLine(dir, line string) cachedEntry {
 		return cachedEntry{}
 	}
 	ce := cachedEntry{Size: size, MTime: mtime, Err: msg,
-		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Path: filepath.Join(dir, f[fType], f[fFile])}}
+		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Scope: f[fScope], Path: filepath.Join(dir, f[fType], f[fFile])}}
 	if body != "" {
 		ce.Entry.Body = strings.Split(body, "\n")
 	}
@@ -472,7 +496,7 @@ func parseCacheLine(dir, line string) cachedEntry {
 func cacheLine(ce cachedEntry) string {
 	return strings.Join([]string{ce.Entry.Type, filepath.Base(ce.Entry.Path), strconv.FormatInt(ce.Size, 10), strconv.FormatInt(ce.MTime, 10),
 		tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err),
-		strconv.Quote(strings.Join(ce.Entry.Body, "\n"))}, "\t") + "\n"
+		strconv.Quote(strings.Join(ce.Entry.Body, "\n")), tabless(ce.Entry.Scope)}, "\t") + "\n"
 }
 
 // writeLearnedCache saves the cache when the learned folder exists; a
@@ -550,9 +574,7 @@ func parseLearned(e store.Env, typ, path, file string) cachedEntry {
 	if meta.Name != "" {
 		le.Name = str.OneLine(meta.Name)
 	}
-	if s, ok := meta.Fields["source_cwd"].(string); ok {
-		le.SourceCwd = s
-	}
+	le.Scope, le.SourceCwd = ScopeOf(meta)
 	if le.Global() {
 		if _, body, err := frontmatter.Split(data); err == nil {
 			le.Body = bodyOf(body, ShownBodyLines, ShownBodyChars)

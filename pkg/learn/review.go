@@ -24,6 +24,25 @@ type ReviewItem struct {
 	Path        string `json:"path"`
 	// Current is the accepted entry of the same name, if there is one.
 	Current string `json:"current,omitempty"`
+	// SourceCwd is the folder the memory came from; Origin is
+	// OriginFriction for a rule ccmem drew from a project's friction, ""
+	// for a memory Claude Code saved (a correction the person gave).
+	SourceCwd string `json:"source_cwd,omitempty"`
+	Origin    string `json:"origin,omitempty"`
+}
+
+// OriginFriction marks a review item ccmem drew from a project's friction:
+// nothing ccmem inferred is shown to a session before a person accepts it.
+const OriginFriction = "friction"
+
+// ShownWhilePending tells whether a pending item reaches the sessions of
+// the project here before anyone decides on it: a correction the person
+// gave (Claude Code's feedback memory) does, only in the project it came
+// from (where the client itself would show it), and only while no
+// accepted version of it is shown instead; a rule ccmem inferred never
+// does.
+func (it ReviewItem) ShownWhilePending(here store.Here) bool {
+	return it.Origin != OriginFriction && it.Current == "" && it.SourceCwd != "" && here.Holds(it.SourceCwd, "")
 }
 
 // Pending lists feedback awaiting review, by file name.
@@ -49,6 +68,8 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 					it.Name = str.OneLine(m.Name)
 				}
 				it.Description = str.OneLine(m.Description)
+				_, it.SourceCwd = ScopeOf(m)
+				it.Origin, _ = m.Fields["origin"].(string)
 			}
 		}
 		cur := filepath.Join(e.LearnedDir(), "feedback", n)
@@ -139,6 +160,36 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 		return "", err
 	}
 	return dest, store.SyncDir(filepath.Dir(dest))
+}
+
+// Widen makes the learned entry at path apply in every project: its
+// scope to the project it came from is dropped (a person's decision, for a
+// rule drawn from one project's friction that holds everywhere).
+func Widen(e store.Env, path string) error {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := store.ReadSmallFile(path, 1<<20)
+	if err != nil {
+		return err
+	}
+	front, body, err := frontmatter.Split(data)
+	if err != nil {
+		return err
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(front), "\n") {
+		if strings.TrimSpace(l) != "scope: "+ScopeProject {
+			kept = append(kept, l)
+		}
+	}
+	out := "---\n" + strings.Join(kept, "") + "---\n" + string(body)
+	if out == string(data) {
+		return nil
+	}
+	return store.WriteFileAtomic(path, []byte(out))
 }
 
 // Reject moves a pending feedback memory to the archive, recording

@@ -1,10 +1,10 @@
 // Package lessons turns the friction of a project's past sessions into
-// something to learn from (seed 002, aurora): a report — the trend by
-// week, the worst and the best sessions, the causes that recur (signals,
-// files, failing commands) — and antigens, candidate rules drawn from the
-// friction that recurs ("run the tests before saying it works"), each with
-// its evidence, proposed for a person's review. Deterministic: no model
-// is asked.
+// something to learn from: a report — the trend by week, the worst and
+// the best sessions, the causes that recur (signals, files, failing
+// commands) — and candidate rules drawn from the friction that recurs
+// ("run the tests before saying it works"), each with its evidence,
+// proposed for a person's review and, once accepted, applied in that
+// project alone. Deterministic: no model is asked.
 package lessons
 
 import (
@@ -34,7 +34,7 @@ type Report struct {
 	Signals   []Cause        `json:"signals"`
 	Files     []Cause        `json:"files"`
 	Commands  []Cause        `json:"commands"`
-	Antigens  []Antigen      `json:"antigens"`
+	Rules     []Rule         `json:"rules"`
 }
 
 // Week is one week's sessions (weeks start on Monday, UTC).
@@ -69,21 +69,25 @@ type Cause struct {
 	Example string `json:"example,omitempty"`
 }
 
-// Antigen is a candidate rule drawn from recurring friction.
-type Antigen struct {
-	// Name is its file name in review (antigen-…).
-	Name string `json:"name"`
-	Rule string `json:"rule"`
+// Rule is a candidate rule drawn from recurring friction.
+type Rule struct {
+	// Pattern is what it was drawn from, the same in every project:
+	// "signal:false_success", "cmd:<command>", "dir:<folder>". Name (its
+	// file name in review, Propose gives it the project's prefix) follows
+	// from it.
+	Pattern string `json:"pattern"`
+	Name    string `json:"name"`
+	Rule    string `json:"rule"`
 	// Why says what it was drawn from.
 	Why string `json:"why"`
-	// Seen is in how many sessions; Confidence follows from it (seed 002:
-	// High at 5 or more, Medium at 3 or more, Low below).
+	// Seen is in how many sessions; Confidence follows from it (High at 5
+	// or more, Medium at 3 or more, Low below).
 	Seen       int      `json:"seen"`
 	Confidence string   `json:"confidence"`
 	Evidence   []string `json:"evidence"`
 }
 
-// Confidence is seed 002's tier for a pattern seen in n sessions.
+// Confidence is the tier of a pattern seen in n sessions.
 func Confidence(n int) string {
 	switch {
 	case n >= 5:
@@ -101,7 +105,7 @@ const minSeen = 2
 // since (zero: all); automated runs are counted apart, not analysed.
 func Analyze(eps []session.SessionFile, since time.Time) Report {
 	rep := Report{Since: since, ByClass: map[string]int{}, Weeks: []Week{}, Worst: []Line{}, Best: []Line{},
-		Signals: []Cause{}, Files: []Cause{}, Commands: []Cause{}, Antigens: []Antigen{}}
+		Signals: []Cause{}, Files: []Cause{}, Commands: []Cause{}, Rules: []Rule{}}
 	type sess struct {
 		f       session.SessionFile
 		started time.Time
@@ -249,7 +253,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 	rep.Signals = ranked(signals, "")
 	rep.Files = ranked(files, "dir:")
 	rep.Commands = ranked(commands, "cmd:")
-	rep.Antigens = antigens(signals, files, commands, evidence)
+	rep.Rules = rules(signals, files, commands, evidence)
 	return rep
 }
 
@@ -267,27 +271,34 @@ func ranked(m map[string]*Cause, prefix string) []Cause {
 	return out
 }
 
-// signalRules are the rules recurring signals teach.
+// signalRules are the rules recurring signals teach, with what each
+// signal means in words a person reads.
 var signalRules = []struct {
 	signals    []string
 	name, rule string
+	what       string
 }{
-	{[]string{"false_success"}, "antigen-verify-before-claiming-success",
-		"Run the tests or the command and read its result before saying that something works."},
-	{[]string{"tool_loop"}, "antigen-no-repeated-failing-calls",
-		"When the same call fails twice, stop and change the approach instead of repeating it."},
-	{[]string{"no_resolution", "session_abandoned"}, "antigen-resolve-errors-before-moving-on",
-		"Do not move on while an error is unresolved: fix it, or say plainly that it is not fixed."},
-	{[]string{"request_interrupted", "interrupt_cascade"}, "antigen-confirm-plan-before-long-changes",
-		"Before a long or wide change, say the plan in a few lines and wait for a go-ahead."},
-	{[]string{"user_negation", "user_curse"}, "antigen-check-understanding-first",
-		"When a request is ambiguous, ask one short question before acting on a guess."},
+	{[]string{"false_success"}, "verify-before-claiming-success",
+		"Run the tests or the command and read its result before saying that something works.",
+		"success claimed right after a failure"},
+	{[]string{"tool_loop"}, "no-repeated-failing-calls",
+		"When the same call fails twice, stop and change the approach instead of repeating it.",
+		"the same call repeated three or more times"},
+	{[]string{"no_resolution", "session_abandoned"}, "resolve-errors-before-moving-on",
+		"Do not move on while an error is unresolved: fix it, or say plainly that it is not fixed.",
+		"errors left unresolved"},
+	{[]string{"request_interrupted", "interrupt_cascade"}, "confirm-plan-before-long-changes",
+		"Before a long or wide change, say the plan in a few lines and wait for a go-ahead.",
+		"the person interrupting"},
+	{[]string{"user_negation", "user_curse"}, "check-understanding-first",
+		"When a request is ambiguous, ask one short question before acting on a guess.",
+		"the person saying no"},
 }
 
-// antigens draws candidate rules from the causes that recur in at least
+// rules draws candidate rules from the causes that recur in at least
 // minSeen sessions.
-func antigens(signals, files, commands map[string]*Cause, evidence map[string][]string) []Antigen {
-	out := []Antigen{}
+func rules(signals, files, commands map[string]*Cause, evidence map[string][]string) []Rule {
+	out := []Rule{}
 	for _, sr := range signalRules {
 		seen, count := 0, 0
 		var ev []string
@@ -301,8 +312,8 @@ func antigens(signals, files, commands map[string]*Cause, evidence map[string][]
 		if seen < minSeen {
 			continue
 		}
-		out = append(out, Antigen{Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
-			Why: fmt.Sprintf("%s seen %d times in %d sessions with friction", strings.Join(sr.signals, " or "), count, seen)})
+		out = append(out, Rule{Pattern: "signal:" + sr.signals[0], Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
+			Why: fmt.Sprintf("%s, %s in %s with friction", sr.what, str.Plural(count, "time", "times"), str.Plural(seen, "session", "sessions"))})
 	}
 	for _, name := range sortedKeys(commands) {
 		c := commands[name]
@@ -310,7 +321,7 @@ func antigens(signals, files, commands map[string]*Cause, evidence map[string][]
 			continue
 		}
 		cmd := cmp.Or(c.Example, strings.TrimPrefix(name, "cmd:"))
-		out = append(out, Antigen{Name: "antigen-command-" + slug(cmd),
+		out = append(out, Rule{Pattern: name, Name: "command-" + slug(cmd),
 			Rule: fmt.Sprintf("`%s` has failed the same way in %d sessions; what worked: %s.", cmd, c.Sessions, strings.TrimSuffix(c.Fix, ".")),
 			Why:  fmt.Sprintf("`%s` failed %d times in %d sessions with friction", cmd, c.Count, c.Sessions),
 			Seen: c.Sessions, Confidence: Confidence(c.Sessions), Evidence: first(evidence[name], 5)})
@@ -329,12 +340,12 @@ func antigens(signals, files, commands map[string]*Cause, evidence map[string][]
 		if corrected < minSeen {
 			continue
 		}
-		out = append(out, Antigen{Name: "antigen-files-" + slug(dir),
+		out = append(out, Rule{Pattern: name, Name: "files-" + slug(dir),
 			Rule: fmt.Sprintf("Ask before changing files under %s/: changes there drew corrections in %d sessions.", dir, corrected),
 			Why:  fmt.Sprintf("files under %s/ changed in %d sessions with friction, %d of them with the user saying no", dir, c.Sessions, corrected),
 			Seen: corrected, Confidence: Confidence(corrected), Evidence: first(evidence[name], 5)})
 	}
-	slices.SortStableFunc(out, func(a, b Antigen) int { return cmp.Compare(b.Seen, a.Seen) })
+	slices.SortStableFunc(out, func(a, b Rule) int { return cmp.Compare(b.Seen, a.Seen) })
 	return out
 }
 

@@ -1,18 +1,33 @@
 package lessons
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
-// Proposal says what became of each antigen offered for review.
+// A rule drawn from one project's friction belongs to that project: it is
+// named for it (two projects' rules never share a name), it waits in
+// review until a person accepts it (nothing ccmem infers is shown to a
+// session as true before then), and once accepted it applies in that
+// project alone (scope: project), unless a person widens it. Every report
+// recounts each rule's sessions and confidence from the evidence; an
+// accepted rule whose friction stops recurring fades back to review.
+
+// Proposal says what became of each rule offered for review.
 type Proposal struct {
 	Name string `json:"name"`
 	// State is "proposed" (written to review), "pending" (already there),
@@ -22,21 +37,34 @@ type Proposal struct {
 	Path  string `json:"path,omitempty"`
 }
 
-// Propose writes the antigens not yet decided as pending feedback in
-// review (~/.claude/ccmem/review/feedback/), where `ccmem learn review`
-// shows them and --accept makes them learned feedback, their evidence
-// kept as provenance. One rejected before is not proposed again.
-func Propose(e store.Env, project string, ants []Antigen) ([]Proposal, error) {
+// Prefix is what the names of a project's rules start with: the folder's
+// name and a short hash of its path, so two projects' rules never collide.
+func Prefix(root string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	base := strings.ToLower(store.SafeFileName(filepath.Base(root)))
+	if len(base) > 30 {
+		base = base[:30]
+	}
+	return strings.Trim(base, ".-_") + "-" + hex.EncodeToString(sum[:2])
+}
+
+// Propose writes the rules not yet decided as pending feedback in review
+// (~/.claude/ccmem/review/feedback/), named for the project rooted at
+// root, where `ccmem learn review` shows them and --accept makes them
+// learned feedback for this project, their evidence kept as provenance.
+// One rejected before is not proposed again.
+func Propose(e store.Env, root string, rules []Rule) ([]Proposal, error) {
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	var out []Proposal
-	for _, a := range ants {
-		p := Proposal{Name: a.Name}
-		accepted, rejected := learn.Decided(e, a.Name)
-		pending := filepath.Join(e.ReviewDir(), a.Name+".md")
+	for _, r := range rules {
+		r.Name = Prefix(root) + "-" + r.Name
+		p := Proposal{Name: r.Name}
+		accepted, rejected := learn.Decided(e, r.Name)
+		pending := filepath.Join(e.ReviewDir(), r.Name+".md")
 		switch {
 		case rejected != "":
 			p.State, p.Path = "rejected", rejected
@@ -48,7 +76,7 @@ func Propose(e store.Env, project string, ants []Antigen) ([]Proposal, error) {
 			if err := os.MkdirAll(e.ReviewDir(), 0o700); err != nil {
 				return out, err
 			}
-			if err := store.WriteFileAtomic(pending, entry(e, project, a)); err != nil {
+			if err := store.WriteFileAtomic(pending, entry(e, root, r, e.Time(), "")); err != nil {
 				return out, err
 			}
 			p.State, p.Path = "proposed", pending
@@ -58,24 +86,188 @@ func Propose(e store.Env, project string, ants []Antigen) ([]Proposal, error) {
 	return out, nil
 }
 
-// entry is an antigen as a feedback memory file: the rule, why, how to
-// apply it, and where it comes from.
-func entry(e store.Env, project string, a Antigen) []byte {
+// entry is a rule as a feedback memory file: the rule, why, how to apply
+// it, where it comes from and what it applies to.
+func entry(e store.Env, root string, r Rule, proposed time.Time, faded string) []byte {
 	var b strings.Builder
 	q := strconv.Quote
-	fmt.Fprintf(&b, "---\nname: %s\ndescription: %s\nmetadata:\n  type: feedback\n", a.Name, q(a.Rule))
-	fmt.Fprintf(&b, "source: %s\nconfidence: %s\nseen_in_sessions: %d\nproposed_at: %s\n", q("ccmem friction ("+project+")"), a.Confidence, a.Seen,
-		q(e.Time().UTC().Format("2006-01-02T15:04:05Z")))
+	fmt.Fprintf(&b, "---\nname: %s\ndescription: %s\nmetadata:\n  type: feedback\n", r.Name, q(r.Rule))
+	fmt.Fprintf(&b, "origin: %s\nscope: %s\nsource_cwd: %s\npattern: %s\n", learn.OriginFriction, learn.ScopeProject, q(root), q(r.Pattern))
+	fmt.Fprintf(&b, "confidence: %s\nseen_in_sessions: %d\nproposed_at: %s\n", r.Confidence, r.Seen, q(proposed.UTC().Format(time.RFC3339)))
+	if faded != "" {
+		fmt.Fprintf(&b, "faded: %s\n", q(faded))
+	}
 	b.WriteString("evidence:\n")
-	for _, ev := range a.Evidence {
+	for _, ev := range r.Evidence {
 		fmt.Fprintf(&b, "  - %s\n", q(str.Line(e.TildeText(ev))))
 	}
-	fmt.Fprintf(&b, "---\n\n%s\n\nWhy: %s (%s confidence).\nHow to apply: follow it in this project's sessions; `ccmem friction` shows whether the friction recurs.\n",
-		a.Rule, a.Why, a.Confidence)
+	fmt.Fprintf(&b, "---\n\n%s\n\nWhy: %s (%s confidence).\nHow to apply: follow it in this project's sessions (%s); `ccmem friction` shows whether the friction recurs.\n",
+		r.Rule, r.Why, r.Confidence, e.Tilde(root))
 	return []byte(b.String())
 }
 
 func fileExists(p string) bool {
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// FadeAfter is how many of the project's newest sessions, all after a
+// rule was proposed, must show none of its friction for an accepted rule
+// to fade back to review.
+const FadeAfter = 15
+
+// Regraded is what a report changed of a project's rules.
+type Regraded struct {
+	Name string `json:"name"`
+	// Change is "recounted" (its sessions and confidence follow the
+	// evidence now) or "faded" (accepted, its friction no longer recurs:
+	// back in review, no longer applied).
+	Change     string `json:"change"`
+	Seen       int    `json:"seen"`
+	Confidence string `json:"confidence"`
+}
+
+// Regrade brings the rules drawn from the friction of the project rooted
+// at root, pending and accepted, up to date with its sessions eps: each
+// one's sessions and confidence are recounted from the evidence there is
+// now, and an accepted rule none of whose friction was seen in the
+// project's newest FadeAfter sessions (all after it was proposed) goes
+// back to review, no longer applied until a person accepts it again.
+func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, error) {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	all := Analyze(eps, time.Time{})
+	byPattern := map[string]Rule{}
+	for _, r := range all.Rules {
+		byPattern[r.Pattern] = r
+	}
+	recent, oldestRecent := newest(eps, FadeAfter)
+	recentRep := Analyze(recent, time.Time{})
+	var out []Regraded
+	for _, dir := range []string{e.ReviewDir(), filepath.Join(e.LearnedDir(), "feedback")} {
+		accepted := dir != e.ReviewDir()
+		ents, _ := os.ReadDir(dir)
+		for _, de := range ents {
+			if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".md") || strings.HasPrefix(de.Name(), ".") {
+				continue
+			}
+			path := filepath.Join(dir, de.Name())
+			data, err := store.ReadSmallFile(path, 1<<20)
+			if err != nil {
+				continue
+			}
+			m, _, err := frontmatter.Read(data)
+			if err != nil {
+				continue
+			}
+			origin, _ := m.Fields["origin"].(string)
+			pattern, _ := m.Fields["pattern"].(string)
+			if _, cwd := learn.ScopeOf(m); origin != learn.OriginFriction || pattern == "" || filepath.Clean(cwd) != filepath.Clean(root) {
+				continue
+			}
+			proposed, _ := time.Parse(time.RFC3339, fmt.Sprint(m.Fields["proposed_at"]))
+			seenBefore := intField(m.Fields["seen_in_sessions"])
+			r, still := byPattern[pattern]
+			if !still {
+				r = Rule{Pattern: pattern, Rule: m.Description, Why: "its friction no longer recurs in two sessions or more", Confidence: Confidence(0)}
+			}
+			r.Name = m.Name
+			if r.Name == "" {
+				r.Name = strings.TrimSuffix(de.Name(), ".md")
+			}
+			if accepted && len(recent) >= FadeAfter && oldestRecent.After(proposed) && !recurs(recentRep, pattern) {
+				why := fmt.Sprintf("none of its friction in the project's last %d sessions", FadeAfter)
+				if err := store.WriteFileAtomic(filepath.Join(e.ReviewDir(), de.Name()), entry(e, root, r, proposed, why)); err != nil {
+					return out, err
+				}
+				if err := os.Remove(path); err != nil {
+					return out, err
+				}
+				out = append(out, Regraded{Name: r.Name, Change: "faded", Seen: r.Seen, Confidence: r.Confidence})
+				continue
+			}
+			if r.Seen == seenBefore && fmt.Sprint(m.Fields["confidence"]) == r.Confidence {
+				continue
+			}
+			if err := store.WriteFileAtomic(path, entry(e, root, r, proposed, "")); err != nil {
+				return out, err
+			}
+			out = append(out, Regraded{Name: r.Name, Change: "recounted", Seen: r.Seen, Confidence: r.Confidence})
+		}
+	}
+	slices.SortFunc(out, func(a, b Regraded) int { return cmp.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+// newest are the n newest sessions a person drove, and when the oldest of
+// them started.
+func newest(eps []session.SessionFile, n int) ([]session.SessionFile, time.Time) {
+	type dated struct {
+		f session.SessionFile
+		t time.Time
+	}
+	var ds []dated
+	for _, f := range eps {
+		if f.Record == nil || f.Record.Automated {
+			continue
+		}
+		t, _ := time.Parse(time.RFC3339Nano, f.Record.StartedAt)
+		ds = append(ds, dated{f, t})
+	}
+	slices.SortFunc(ds, func(a, b dated) int { return b.t.Compare(a.t) })
+	ds = ds[:min(n, len(ds))]
+	var out []session.SessionFile
+	var oldest time.Time
+	for _, d := range ds {
+		out = append(out, d.f)
+		oldest = d.t
+	}
+	return out, oldest
+}
+
+// recurs tells whether any of a pattern's friction shows in rep.
+func recurs(rep Report, pattern string) bool {
+	kind, what, _ := strings.Cut(pattern, ":")
+	var causes []Cause
+	switch kind {
+	case "signal":
+		for _, sr := range signalRules {
+			if sr.signals[0] == what {
+				for _, s := range rep.Signals {
+					if slices.Contains(sr.signals, s.Name) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	case "cmd":
+		causes = rep.Commands
+	case "dir":
+		causes = rep.Files
+	}
+	for _, c := range causes {
+		if c.Name == what {
+			return true
+		}
+	}
+	return false
+}
+
+func intField(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case int64:
+		return int(n)
+	case float64:
+		return int(n)
+	case string:
+		i, _ := strconv.Atoi(n)
+		return i
+	}
+	return 0
 }

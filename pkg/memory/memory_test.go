@@ -343,7 +343,7 @@ func TestComposeLearnedBodiesAndPendingFeedback(t *testing.T) {
 	e, _, inj := composeIn(t, map[string]string{
 		"$STORE/learned/user/role.md":         "---\nname: role\ndescription: Go backend engineer\ntype: user\n---\nTen years of Go; new to React.\n",
 		"$STORE/learned/feedback/no-mocks.md": "---\nname: no-mocks\ndescription: real Postgres in tests\ntype: feedback\n---\nNever mock the database.\n\n**Why:** a mocked driver hid a broken migration.\n",
-		"$STORE/review/feedback/terse.md":     "---\nname: terse\ndescription: answers without preamble\ntype: feedback\n---\nSkip the summary at the end of answers.\n",
+		"$STORE/review/feedback/terse.md":     "---\nname: terse\ndescription: answers without preamble\ntype: feedback\nsource_cwd: $REPO\n---\nSkip the summary at the end of answers.\n",
 	})
 	text := inj.Block.Text
 	for _, want := range []string{
@@ -568,5 +568,68 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 	}
 	if text := block(); !strings.Contains(text, "- feedback/same-tick — written in the same tick") {
 		t.Fatalf("a cache with racy stamps was trusted:\n%s", text)
+	}
+}
+
+// TestRulesStayInTheirProject: what awaits review reaches no session but a
+// correction the person gave, in its own project; a rule ccmem drew from
+// one project's friction reaches nothing before it is accepted, and then
+// only that project, in the block and at the point of action; an entry's
+// accepted and pending versions are never shown both.
+func TestRulesStayInTheirProject(t *testing.T) {
+	e := storetest.Env(t)
+	shop := filepath.Join(storetest.RealDir(t), "shop")
+	blog := filepath.Join(storetest.RealDir(t), "blog")
+	for _, r := range []string{shop, blog} {
+		storetest.Mkfile(t, filepath.Join(r, ".git", "HEAD"), "ref: refs/heads/main\n")
+	}
+	fb := func(dir, name, extra, body string) {
+		storetest.Mkfile(t, filepath.Join(dir, name+".md"), "---\nname: "+name+"\ndescription: "+name+" rule\nmetadata:\n  type: feedback\n"+extra+"---\n"+body+"\n")
+	}
+	// Awaiting review: a correction given in shop; a rule drawn from
+	// shop's friction; an update of an accepted entry.
+	fb(e.ReviewDir(), "shop-correction", "source_cwd: "+shop+"\n", "Use pnpm, not npm.")
+	fb(e.ReviewDir(), "shop-ask-before-web-api-gen", "origin: friction\nscope: project\nsource_cwd: "+shop+"\n", "Ask before changing files under web/api/gen/.")
+	fb(e.LearnedDir()+"/feedback", "terse", "", "Answer briefly.")
+	fb(e.ReviewDir(), "terse", "source_cwd: "+shop+"\n", "Answer very briefly.")
+	// Accepted: a rule scoped to shop.
+	fb(e.LearnedDir()+"/feedback", "shop-run-build-first", "origin: friction\nscope: project\nsource_cwd: "+shop+"\n", "`npm run build` fails unless codegen runs first.")
+
+	block := func(root string) string {
+		return Compose(context.Background(), e, StartRequest{Cwd: root, Source: "startup"}).Block.Text
+	}
+	shopBlock, blogBlock := block(shop), block(blog)
+	if !strings.Contains(shopBlock, "shop-correction") {
+		t.Errorf("a correction given in shop is not shown in shop while it awaits review:\n%s", shopBlock)
+	}
+	if strings.Contains(blogBlock, "shop-correction") {
+		t.Errorf("a correction given in shop is shown in blog:\n%s", blogBlock)
+	}
+	for name, b := range map[string]string{"shop": shopBlock, "blog": blogBlock} {
+		if strings.Contains(b, "web/api/gen") || strings.Contains(b, "shop-ask-before") {
+			t.Errorf("a rule awaiting review reached %s's block:\n%s", name, b)
+		}
+		if n := strings.Count(b, "feedback/terse"); n != 1 {
+			t.Errorf("%s's block shows terse %d times:\n%s", name, n, b)
+		}
+	}
+	if !strings.Contains(shopBlock, "shop-run-build-first") {
+		t.Errorf("an accepted rule is not shown in its project:\n%s", shopBlock)
+	}
+	if strings.Contains(blogBlock, "shop-run-build-first") {
+		t.Errorf("a rule learned in shop is shown in blog:\n%s", blogBlock)
+	}
+	// At the point of action.
+	for _, c := range []struct {
+		root string
+		want bool
+	}{{shop, true}, {blog, false}} {
+		res, err := BeforeTool(context.Background(), e, ToolRequest{Cwd: c.root, SessionID: "s-" + filepath.Base(c.root), Tool: "Bash", Command: "npm run build", Started: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Context, "codegen"); got != c.want {
+			t.Errorf("before `npm run build` in %s: the shop rule given %v:\n%s", filepath.Base(c.root), got, res.Context)
+		}
 	}
 }

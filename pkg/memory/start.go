@@ -423,8 +423,9 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 }
 
 // learnedSection lists the canonical entries that apply to the project,
-// and the feedback still awaiting review (a correction keeps reaching
-// sessions until someone decides on it). Its longer rendering adds the
+// and the corrections still awaiting review that the person gave in this
+// project (one keeps reaching its project's sessions until someone
+// decides on it). Its longer rendering adds the
 // bodies of user and feedback entries, which are short.
 func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines, lineChars int) (inject.Section, error) {
 	s := inject.Section{
@@ -436,7 +437,15 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines,
 	if err != nil {
 		return s, err
 	}
-	pending, perr := learn.Pending(e)
+	all, perr := learn.Pending(e)
+	// Of the memories awaiting review, only a correction the person gave
+	// in this project is shown: never a rule ccmem inferred.
+	var pending []learn.ReviewItem
+	for _, it := range all {
+		if it.ShownWhilePending(here) {
+			pending = append(pending, it)
+		}
+	}
 	type item struct {
 		line, path string
 		body       bool
