@@ -146,12 +146,16 @@ func (tm *tmuxClient) send(text string) {
 	}
 }
 
-// inputHolds tells whether the client's input box (its "❯" line) holds
-// text not yet sent.
+// inputHolds tells whether the client's input box holds text not yet
+// sent: the "❯" line right under a rule of "─" (a "❯" line of the
+// conversation above is a prompt already sent).
 func inputHolds(screen, text string) bool {
 	head := text[:min(len(text), 30)]
-	for _, l := range strings.Split(screen, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "❯"); ok && strings.HasPrefix(strings.TrimSpace(rest), head) {
+	lines := strings.Split(screen, "\n")
+	for i := 1; i < len(lines); i++ {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "❯")
+		rule := strings.TrimSpace(lines[i-1])
+		if ok && rule != "" && strings.Trim(rule, "─") == "" && strings.HasPrefix(strings.TrimSpace(rest), head) {
 			return true
 		}
 	}

@@ -65,7 +65,11 @@ type Checkpoint struct {
 	// Entrypoint is how the client was run, as its first prompt records it
 	// (cli, sdk-cli for claude -p, claude-vscode, sdk-ts…).
 	Entrypoint string `json:"entrypoint,omitempty"`
-	Outcome    string `json:"outcome"`
+	// PromptQueued is set when the transcript opens with the client
+	// dequeuing its first prompt: the prompt came with the command
+	// (`claude -p "…"`), as clients that write no entrypoint show it.
+	PromptQueued bool   `json:"prompt_queued,omitempty"`
+	Outcome      string `json:"outcome"`
 	// Automated is set on a session another program started (see
 	// AutomatedBy for what): kept, counted and searched, but out of the
 	// menu.
@@ -260,6 +264,13 @@ func (c *Checkpoint) reset() {
 
 // apply folds one transcript entry into the checkpoint.
 func (c *Checkpoint) apply(e transcript.Entry) {
+	if e.Kind == transcript.Dequeued {
+		// Before the first prompt: the prompt came with the command.
+		if c.Turns == 0 && c.Goal == "" && c.State.CommandOpen == "" && !e.Sidechain {
+			c.PromptQueued = true
+		}
+		return
+	}
 	if c.inherited(e) {
 		return
 	}

@@ -62,6 +62,10 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	if c.Entrypoint != "" {
 		w.str("entrypoint", c.Entrypoint)
 	}
+	if c.PromptQueued {
+		w.key("prompt_queued")
+		w.b = append(w.b, "true"...)
+	}
 	w.str("outcome", c.Outcome)
 	if c.Automated {
 		w.key("automated")
@@ -522,6 +526,8 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Str(&c.ClientVersion)
 			case "entrypoint":
 				d.Str(&c.Entrypoint)
+			case "prompt_queued":
+				d.Bool(&c.PromptQueued)
 			case "outcome":
 				d.Str(&c.Outcome)
 			case "automated":
@@ -556,7 +562,7 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 
 var (
 	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed", "skills_used", "duration_seconds", "git_remote",
-		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "outcome", "automated", "automated_by", "parent_session",
+		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "prompt_queued", "outcome", "automated", "automated_by", "parent_session",
 		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
 	noteKeys    = []string{"turn", "at", "kind", "cmd", "text"}

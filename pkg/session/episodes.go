@@ -241,7 +241,11 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 		c.configure(&cfg.Capture)
 		name, ok := c.toEpisode(ctx, now)
 		if ok {
-			markRepeated(e, p.Key, c, cfg)
+			for _, f := range markRepeated(e, p.Key, c, cfg) {
+				if writeCheckpoint(e.ProjectDir(p.Key), f.Path, f.Record, true) == nil {
+					lines = append(lines, indexEdit{sid: f.Record.SessionID, line: IndexLine(f.Record, filepath.Base(f.Path))})
+				}
+			}
 		}
 		if !ok {
 			if os.Remove(paths[i]) == nil {
@@ -287,7 +291,9 @@ func NextIndex(ctx context.Context, e store.Env, p store.Project, cfg config.Con
 	for _, c := range over {
 		c.configure(&cfg.Capture)
 		if name, ok := c.toEpisode(ctx, now); ok {
-			markRepeated(e, p.Key, c, cfg)
+			for _, f := range markRepeated(e, p.Key, c, cfg) {
+				add = append(add, indexEdit{sid: f.Record.SessionID, line: IndexLine(f.Record, filepath.Base(f.Path))})
+			}
 			add = append(add, indexEdit{sid: c.SessionID, line: IndexLine(c, name)})
 			names[name] = true
 		}
@@ -572,27 +578,41 @@ const (
 
 // markRepeated marks an ending session automated when it is a headless
 // run that opens as the project's recent headless runs did: a scheduled
-// run (cron, a timer) has no other program's process above it to tell.
-func markRepeated(e store.Env, key string, c *Checkpoint, cfg config.Config) {
+// run (cron, a timer) or a plugin's observer has no other program's
+// process above it to tell. The earlier runs it repeats, in the menu
+// until now, are marked too: it returns them, for the caller (which holds
+// the project's lock) to write with their menu lines.
+func markRepeated(e store.Env, key string, c *Checkpoint, cfg config.Config) []SessionFile {
 	if c.Automated || cfg.Capture.Automation == "off" {
-		return
+		return nil
 	}
-	if n := repeatsOf(e, key, c); n >= repeatedRuns-1 {
-		c.Automated, c.AutomatedBy = true, fmt.Sprintf("a headless run with the same opening prompt as %d earlier ones", n)
+	earlier := repeatsOf(e, key, c)
+	if len(earlier) < repeatedRuns-1 {
+		return nil
 	}
+	by := fmt.Sprintf("a headless run with the same opening prompt as %d others", len(earlier))
+	c.Automated, c.AutomatedBy = true, by
+	var remark []SessionFile
+	for _, f := range earlier {
+		if !f.Record.Automated {
+			f.Record.Automated, f.Record.AutomatedBy = true, by
+			remark = append(remark, f)
+		}
+	}
+	return remark
 }
 
-// repeatsOf counts the project's newest episodes (repeatWindow) that are
+// repeatsOf lists the project's newest episodes (repeatWindow) that are
 // headless runs opening with the same prompt as c, a headless run itself;
-// 0 for a session a person drove.
-func repeatsOf(e store.Env, key string, c *Checkpoint) int {
+// none for a session a person drove.
+func repeatsOf(e store.Env, key string, c *Checkpoint) []SessionFile {
 	k := promptKey(c)
-	if !headless(c.Entrypoint) || usesEditorTools(c) || k == "" {
-		return 0
+	if !headless(c) || usesEditorTools(c) || k == "" {
+		return nil
 	}
 	ents, err := store.ReadDirIn(e.ProjectDir(key), e.EpisodesDir(key))
 	if err != nil {
-		return 0
+		return nil
 	}
 	var names []string
 	for _, de := range ents {
@@ -601,12 +621,13 @@ func repeatsOf(e store.Env, key string, c *Checkpoint) int {
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(names))) // newest first: names open with their time
-	n := 0
+	var out []SessionFile
 	for _, name := range names[:min(len(names), repeatWindow)] {
-		ep, err := readCheckpoint(e.ProjectDir(key), filepath.Join(e.EpisodesDir(key), name))
-		if err == nil && ep.SessionID != c.SessionID && headless(ep.Entrypoint) && promptKey(ep) == k {
-			n++
+		path := filepath.Join(e.EpisodesDir(key), name)
+		ep, err := readCheckpoint(e.ProjectDir(key), path)
+		if err == nil && ep.SessionID != c.SessionID && headless(ep) && promptKey(ep) == k && !usesEditorTools(ep) {
+			out = append(out, SessionFile{Path: path, Record: ep})
 		}
 	}
-	return n
+	return out
 }

@@ -311,7 +311,7 @@ func matchSpawns(spawns []spawn, all []*imported) map[string]spawn {
 	}
 	var cands []cand
 	for _, f := range all {
-		if !headless(f.c.Entrypoint) || usesEditorTools(f.c) {
+		if !headless(f.c) || usesEditorTools(f.c) {
 			continue
 		}
 		if t, err := time.Parse(time.RFC3339Nano, f.c.StartedAt); err == nil {
@@ -373,7 +373,13 @@ func startsHeadlessClaude(cmd string) bool {
 }
 
 // headless tells an entrypoint of a client run without a person at it.
-func headless(entrypoint string) bool { return strings.HasPrefix(entrypoint, "sdk") }
+// headless tells a run whose prompt came with the command, not typed by a
+// person at the client: an sdk entrypoint (claude -p, the SDKs), or, from
+// a client that records none (before about 2.1.30), a transcript that
+// opens with the prompt dequeued.
+func headless(c *Checkpoint) bool {
+	return strings.HasPrefix(c.Entrypoint, "sdk") || c.Entrypoint == "" && c.PromptQueued
+}
 
 // spawnWindow is how long after a `claude -p` call a headless session
 // counts as started by it.
@@ -408,7 +414,7 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 		// Headless runs grouped by their opening prompt.
 		groups := map[string][]*imported{}
 		for _, f := range all {
-			if headless(f.c.Entrypoint) {
+			if headless(f.c) {
 				k := promptKey(f.c)
 				groups[k] = append(groups[k], f)
 			}
@@ -423,7 +429,7 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			}
 			fresh := !c.State.Checked
 			c.State.Checked = true
-			if on && headless(c.Entrypoint) && !usesEditorTools(c) {
+			if on && headless(c) && !usesEditorTools(c) {
 				if s, ok := started[c.SessionID]; ok {
 					c.Automated, c.AutomatedBy = true, "started by `claude -p` in a Bash call of session "+s.sid
 				}

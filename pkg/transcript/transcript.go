@@ -33,6 +33,11 @@ const (
 	// Meta is a user line that is not a prompt: compaction summaries,
 	// local command output, caveats, system reminders.
 	Meta
+	// Dequeued is the client taking a queued prompt up: a transcript that
+	// opens with one (before its first prompt) had its prompt come with
+	// the command (`claude -p "…"`), not typed by a person; clients from
+	// before the entrypoint field say it no other way.
+	Dequeued
 )
 
 // ToolUse is one tool call of an assistant message.
@@ -216,7 +221,7 @@ type Entry struct {
 // are api-request blobs, attachments and snapshots).
 var compactType = []byte(`"type":"`)
 
-var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`)}
+var wanted = [][]byte{[]byte(`"type":"user"`), []byte(`"type":"assistant"`), []byte(`"compact_boundary"`), []byte(`"type":"queue-operation"`)}
 
 // progress opens the lines older clients (2.1.x before about 2.1.100)
 // wrote for hook, shell and subagent progress, a quarter of a real
@@ -236,7 +241,7 @@ func containsWanted(line []byte) bool {
 		}
 		rest := line[i+j:]
 		if len(rest) > 7 && rest[1] == 't' {
-			for _, w := range wanted[:2] {
+			for _, w := range [...][]byte{wanted[0], wanted[1], wanted[3]} {
 				if bytes.HasPrefix(rest, w) {
 					return true
 				}
@@ -266,7 +271,9 @@ type rawLine struct {
 	IsSidechain      bool   `json:"isSidechain"`
 	// PromptSource is "system" on a user line the client wrote itself
 	// (a background task's notification), not the user.
-	PromptSource    string           `json:"promptSource"`
+	PromptSource string `json:"promptSource"`
+	// Operation is a queue-operation line's: enqueue, dequeue, remove.
+	Operation       string           `json:"operation"`
 	Message         *rawMessage      `json:"message"`
 	CompactMetadata *compactMetadata `json:"compactMetadata"`
 }
@@ -286,7 +293,7 @@ type rawMessage struct {
 // these types costs a short-lived process more than the lines do.
 // FuzzParseMatchesEncodingJSON holds the two the same.
 var (
-	lineKeys     = []string{"type", "subtype", "timestamp", "gitBranch", "version", "cwd", "sessionId", "entrypoint", "turnOrigin", "isMeta", "isCompactSummary", "isSidechain", "promptSource", "message", "compactMetadata"}
+	lineKeys     = []string{"type", "subtype", "timestamp", "gitBranch", "version", "cwd", "sessionId", "entrypoint", "turnOrigin", "isMeta", "isCompactSummary", "isSidechain", "promptSource", "operation", "message", "compactMetadata"}
 	messageKeys  = []string{"id", "model", "content"}
 	metadataKeys = []string{"trigger"}
 	blockKeys    = []string{"type", "text", "id", "name", "input", "tool_use_id", "is_error", "content"}
@@ -325,6 +332,8 @@ func decodeLine(line []byte, r *rawLine) error {
 				d.Bool(&r.IsSidechain)
 			case "promptSource":
 				d.Str(&r.PromptSource)
+			case "operation":
+				d.Str(&r.Operation)
 			case "message":
 				// A value of another type fails the line, as in
 				// encoding/json: what it left allocated is not used.
@@ -461,6 +470,12 @@ var handCodec = codec{text: decodeText, blocks: decodeBlocks, head: jsonread.Tex
 func build(r rawLine, dec codec) (Entry, bool) {
 	e := Entry{Timestamp: r.Timestamp, GitBranch: r.GitBranch, Version: r.Version, Cwd: r.Cwd, Sidechain: r.IsSidechain, SessionID: r.SessionID}
 	switch r.Type {
+	case "queue-operation":
+		if r.Operation != "dequeue" {
+			return Entry{}, false
+		}
+		e.Kind = Dequeued
+		return e, true
 	case "system":
 		if r.Subtype != "compact_boundary" {
 			return Entry{}, false
