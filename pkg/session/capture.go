@@ -478,15 +478,19 @@ func (c *Checkpoint) finish(final bool) {
 		c.Parent, _ = ff.parentOf(c.Transcript.Path, c.SessionID, true)
 	}
 	if c.Title == "" && final {
-		// No request stood out: the first prompt, as it was.
+		// No request stood out: the first prompt a person wrote, as it
+		// was — never the client's own message or a pasted blob.
 		for _, n := range c.Digest.Notes {
-			if n.Kind == NotePrompt {
+			if n.Kind == NotePrompt && personal(n.Text) {
 				c.Title = titleOf(n.Text, c.ProjectRoot)
 				break
 			}
 		}
-		if c.Title == "" {
+		if c.Title == "" && personal(c.Goal) {
 			c.Title = titleOf(c.Goal, c.ProjectRoot)
+		}
+		if c.Title == "" && c.Turns > 0 {
+			c.Title = untitled
 		}
 	}
 	if c.capture.DigestBytes == 0 && c.capture.Automation == "" {

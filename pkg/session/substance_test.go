@@ -141,6 +141,9 @@ func TestTitles(t *testing.T) {
 		{[]string{"look at /home/dev/src/shop/internal/pay/client.go and make the retry configurable"}, "look at internal/pay/client.go and make the retry configurable"},
 		{[]string{"/review the discount engine pull request"}, "the discount engine pull request"},
 		{[]string{"hola", "gracias"}, "hola"},
+		{[]string{"Unknown skill: r"}, untitled},
+		{[]string{"{ \"statusLine\": { \"type\": \"command\", \"command\": \"~/bin/line", "thanks"}, "thanks"},
+		{[]string{"{\n  \"statusLine\": {\n    \"type\": \"command\""}, untitled},
 	} {
 		c := newCheckpoint("s", store.Project{Root: root})
 		c.configure(nil)

@@ -37,6 +37,25 @@ var greetings = map[string]bool{
 var clientMessages = []string{"Unknown skill:", "Unknown command:", "Unknown slash command", "[Request interrupted", "Caveat:",
 	"This session is being continued", "<", "API Error", "Error: ", "Login", "Invalid API key"}
 
+// untitled is the title of a session none of whose prompts a person
+// would name it by (the client's own messages, pasted blobs).
+const untitled = "(no request in words)"
+
+// personal tells a prompt a person wrote in words: not one of the
+// client's own messages, nor a pasted blob.
+func personal(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" || isBlob(t) {
+		return false
+	}
+	for _, m := range clientMessages {
+		if strings.HasPrefix(t, m) {
+			return false
+		}
+	}
+	return true
+}
+
 // shellPrograms are the programs a bare command line starts with.
 var shellPrograms = map[string]bool{
 	"ls": true, "cd": true, "pwd": true, "cat": true, "git": true, "npm": true, "npx": true, "pnpm": true, "yarn": true,
@@ -92,6 +111,15 @@ func isBareCommand(t string) bool {
 func isBlob(t string) bool {
 	if (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 		return true
+	}
+	// JSON pasted whole or in part: an object's first key.
+	if t[0] == '{' || t[0] == '[' {
+		head := strings.TrimLeft(t[1:], " \t\r\n[{")
+		if strings.HasPrefix(head, `"`) {
+			if end := strings.Index(head[1:], `"`); end >= 0 && strings.HasPrefix(strings.TrimLeft(head[end+2:], " \t"), ":") {
+				return true
+			}
+		}
 	}
 	for _, m := range []string{"Traceback (most recent call last)", "goroutine 1 [", "panic: ", "Exception in thread", "    at "} {
 		if strings.HasPrefix(t, m) {
