@@ -180,12 +180,18 @@ func (w *world) ccmem(args ...string) (string, error) {
 // claude runs one headless turn in the project and returns its stdout.
 func (w *world) claude(args ...string) string {
 	w.t.Helper()
+	return w.claudeIn(w.project, args...)
+}
+
+// claudeIn runs the client as claude does, in the folder dir.
+func (w *world) claudeIn(dir string, args ...string) string {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	full := append([]string{"--permission-mode", "acceptEdits", "--allowedTools", "Bash Write Edit Read"}, args...)
 	cmd := exec.CommandContext(ctx, claudeBin, full...)
 	cmd.Env = w.env()
-	cmd.Dir = w.project
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
@@ -87,6 +88,12 @@ func SessionStart(p hookio.Process) int {
 		if inj.Config.Sync.Auto && syncstate.Due(r.env, inj.Config.Sync.Interval) {
 			exe, _ := os.Executable()
 			_ = syncstate.StartDetached(r.env, syncstate.Binary(exe))
+		}
+		// Sessions an import follows (they began before install) are
+		// brought up to date in the background, now and then.
+		if session.FollowDue(r.env) {
+			exe, _ := os.Executable()
+			_ = session.StartFollow(r.env, syncstate.Binary(exe))
 		}
 		return 0
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/ccmem/ccmem/internal/hookio"
 	"github.com/ccmem/ccmem/internal/install"
 	"github.com/ccmem/ccmem/internal/uicommand"
+	"github.com/ccmem/ccmem/pkg/session"
 )
 
 // Main is the ccmem-ui binary: `ccmem ui` runs it with its flags.
@@ -43,6 +44,8 @@ func Serve(c *command.Ctx, o uicommand.Options) error {
 		ln.Close()
 		return err
 	}
+	// The sessions that ended are episodes before the page shows them.
+	_, _ = session.SettleAll(c, c.Env, nil)
 	ctx, stop := signal.NotifyContext(c, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := &http.Server{

@@ -52,6 +52,7 @@ desktop.ini
 *.lock
 /search/
 /status.json
+/import.json
 /sync/
 /learned/.cache.tsv
 /projects/*/INDEX.md
@@ -352,6 +353,12 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 				return rep, err
 			}
 		}
+	}
+	// A session that just ended here is an episode before anything is
+	// committed: the other machines see it at their next sync, not when
+	// the next session starts in its project here.
+	if settled, err := session.SettleAll(ctx, s.Env, nil); err == nil {
+		rep.Settled = len(settled.Archived)
 	}
 	if err := s.commitLocal(ctx, &rep, "ccmem sync from "+s.machine()); err != nil {
 		return rep, err

@@ -18,6 +18,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/gitsync"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
@@ -400,5 +401,37 @@ func TestSyncWaitsOutAnotherGit(t *testing.T) {
 	_, err := a.s.Sync(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "another git holds "+lock) {
 		t.Fatalf("a lock that stays: %v", err)
+	}
+}
+
+// TestSessionJustEndedReachesTheOtherMachine: a session that ended on the
+// laptop a moment ago (its live record still there: no session has started
+// in its project since) is archived by the laptop's sync, so the desktop's
+// next session has it in its menu after its own sync.
+func TestSessionJustEndedReachesTheOtherMachine(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("fact")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	p := a.project()
+	tr := filepath.Join(a.env.SilosDir(), p.Key, "ended.jsonl")
+	storetest.Mkfile(t, tr, `{"type":"user","message":{"role":"user","content":"rename the price helper to priceOf"},"timestamp":"2026-11-24T09:00:00Z","cwd":"`+a.repo+`","sessionId":"ended"}`+"\n"+
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Renamed."}]},"timestamp":"2026-11-24T09:00:05Z"}`+"\n")
+	if _, err := session.Capture(context.Background(), a.env, session.CaptureRequest{Cwd: a.repo, SessionID: "ended", TranscriptPath: tr, NewSession: true,
+		Process: proc.Info{PID: 4194301}}); err != nil { // its claude process is gone
+		t.Fatal(err)
+	}
+	rep := a.sync()
+	if rep.Settled != 1 {
+		t.Errorf("the laptop's sync settled %d sessions, want the one that ended", rep.Settled)
+	}
+	b.sync()
+	if blk := b.block(); !strings.Contains(blk, "rename the price helper") {
+		t.Fatalf("the session that just ended on the laptop is not in the desktop's menu:\n%s", blk)
 	}
 }

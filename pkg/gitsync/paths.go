@@ -138,7 +138,7 @@ func derived(parts []string) bool {
 		return true
 	}
 	switch parts[0] {
-	case "search", "sync", "status.json":
+	case "search", "sync", "status.json", "import.json":
 		return true
 	case "learned":
 		return len(parts) == 2 && parts[1] == ".cache.tsv"

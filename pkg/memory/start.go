@@ -149,6 +149,8 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		left = rep.Triage
 		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg, false)
 		note("episodes", err)
+		// Now and then, the sessions that ended in other projects too.
+		session.SettleElsewhere(opt, e, p.Key)
 	}
 	var backlog *learn.Backlog
 	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {

@@ -156,3 +156,27 @@ func Automation(getenv func(string) string, p Info) string {
 	}
 	return ""
 }
+
+// StartDetached starts the program at path with args in the background,
+// in dir, in a session of its own with no input or output: the caller (a
+// hook) returns at once and the program outlives it. It returns the
+// program's process id. (os.StartProcess, not os/exec: hooks link this
+// package.)
+func StartDetached(path string, args []string, dir string) (int, error) {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return 0, &os.PathError{Op: "start", Path: path, Err: os.ErrNotExist}
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, err
+	}
+	defer devnull.Close()
+	p, err := os.StartProcess(path, append([]string{path}, args...), &os.ProcAttr{
+		Dir: dir, Files: []*os.File{devnull, devnull, devnull}, Sys: detached(),
+	})
+	if err != nil {
+		return 0, err
+	}
+	pid := p.Pid
+	return pid, p.Release()
+}

@@ -49,6 +49,9 @@ type ImportOptions struct {
 	Config func(root, key string) config.Config
 	// Progress, when set, is told how far the import got.
 	Progress func(done, total int)
+	// Follow imports only the transcripts an earlier import follows (see
+	// Followed), and stops following those that went quiet.
+	Follow bool
 }
 
 // ImportReport says what an import did (or, dry, would do).
@@ -56,7 +59,9 @@ type ImportReport struct {
 	Found     int      `json:"found"`     // transcripts found
 	Imported  int      `json:"imported"`  // sessions that became episodes
 	Known     int      `json:"known"`     // already recorded (an episode or a live record)
-	Running   int      `json:"running"`   // written to in the last orphan_after: left to their own hooks
+	Recent    int      `json:"recent"`    // written to in the last orphan_after: imported now, brought up to date by a later import if they go on
+	Refreshed int      `json:"refreshed"` // imported before, grown since (a session that went on without hooks): brought up to date
+	Settled   int      `json:"settled"`   // live records of ended sessions archived first (in every project)
 	Empty     int      `json:"empty"`     // no turn, or no working directory
 	Automated int      `json:"automated"` // of the imported, marked automated runs
 	Projects  []string `json:"projects"`  // project roots that gained episodes
@@ -130,6 +135,10 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	if err != nil {
 		return rep, err
 	}
+	follow := Followed(e)
+	if opt.Follow {
+		files = slices.DeleteFunc(files, func(tf transcriptFile) bool { return !slices.Contains(follow, tf.path) })
+	}
 	rep.Found = len(files)
 	cfgOf := func(p store.Project) config.Config {
 		if opt.Config != nil {
@@ -138,6 +147,12 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		return config.Default()
 	}
 	now := e.Time()
+	// Sessions the hooks recorded that are over become episodes first, in
+	// every project: what they hold is not imported twice.
+	if !opt.DryRun {
+		settled, _ := SettleAll(ctx, e, cfgOf)
+		rep.Settled = len(settled.Archived)
+	}
 	// touched: the projects this run imported into; judge: those and the
 	// projects of sessions imported before, whose automated runs an
 	// earlier run may not have judged.
@@ -163,14 +178,32 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			continue
 		}
 		cfg := cfgOf(p)
-		if now.Sub(tf.mtime) < cfg.OrphanAfter {
-			rep.Running++
-			continue
-		}
-		if findEpisode(e, p.Key, tf.sid) != "" || findArchived(e, p.Key, tf.sid) || fileExists(e.CheckpointPath(p.Key, tf.sid)) {
+		// A session written to a moment ago that no hook records (it
+		// began before ccmem was installed) is imported as it is now: if
+		// it goes on, a later import brings its episode up to date.
+		recent := now.Sub(tf.mtime) < cfg.OrphanAfter
+		if fileExists(e.CheckpointPath(p.Key, tf.sid)) || findArchived(e, p.Key, tf.sid) {
 			rep.Known++
 			judge[p.Key] = p // a run killed before it judged this one's project
 			continue
+		}
+		if recent && !opt.DryRun {
+			follow = append(follow, tf.path)
+		}
+		if ep := findEpisode(e, p.Key, tf.sid); ep != "" {
+			if grew, err := refreshImported(ctx, e, p, ep, tf, cfg, now); err != nil {
+				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
+			} else if grew {
+				rep.Refreshed++
+				touched[p.Key] = p
+			} else {
+				rep.Known++
+			}
+			judge[p.Key] = p
+			continue
+		}
+		if recent {
+			rep.Recent++
 		}
 		c := newCheckpoint(tf.sid, p)
 		c.configure(&cfg.Capture)
@@ -215,8 +248,44 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	if opt.Progress != nil {
 		opt.Progress(len(files), len(files))
 	}
+	if !opt.DryRun {
+		// Follow what may still be going; stop following what went quiet.
+		var keep []string
+		for _, path := range follow {
+			if fi, err := os.Stat(path); err == nil && now.Sub(fi.ModTime()) < config.Default().OrphanAfter {
+				keep = append(keep, path)
+			}
+		}
+		if err := writeFollowed(e, keep); err != nil {
+			rep.Failed = append(rep.Failed, err.Error())
+		}
+	}
 	rep.Automated = classifyImported(e, judge, done, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
 	return rep, nil
+}
+
+// refreshImported brings an imported episode up to date with its
+// transcript when the transcript grew since (its session went on after the
+// import, with no hook recording it): the same capture code reads what it
+// gained, from where the import stopped. An episode the hooks recorded is
+// left alone. It tells whether the episode changed.
+func refreshImported(ctx context.Context, e store.Env, p store.Project, path string, tf transcriptFile, cfg config.Config, now time.Time) (bool, error) {
+	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
+	if err != nil {
+		return false, err
+	}
+	fi, err := os.Stat(tf.path)
+	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path || fi.Size() <= c.Transcript.Size {
+		return false, nil
+	}
+	c.configure(&cfg.Capture)
+	c.importing = true
+	if err := c.catchUp(ctx, tf.path); err != nil {
+		return false, err
+	}
+	c.finish(true)
+	c.ArchivedAt = now.UTC().Format(time.RFC3339)
+	return true, rewriteEpisode(e, p, path, c)
 }
 
 // imported is a session an import recorded (path "" in a dry run).

@@ -82,8 +82,9 @@ func newImportWorld(t *testing.T) *importWorld {
 	f.Close()
 	os.Chtimes(path, old, old)
 	write(w.note, "note-2", at(newTx("note-2", w.note), 6*time.Hour).raw(`{"type":"queue-operation","operation":"enqueue"}`), old)
-	// A session written to a minute ago: its own hooks are on it.
-	write(w.note, "note-3", at(newTx("note-3", w.note), 7*time.Hour).prompt("running now").say("ok"), w.now.Add(-time.Minute))
+	// A session written to a minute ago that no hook records (it began
+	// before ccmem was installed, and may still be going).
+	write(w.note, "note-3", at(newTx("note-3", w.note), 7*time.Hour).prompt("running now, summarise the sale results").say("ok"), w.now.Add(-time.Minute))
 	return w
 }
 
@@ -112,7 +113,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Found != 9 || rep.Imported != 7 || rep.Running != 1 || rep.Empty != 1 || rep.Automated != 4 || len(rep.Projects) != 2 {
+	if rep.Found != 9 || rep.Imported != 8 || rep.Recent != 1 || rep.Empty != 1 || rep.Automated != 4 || len(rep.Projects) != 2 {
 		t.Fatalf("report %+v", rep)
 	}
 	shop := store.ProjectAt(w.e, w.shop)
@@ -141,7 +142,7 @@ func TestImport(t *testing.T) {
 
 	before := tree(t, w.e.Store)
 	again, err := Import(context.Background(), w.e, ImportOptions{})
-	if err != nil || again.Imported != 0 || again.Known != 7 || again.Automated != 0 {
+	if err != nil || again.Imported != 0 || again.Known != 8 || again.Automated != 0 {
 		t.Fatalf("second run: %+v, %v", again, err)
 	}
 	after := tree(t, w.e.Store)
@@ -152,6 +153,66 @@ func TestImport(t *testing.T) {
 		if after[p] != h {
 			t.Errorf("the second run changed %s", p)
 		}
+	}
+}
+
+// TestImportFollowsASessionThatGoesOn: a session imported while it was
+// recent (it began before install, no hook records it) and that went on
+// afterwards is brought up to date by the next import; one whose hooks
+// keep a live record is left to them.
+func TestImportFollowsASessionThatGoesOn(t *testing.T) {
+	w := newImportWorld(t)
+	if _, err := Import(context.Background(), w.e, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	notes := store.ProjectAt(w.e, w.note)
+	f, err := FindSession(w.e, notes.Key, "note-3")
+	if err != nil || f.Record.Turns != 1 {
+		t.Fatalf("note-3 after the first import: %+v %v", f.Record, err)
+	}
+	tr0 := filepath.Join(w.e.SilosDir(), store.Slug(w.note), "note-3.jsonl")
+	if got := Followed(w.e); len(got) != 1 || got[0] != tr0 {
+		t.Fatalf("followed after the first import: %v", got)
+	}
+	os.Chtimes(followFile(w.e), w.now, w.now) // written at the test's clock
+	if FollowDue(w.e) {
+		t.Fatal("the catch-up is due right after the import")
+	}
+	w.now = w.now.Add(followEvery)
+	if !FollowDue(w.e) {
+		t.Fatal("the catch-up is not due after followEvery")
+	}
+	// The session went on: a second turn.
+	tr := filepath.Join(w.e.SilosDir(), store.Slug(w.note), "note-3.jsonl")
+	x := newTx("note-3", w.note)
+	x.t = w.now.Add(-30 * time.Second)
+	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	fh.Write(x.prompt("and send the summary to the team channel").say("Sent.").text())
+	fh.Close()
+	os.Chtimes(tr, w.now, w.now)
+	rep, err := Import(context.Background(), w.e, ImportOptions{Follow: true})
+	if err != nil || rep.Refreshed != 1 || rep.Imported != 0 || rep.Found != 1 {
+		t.Fatalf("the catch-up: %+v %v", rep, err)
+	}
+	f, err = FindSession(w.e, notes.Key, "note-3")
+	if err != nil || f.Record.Turns != 2 {
+		t.Fatalf("note-3 was not brought up to date: %+v %v", f.Record, err)
+	}
+	index, _ := os.ReadFile(w.e.IndexPath(notes.Key))
+	if strings.Count(string(index), "note-3") != 1 || !strings.Contains(string(index), "2 turns") {
+		t.Fatalf("INDEX.md:\n%s", index)
+	}
+	// A third import, nothing new: nothing changes.
+	if rep, err := Import(context.Background(), w.e, ImportOptions{}); err != nil || rep.Refreshed != 0 {
+		t.Fatalf("third import: %+v %v", rep, err)
+	}
+	// Quiet for half an hour: no longer followed.
+	w.now = w.now.Add(time.Hour)
+	if _, err := Import(context.Background(), w.e, ImportOptions{Follow: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := Followed(w.e); len(got) != 0 || FollowDue(w.e) {
+		t.Fatalf("still followed after it went quiet: %v", got)
 	}
 }
 
@@ -174,8 +235,8 @@ func TestImportResumes(t *testing.T) {
 		t.Fatalf("stopped run: %+v, %v", first, err)
 	}
 	rest, err := Import(context.Background(), w.e, ImportOptions{})
-	if err != nil || first.Imported+rest.Imported != 7 {
-		t.Fatalf("the runs imported %d and %d, want 7 in all (%v)", first.Imported, rest.Imported, err)
+	if err != nil || first.Imported+rest.Imported != 8 {
+		t.Fatalf("the runs imported %d and %d, want 8 in all (%v)", first.Imported, rest.Imported, err)
 	}
 	list := func(w *importWorld) []string {
 		e := w.e

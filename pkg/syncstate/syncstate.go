@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -46,9 +47,12 @@ type Report struct {
 	// Restored are files the remote deleted that this machine kept and
 	// put back (ccmem sync --keep-deleted); Deleted counts the remote's
 	// deletions applied after a person's yes (--accept-deletions).
-	Restored []string  `json:"restored,omitempty"`
-	Deleted  int       `json:"deleted,omitempty"`
-	When     time.Time `json:"when,omitzero"`
+	Restored []string `json:"restored,omitempty"`
+	Deleted  int      `json:"deleted,omitempty"`
+	// Settled counts the sessions that had ended here, archived before
+	// the commit so the other machines have them.
+	Settled int       `json:"settled,omitempty"`
+	When    time.Time `json:"when,omitzero"`
 }
 
 // Held is a file kept off the remote: it holds a secret, in its contents
@@ -120,25 +124,13 @@ func Due(e store.Env, interval time.Duration) bool {
 // MaxDuration. The state file says when it started, so the next session
 // start does not start another meanwhile.
 func StartDetached(e store.Env, ccmem string) error {
-	if fi, err := os.Stat(ccmem); err != nil || !fi.Mode().IsRegular() {
-		return &os.PathError{Op: "start", Path: ccmem, Err: os.ErrNotExist}
-	}
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		return err
-	}
-	defer devnull.Close()
-	// os.StartProcess, not os/exec: a hook links this package.
-	proc, err := os.StartProcess(ccmem, []string{ccmem, "sync", "--auto"}, &os.ProcAttr{
-		Dir: e.Store, Files: []*os.File{devnull, devnull, devnull}, Sys: detached(),
-	})
+	pid, err := proc.StartDetached(ccmem, []string{"sync", "--auto"}, e.Store)
 	if err != nil {
 		return err
 	}
 	st := ReadState(e)
-	st.PID, st.Started, st.Finished = proc.Pid, e.Time(), time.Time{}
-	_ = Write(e, st)
-	return proc.Release()
+	st.PID, st.Started, st.Finished = pid, e.Time(), time.Time{}
+	return Write(e, st)
 }
 
 // Binary is the ccmem binary beside a hook or helper binary exe: in the

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package syncstate
+package proc
 
 import "syscall"
 

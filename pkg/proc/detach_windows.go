@@ -1,4 +1,4 @@
-package syncstate
+package proc
 
 import "syscall"
 
