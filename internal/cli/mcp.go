@@ -14,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/internal/mcp"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/internal/version"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/search"
 )
@@ -149,7 +150,13 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if !res.Added {
 						return "already remembered in " + res.Path, nil
 					}
-					return fmt.Sprintf("remembered under \"## %s\" in %s", res.Topic, res.Path), nil
+					msg := fmt.Sprintf("remembered under \"## %s\" in %s", res.Topic, res.Path)
+					dir, _ := startDir("")
+					vis := memory.Seen(ctx, c.Env, dir, res.Path, strings.TrimPrefix(res.Line, "- "), scope == notes.Global)
+					if !vis.Shown {
+						msg += fmt.Sprintf("; but no session will see it: %s. Tell the user: moving a section of that file into a topic file beside it, linked from one line, makes room.", vis.Why)
+					}
+					return msg, nil
 				},
 			},
 		},

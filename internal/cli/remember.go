@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -19,8 +20,11 @@ var cmdRemember = &command.Command{
 	Help: `Adds TEXT as one bullet under the "## T" header (default: Notes) of a
 MEMORY.md, creating the file and the header when needed. A fact already
 there is not added twice, and one whose words nearly all match a fact
-there already is refused, naming it (look before you create, seed 004):
-edit or forget that one, or --force adds this anyway. --global (the default) writes your private
+there already is refused, naming it (look before you create): edit or
+forget that one, or --force adds this anyway. It says which sessions will
+see the fact, and warns when none will: a MEMORY.md past its share of the
+start-up block keeps the fact but no session is shown it (the hint says
+how to make room). --global (the default) writes your private
 ~/.claude/ccmem/MEMORY.md, for every project; --project writes the
 repository's .claude/memory/MEMORY.md, which is committed and shared with
 the team. Secrets in TEXT are redacted.`,
@@ -65,8 +69,15 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 	if err != nil {
 		return err
 	}
+	// Where the fact will be seen, and whether: a MEMORY.md past its
+	// share of the start-up block keeps a fact no session is shown.
+	dir, _ := startDir(cwd)
+	vis := memory.Seen(c, c.Env, dir, res.Path, strings.TrimPrefix(res.Line, "- "), scope == notes.Global)
 	if asJSON {
-		return c.PrintJSON(res)
+		return c.PrintJSON(struct {
+			notes.RememberResult
+			Visibility memory.Visibility `json:"visibility"`
+		}{res, vis})
 	}
 	where := c.Env.Tilde(res.Path)
 	if rel, err := filepath.Rel(root, res.Path); scope == notes.Project && err == nil {
@@ -78,8 +89,21 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 	default:
 		fmt.Fprintf(c.Stdout, "remembered under \"## %s\" in %s\n", res.Topic, where)
 	}
+	if vis.Shown {
+		fmt.Fprintf(c.Stdout, "%s start with it\n", capitalize(vis.Where))
+	} else {
+		fmt.Fprintf(c.Stderr, "ccmem: warning: no session will see it: %s; %s\n", vis.Why, c.Env.Tilde(res.Path))
+		fmt.Fprintf(c.Stderr, "hint: move a section of it into a topic file beside it (ccmem edit), leaving one line `- [Title](topic.md) — what it holds`; topic files are read when a prompt needs them\n")
+	}
 	if res.Redactions > 0 {
 		fmt.Fprintf(c.Stderr, "ccmem: warning: %s redacted from the fact\n", str.Plural(res.Redactions, "secret was", "secrets were"))
 	}
 	return nil
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
