@@ -26,7 +26,7 @@ import (
 var pluginFiles = []string{
 	".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".claude-plugin/icon.png", ".claude-plugin/release.sha256",
 	"hooks/hooks.json", "hooks/run",
-	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/ccmem.md",
+	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/ccmem.md", "scripts/commands/friction.md", "scripts/commands/forget.md",
 	"README.md", "LICENSE",
 }
 

@@ -20,6 +20,17 @@ var RememberCommand []byte
 //go:embed commands/ccmem.md
 var CcmemCommand []byte
 
+// FrictionCommand is the /friction slash command: the rules drawn from a
+// project's friction, reviewed in the session.
+//
+//go:embed commands/friction.md
+var FrictionCommand []byte
+
+// ForgetCommand is the /forget slash command.
+//
+//go:embed commands/forget.md
+var ForgetCommand []byte
+
 // LegacyMemoryCommand is the /memory command earlier versions installed,
 // which install removes when it finds it unchanged.
 //

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/lessons"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
@@ -105,8 +108,24 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 			return err
 		}
 	}
+	var shown []string
 	for i := range rep.Rules {
 		rep.Rules[i].Name = lessons.Prefix(p.Root) + "-" + rep.Rules[i].Name
+		shown = append(shown, rep.Rules[i].Name)
+	}
+	if propose {
+		_ = learn.MarkSeen(c.Env, shown...) // the person has seen them: the start-up block stops pointing at them
+	}
+	// Looked at: the start-up block stops pointing at this project's
+	// friction until a newer session goes badly.
+	newest, newestAt := "", ""
+	for _, f := range eps {
+		if r := f.Record; r != nil && (r.Friction.Class == "FRICTION" || r.Friction.Class == "BAD") && r.StartedAt > newestAt {
+			newest, newestAt = filepath.Base(f.Path), r.StartedAt
+		}
+	}
+	if newest != "" {
+		_ = learn.MarkSeen(c.Env, memory.FrictionSeen(p.Key, newest))
 	}
 	if asJSON {
 		return c.PrintJSON(struct {

@@ -280,6 +280,12 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	if err != nil {
 		return err
 	}
+	// Looked at: the start-up block stops pointing at these.
+	var files []string
+	for _, it := range items {
+		files = append(files, it.File)
+	}
+	_ = learn.MarkSeen(c.Env, files...)
 	if r.asJSON {
 		return c.PrintJSON(orEmpty(items))
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +32,10 @@ declares it too). Its tools, for the model:
   in a repository's .claude/memory/); for a hit in a past session, the
   turn it named with the turns around it
 - remember: add a fact to the global or the project MEMORY.md
+- forget: move a fact, a learned entry or a record to the archive, with
+  the reason (when the user asks to forget something)
+- review: the memories awaiting the user's review (candidate rules from
+  friction, corrections Claude Code saved), and the user's decision on one
 
 The project is the one of the directory the server runs in.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
@@ -159,8 +164,76 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					return msg, nil
 				},
 			},
+			{
+				Name: "forget", Title: "Forget a memory",
+				Description: "Only when the user asks to forget something: moves a fact of a MEMORY.md (give its words), a learned entry (TYPE/NAME) or a project record (CATEGORY/ID) to the archive, with the reason; nothing is deleted, and it is no longer injected or recalled. When several facts match, they are listed and nothing changes: ask the user which one.",
+				InputSchema: schema(`{"type":"object","properties":{"what":{"type":"string","description":"the fact's words, TYPE/NAME of a learned entry, or CATEGORY/ID of a record"},"reason":{"type":"string","description":"why, in the user's words (kept in the archive)"},"scope":{"type":"string","enum":["global","project"],"description":"where a fact is: global or project (default: both are searched)"}},"required":["what","reason"],"additionalProperties":false}`),
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					var in struct{ What, Reason, Scope string }
+					if err := json.Unmarshal(args, &in); err != nil {
+						return "", fmt.Errorf("forget: %v", err)
+					}
+					if strings.TrimSpace(in.What) == "" || strings.TrimSpace(in.Reason) == "" {
+						return "", errors.New("forget needs what to forget and the user's reason")
+					}
+					if in.Scope != "" && in.Scope != "global" && in.Scope != "project" {
+						return "", fmt.Errorf("scope must be global or project, not %q", in.Scope)
+					}
+					return captured(c, func(c *command.Ctx) error {
+						return runForget(c, forgetArgs{what: in.What, reason: in.Reason, global: in.Scope == "global", project: in.Scope == "project",
+							singleArg: !strings.ContainsAny(strings.TrimSpace(in.What), " \t")})
+					})
+				},
+			},
+			{
+				Name: "review", Title: "Memories awaiting review",
+				Description: "Lists the memories that wait for the user's decision: candidate rules ccmem drew from a project's recurring friction (never given to a session before the user accepts them) and corrections Claude Code saved as feedback. Accept or reject one only on the user's explicit decision; accept gives a friction rule to its own project's sessions (everywhere: true, to every project's).",
+				InputSchema: schema(`{"type":"object","properties":{"action":{"type":"string","enum":["list","accept","reject"],"description":"list (default), or the user's decision"},"names":{"type":"array","items":{"type":"string"},"description":"the names to accept or reject"},"reason":{"type":"string","description":"why the user rejects them"},"everywhere":{"type":"boolean","description":"with accept: a friction rule applies in every project, not only its own"}},"additionalProperties":false}`),
+				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+					var in struct {
+						Action, Reason string
+						Names          []string
+						Everywhere     bool
+					}
+					if err := json.Unmarshal(args, &in); err != nil {
+						return "", fmt.Errorf("review: %v", err)
+					}
+					r := &reviewFlags{reason: in.Reason, everywhere: in.Everywhere}
+					switch in.Action {
+					case "", "list":
+						r.asJSON = true
+					case "accept":
+						r.accept = in.Names
+					case "reject":
+						r.reject = in.Names
+					default:
+						return "", fmt.Errorf("action must be list, accept or reject, not %q", in.Action)
+					}
+					if in.Action != "" && in.Action != "list" && len(in.Names) == 0 {
+						return "", errors.New("review: name the memories the user decided on")
+					}
+					return captured(c, func(c *command.Ctx) error { return runLearnReview(c, r) })
+				},
+			},
 		},
 	}
+}
+
+// captured runs a command's work with its output kept: an MCP tool
+// answers with what the command prints.
+func captured(c *command.Ctx, run func(*command.Ctx) error) (string, error) {
+	var out, errb bytes.Buffer
+	c2 := *c
+	c2.Stdout, c2.Stderr = &out, &errb
+	err := run(&c2)
+	text := strings.TrimSpace(out.String() + "\n" + errb.String())
+	if err != nil {
+		if text != "" {
+			return "", fmt.Errorf("%v\n%s", err, text)
+		}
+		return "", err
+	}
+	return text, nil
 }
 
 // splitPointer takes a pointer as search and recall print it apart: "path",

@@ -12,6 +12,7 @@ import (
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -173,6 +174,7 @@ the draft is a start, not the last word.`,
 				fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 			}
 			draft := notes.DraftBriefing(p, eps, *n)
+			_ = learn.MarkSeen(c.Env, "briefing:"+p.Key) // the start-up block stops suggesting a draft
 			cur, err := store.ReadSmallFile(c.Env.BriefingPath(p.Key), 16<<20)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/command"
 	"github.com/ccmem/ccmem/internal/hookio"
+	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -177,5 +178,57 @@ func TestMCPRememberLooksFirst(t *testing.T) {
 	}
 	if got := call(`{"fact":"the user deploys each service with hashicorp nomad","force":true}`); !strings.HasPrefix(got, "remembered") {
 		t.Fatalf("forced: %s", got)
+	}
+}
+
+// TestMCPForgetAndReview: inside a session the model can forget what the
+// user asks to forget and carry the user's decision on what awaits review,
+// with the same code as the commands.
+func TestMCPForgetAndReview(t *testing.T) {
+	home := t.TempDir()
+	c := &command.Ctx{Context: context.Background(), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+	var err error
+	if c.Env, err = store.EnvFrom(func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(home)
+	tools := map[string]func(context.Context, json.RawMessage) (string, error){}
+	for _, tool := range mcpServer(c).Tools {
+		tools[tool.Name] = tool.Call
+	}
+	call := func(name, args string) (string, error) { return tools[name](context.Background(), json.RawMessage(args)) }
+	if _, err := call("remember", `{"fact":"the staging database is heron-7"}`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := call("forget", `{"what":"staging database is heron-7","reason":"we moved to heron-8"}`)
+	if err != nil || !strings.Contains(got, "forgot") {
+		t.Fatalf("forget: %q %v", got, err)
+	}
+	if mem, _ := os.ReadFile(c.Env.GlobalMemory()); strings.Contains(string(mem), "heron-7") {
+		t.Fatalf("the fact is still injected:\n%s", mem)
+	}
+	if _, err := call("forget", `{"what":"x"}`); err == nil {
+		t.Fatal("forget without the user's reason")
+	}
+	storetest.Mkfile(t, filepath.Join(c.Env.ReviewDir(), "shop-1a2b-verify-before-claiming-success.md"),
+		"---\nname: shop-1a2b-verify-before-claiming-success\ndescription: verify first\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: /src/shop\n---\nVerify first.\n")
+	got, err = call("review", `{}`)
+	if err != nil || !strings.Contains(got, "shop-1a2b-verify-before-claiming-success") || !strings.Contains(got, `"origin": "friction"`) {
+		t.Fatalf("review list: %q %v", got, err)
+	}
+	if _, err := call("review", `{"action":"accept"}`); err == nil {
+		t.Fatal("a decision with no name")
+	}
+	got, err = call("review", `{"action":"accept","names":["shop-1a2b-verify-before-claiming-success"]}`)
+	if err != nil || !strings.Contains(got, "accepted for its project") {
+		t.Fatalf("review accept: %q %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Env.LearnedDir(), "feedback", "shop-1a2b-verify-before-claiming-success.md")); err != nil {
+		t.Fatalf("not accepted: %v", err)
 	}
 }

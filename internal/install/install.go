@@ -152,6 +152,8 @@ var slashCommands = map[string][]byte{
 	"learn.md":    scripts.LearnCommand,
 	"remember.md": scripts.RememberCommand,
 	"ccmem.md":    scripts.CcmemCommand,
+	"friction.md": scripts.FrictionCommand,
+	"forget.md":   scripts.ForgetCommand,
 }
 
 // legacyCommands are slash commands earlier versions installed under names

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,4 +322,44 @@ func countPending(e store.Env) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// The person is told, in one line of the start-up block, when something
+// new waits for them; once they have looked, the line goes until
+// something else arrives. What they saw is kept in review/.seen (names,
+// one a line; this machine's own).
+
+func seenPath(e store.Env) string { return filepath.Join(filepath.Dir(e.ReviewDir()), ".seen") }
+
+// Seen lists what the person has looked at.
+func Seen(e store.Env) map[string]bool {
+	seen := map[string]bool{}
+	data, err := store.ReadSmallFile(seenPath(e), 1<<20)
+	if err != nil {
+		return seen
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			seen[l] = true
+		}
+	}
+	return seen
+}
+
+// MarkSeen records that the person looked at names (review items by
+// file, or any other key a nudge uses).
+func MarkSeen(e store.Env, names ...string) error {
+	seen := Seen(e)
+	n := len(seen)
+	for _, name := range names {
+		seen[name] = true
+	}
+	if len(seen) == n {
+		return nil
+	}
+	keys := slices.Sorted(maps.Keys(seen))
+	if err := os.MkdirAll(filepath.Dir(seenPath(e)), 0o700); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(seenPath(e), []byte(strings.Join(keys, "\n")+"\n"))
 }

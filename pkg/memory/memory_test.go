@@ -633,3 +633,86 @@ func TestRulesStayInTheirProject(t *testing.T) {
 		}
 	}
 }
+
+// TestNudgeWhenSomethingWaits: one line of the block, only while
+// something waits that the person has not looked at: sessions that went
+// badly (until they look at the friction), rules to review (until they
+// list them), a briefing worth drafting (until they draft one).
+func TestNudgeWhenSomethingWaits(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	if _, err := store.ClaimProject(e, p); err != nil {
+		t.Fatal(err)
+	}
+	var index []string
+	for i := range 9 {
+		class := "OK"
+		if i%3 == 0 {
+			class = "BAD"
+		}
+		name := fmt.Sprintf("202611%02dT090000Z-s%d.json", 10+i, i)
+		storetest.Mkfile(t, filepath.Join(e.EpisodesDir(p.Key), name), fmt.Sprintf(`{"session_id":"s%d","title":"work %d","turns":3,"started_at":"2026-11-%02dT09:00:00Z","friction":{"class":%q}}`, i, i, 10+i, class))
+		index = append([]string{fmt.Sprintf("- 2026-11-%02d 09:00 · 3 turns · %s · \"work %d\" — episodes/%s", 10+i, class, i, name)}, index...)
+	}
+	storetest.Mkfile(t, e.IndexPath(p.Key), strings.Join(index, "\n")+"\n")
+	nudge := func() string {
+		t.Helper()
+		b := Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"}).Block.Text
+		_, after, ok := strings.Cut(b, "# Waiting for the user\n")
+		if !ok {
+			return ""
+		}
+		line, rest, _ := strings.Cut(after, "\n")
+		if strings.TrimSpace(rest) != "" && !strings.HasPrefix(rest, "\n#") {
+			t.Errorf("the nudge is more than one line:\n%s", after)
+		}
+		return line
+	}
+	got := nudge()
+	if !strings.Contains(got, "3 of the recent sessions here went badly — /friction") || !strings.Contains(got, "/ccmem briefing") {
+		t.Fatalf("the nudge: %q", got)
+	}
+	// The person looked at the friction, and drafted a briefing.
+	learn.MarkSeen(e, FrictionSeen(p.Key, fmt.Sprintf("202611%02dT090000Z-s%d.json", 16, 6)), "briefing:"+p.Key)
+	if got := nudge(); got != "" {
+		t.Fatalf("a nudge once everything was looked at: %q", got)
+	}
+	// A rule drawn from this project's friction waits: said once.
+	storetest.Mkfile(t, filepath.Join(e.ReviewDir(), "shop-1a2b-verify.md"),
+		"---\nname: shop-1a2b-verify\ndescription: verify first\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: "+repo+"\n---\nVerify.\n")
+	if got := nudge(); !strings.Contains(got, "1 rule drawn from this project's friction await") {
+		t.Fatalf("a rule to review: %q", got)
+	}
+	learn.MarkSeen(e, "shop-1a2b-verify")
+	if got := nudge(); got != "" {
+		t.Fatalf("a nudge after the rule was listed: %q", got)
+	}
+}
+
+// TestProfileWhenTheSkillIsTyped: a skill the person runs by its slash
+// command gets its profile with the prompt, once a session, as one the
+// model runs gets it before the Skill tool.
+func TestProfileWhenTheSkillIsTyped(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	if _, err := store.ClaimProject(e, p); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, e.ProfilePath(p.Key, "deploy"), "- run make release-check first\n")
+	for _, sid := range []string{"s1", "s2"} {
+		Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: sid})
+	}
+	for i, prompt := range []string{"/deploy staging", "/acme:deploy production"} {
+		res, err := Prompt(context.Background(), e, PromptRequest{Cwd: repo, SessionID: "s1", Prompt: prompt, Started: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Context, "make release-check"); got != (i == 0) {
+			t.Errorf("%q: the profile given %v (want it once a session):\n%s", prompt, got, res.Context)
+		}
+	}
+	res, _ := Prompt(context.Background(), e, PromptRequest{Cwd: repo, SessionID: "s2", Prompt: "/acme:deploy production", Started: time.Now()})
+	if !strings.Contains(res.Context, "make release-check") {
+		t.Errorf("a plugin's skill by its full name, in another session: %q", res.Context)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -226,12 +227,16 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	}
 
 	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars))
+	here := store.Here{}
+	if p := pl.project; p != nil {
+		here = store.HereOf(p.Root, p.Git)
+	}
+	pending, perr := learn.Pending(e)
+	if perr != nil {
+		warn(e.PathError(e.ReviewDir(), perr))
+	}
 	if cfg.Caps.Learned > 0 {
-		here := store.Here{}
-		if p := pl.project; p != nil {
-			here = store.HereOf(p.Root, p.Git)
-		}
-		s, err := learnedSection(ctx, e, here, cfg.Caps.Learned, cfg.LineChars)
+		s, err := learnedSection(ctx, e, here, pending, cfg.Caps.Learned, cfg.LineChars)
 		warn(err)
 		if len(s.Lines) > 0 {
 			sections = append(sections, s)
@@ -263,6 +268,10 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 		add(episodesSection(pdir, episodes, e.IndexPath(p.Key), next, changed, cfg))
 	}
+	// One line, when something waits for the person that they have not
+	// looked at yet: silo memories to curate, rules drawn from this
+	// project's friction to review, a briefing worth drafting.
+	var waits []string
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
 		var b learn.Backlog
 		var err error
@@ -275,11 +284,24 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 			warn(err)
 		}
 		if err == nil && b.Files >= cfg.NudgeThreshold {
-			sections = append(sections, inject.Section{
-				Name: "nudge", Title: "# Memory to curate", Path: e.SilosDir(), Total: 1,
-				Lines: []string{NudgeLine(b)},
-			})
+			waits = append(waits, NudgeLine(b))
 		}
+	}
+	if n := unseenRules(e, here, pending); n > 0 {
+		waits = append(waits, str.Plural(n, "rule", "rules")+" drawn from this project's friction await review — /friction")
+	} else if p := pl.project; p != nil {
+		if w := rough(e, p.Key, sections); w != "" {
+			waits = append(waits, w)
+		}
+	}
+	if p := pl.project; p != nil && briefingWorthDrafting(e, p.Key) {
+		waits = append(waits, "no briefing yet for this project: /ccmem briefing drafts one from its sessions")
+	}
+	if len(waits) > 0 {
+		sections = append(sections, inject.Section{
+			Name: "nudge", Title: "# Waiting for the user", Path: e.ReviewDir(), Total: 1,
+			Lines: []string{strings.Join(waits, "; ")},
+		})
 	}
 	repoMemory := ""
 	if root != "" {
@@ -299,6 +321,79 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	inj.Block = inject.Fit(inject.Preamble(req.Source, e.GlobalMemory(), repoMemory, ccmem, inj.AutoMemory), sections, budget)
 	return inj
 }
+
+// unseenRules counts the rules drawn from this project's friction that
+// wait for review and that the person has not looked at yet.
+func unseenRules(e store.Env, here store.Here, pending []learn.ReviewItem) int {
+	n := 0
+	var seen map[string]bool
+	for _, it := range pending {
+		if it.Origin != learn.OriginFriction || it.SourceCwd == "" || !here.Holds(it.SourceCwd, "") {
+			continue
+		}
+		if seen == nil {
+			seen = learn.Seen(e)
+		}
+		if !seen[it.File] {
+			n++
+		}
+	}
+	return n
+}
+
+// rough says, when several of the sessions in the project's menu went
+// badly and the person has not looked at its friction since the newest of
+// them, that /friction finds what recurs; else "".
+func rough(e store.Env, key string, sections []inject.Section) string {
+	bad, newest := 0, ""
+	for _, s := range sections {
+		if s.Name != "episodes" {
+			continue
+		}
+		for _, l := range s.Lines {
+			if strings.Contains(l, " · FRICTION · ") || strings.Contains(l, " · BAD · ") {
+				bad++
+				if newest == "" {
+					newest = l[strings.LastIndex(l, "/")+1:] // the menu is newest first
+				}
+			}
+		}
+	}
+	if bad < roughAfter || learn.Seen(e)[FrictionSeen(key, newest)] {
+		return ""
+	}
+	return fmt.Sprintf("%d of the recent sessions here went badly — /friction finds what recurs and proposes rules for the user to review", bad)
+}
+
+// roughAfter is how many sessions of the menu that went badly make the
+// friction worth a look.
+const roughAfter = 3
+
+// FrictionSeen is the key that records that the person looked at a
+// project's friction as of its newest episode file: the start-up block
+// stops pointing at it until a newer session goes badly.
+func FrictionSeen(key, newestEpisode string) string {
+	return "friction:" + key + ":" + newestEpisode
+}
+
+// briefingWorthDrafting tells a project with sessions enough to draft a
+// briefing from, none yet, and no look at a draft.
+func briefingWorthDrafting(e store.Env, key string) bool {
+	if _, err := os.Lstat(e.BriefingPath(key)); err == nil {
+		return false
+	}
+	d, err := os.Open(e.EpisodesDir(key))
+	if err != nil {
+		return false
+	}
+	ents, _ := d.ReadDir(briefingAfter) // enough to know, not all of them
+	d.Close()
+	return len(ents) >= briefingAfter && !learn.Seen(e)["briefing:"+key]
+}
+
+// briefingAfter is how many sessions a project has before a briefing is
+// worth drafting.
+const briefingAfter = 8
 
 // NudgeLine is the one line that asks the user to curate the silos.
 func NudgeLine(b learn.Backlog) string {
@@ -429,7 +524,7 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 // project (one keeps reaching its project's sessions until someone
 // decides on it). Its longer rendering adds the
 // bodies of user and feedback entries, which are short.
-func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines, lineChars int) (inject.Section, error) {
+func learnedSection(ctx context.Context, e store.Env, here store.Here, all []learn.ReviewItem, capLines, lineChars int) (inject.Section, error) {
 	s := inject.Section{
 		Name: "learned", Cap: capLines, Path: e.LearnedDir(),
 		Title: "# Learned memories (curated from Claude Code's memory folders; full entry in " +
@@ -439,7 +534,6 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines,
 	if err != nil {
 		return s, err
 	}
-	all, perr := learn.Pending(e)
 	// Of the memories awaiting review, only a correction the person gave
 	// in this project is shown: never a rule ccmem inferred.
 	var pending []learn.ReviewItem
@@ -477,9 +571,6 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, capLines,
 		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false, nil, false)
 	}
 	err = v.Err
-	if perr != nil {
-		err = errors.Join(err, e.PathError(e.ReviewDir(), perr))
-	}
 	withBody := false
 	for _, it := range items {
 		s.Lines = append(s.Lines, it.line)

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -127,6 +128,15 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	}
 	var parts []string
 	var recalled []string
+	// A skill run by its slash command (/deploy, /plugin:deploy) gets its
+	// profile here, as one the model runs gets it before the Skill tool.
+	if skill := slashSkill(req.Prompt); skill != "" && pl.project != nil && pl.cfg.Guard.Enabled {
+		if _, err := os.Lstat(e.ProfilePath(pl.project.Key, skill)); err == nil {
+			if res, err := skillProfile(e, pl.project, ToolRequest{SessionID: req.SessionID, Skill: skill}); err == nil && res.Context != "" {
+				parts = append(parts, res.Context)
+			}
+		}
+	}
 	if rc := pl.cfg.Recall; rc.Enabled && rc.MaxItems > 0 && rc.Answers(req.Source) {
 		sc := search.ScopeOf(pl.project, false)
 		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
@@ -152,6 +162,25 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		err = session.CommitPrompt(e, *pl.project, req.SessionID, len(st.Triage) > 0, recalled)
 	}
 	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n"))}, err
+}
+
+// slashSkill is the command a prompt runs ("deploy" for "/deploy staging"
+// and for "/plugin:deploy"), or "".
+func slashSkill(prompt string) string {
+	cmd, ok := strings.CutPrefix(strings.TrimSpace(prompt), "/")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(cmd, " \t\n"); i >= 0 {
+		cmd = cmd[:i]
+	}
+	if i := strings.LastIndexByte(cmd, ':'); i >= 0 {
+		cmd = cmd[i+1:]
+	}
+	if cmd == "" || len(cmd) > 100 || strings.ContainsAny(cmd, `/\`) {
+		return ""
+	}
+	return cmd
 }
 
 // quoteChars is how much of a recalled memory a line quotes: the
