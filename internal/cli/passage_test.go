@@ -201,7 +201,9 @@ func TestMCPForgetAndReview(t *testing.T) {
 	for _, tool := range mcpServer(c).Tools {
 		tools[tool.Name] = tool.Call
 	}
-	call := func(name, args string) (string, error) { return tools[name](context.Background(), json.RawMessage(args)) }
+	call := func(name, args string) (string, error) {
+		return tools[name](context.Background(), json.RawMessage(args))
+	}
 	if _, err := call("remember", `{"fact":"the staging database is heron-7"}`); err != nil {
 		t.Fatal(err)
 	}

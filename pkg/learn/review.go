@@ -326,10 +326,10 @@ func countPending(e store.Env) (int, error) {
 
 // The person is told, in one line of the start-up block, when something
 // new waits for them; once they have looked, the line goes until
-// something else arrives. What they saw is kept in review/.seen (names,
-// one a line; this machine's own).
+// something else arrives. What they saw is kept in the store's .seen
+// (names, one a line; this machine's own, never synced).
 
-func seenPath(e store.Env) string { return filepath.Join(filepath.Dir(e.ReviewDir()), ".seen") }
+func seenPath(e store.Env) string { return filepath.Join(e.Store, ".seen") }
 
 // Seen lists what the person has looked at.
 func Seen(e store.Env) map[string]bool {
@@ -358,7 +358,7 @@ func MarkSeen(e store.Env, names ...string) error {
 		return nil
 	}
 	keys := slices.Sorted(maps.Keys(seen))
-	if err := os.MkdirAll(filepath.Dir(seenPath(e)), 0o700); err != nil {
+	if err := os.MkdirAll(e.Store, 0o700); err != nil {
 		return err
 	}
 	return store.WriteFileAtomic(seenPath(e), []byte(strings.Join(keys, "\n")+"\n"))
