@@ -97,7 +97,7 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 	var rows []rowSpec
 	switch spec.name {
 	case typical.name:
-		// Every hook within 1.5× of a bare Go process (issue 24).
+		// Every hook within 1.5× of a bare Go process (the hooks' target).
 		subagent := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"general-purpose"}`, w.transcript, w.repo)
 		rows = []rowSpec{
 			sessionstart(ratioAtMost(1.5)),

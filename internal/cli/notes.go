@@ -83,7 +83,7 @@ var cmdBriefing = &command.Command{
 	Help: `Without --set, prints the project's briefing. --set replaces it with FILE
 (or standard input), keeping the previous two versions as briefing.md.1
 and briefing.md.2. Session start injects at most 80 lines of it.
-` + "`ccmem briefing draft`" + ` drafts one from the newest sessions (seed 003).`,
+` + "`ccmem briefing draft`" + ` drafts one from the newest sessions.`,
 	Subs: []*command.Command{cmdBriefingDraft},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)

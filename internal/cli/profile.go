@@ -21,7 +21,7 @@ import (
 var cmdProfile = &command.Command{
 	Name: "profile", Args: "[list] | show SKILL | set SKILL [--input FILE|-] | edit SKILL",
 	Summary: "skill profiles: what a session is told when it runs a skill in this project",
-	Help: `A skill profile (seed 003) is a short note — at most 30 lines — about how a
+	Help: `A skill profile is a short note — at most 30 lines — about how a
 skill is used in one project: what it is for here, what to watch for, what
 earlier runs found. When the model runs the skill (Claude Code's Skill
 tool), the pretooluse hook gives it the profile, once a session. Profiles

@@ -110,7 +110,7 @@ var cmdRecordCreate = &command.Command{
 	Name: "create", Args: "--category C [--id ID] [--input FILE|-] [--force] [--cwd DIR] [--json]",
 	Summary: "create a record from JSON (refused when one nearly the same exists, unless --force)",
 	Help: `Creates an active record from JSON (see ccmem help record). It looks
-before it creates (seed 004): the project's active records of the same
+before it creates: the project's active records of the same
 category are scored against the new one — the words of the title, the
 tags and the content — and one scoring 0.5 or more is taken for the same
 record: the create is refused, listing them (--json: "candidates", each
@@ -205,7 +205,7 @@ func recordStatusCommand(name, status, done, summary string) *command.Command {
 				if err != nil {
 					return err
 				}
-				// Seed 004's deletion guard: retiring or archiving a record
+				// The deletion guard: retiring or archiving a record
 				// others link to goes ahead, naming them.
 				var linked []string
 				if status != records.StatusActive {

@@ -13,7 +13,7 @@
 //   - INDEX.md names exactly the episodes in episodes/;
 //   - no 8-character fragment of a planted secret anywhere ccmem writes;
 //   - of concurrent record updates from one read, exactly one succeeds;
-//   - nothing leaks or is forged (issue 20's attacks): the MCP get tool
+//   - nothing leaks or is forged (the attacks on what is shown and read): the MCP get tool
 //     never reads a file through a repository's symlinked .claude/memory;
 //     a session in the non-git parent folder is never given the
 //     repository's learned project memory; the committed CLAUDE.md never
@@ -598,7 +598,7 @@ func (t *torture) check(when string) {
 	}
 }
 
-// sealed checks issue 20's attacks after a round: nothing read through
+// sealed checks the attacks on what is shown and read, after a round: nothing read through
 // a symlinked repository, no project memory in a parent folder, no private
 // briefing in CLAUDE.md, no forged or control characters in what reaches
 // the model.

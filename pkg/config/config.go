@@ -67,7 +67,7 @@ type Sync struct {
 	Interval time.Duration `yaml:"interval" json:"interval"`
 }
 
-// Records configures the project records (seed 004's settings).
+// Records configures the project records (their settings).
 type Records struct {
 	// MaxRetained is how many session summaries stay active (the oldest
 	// beyond are retired).

@@ -1,5 +1,5 @@
 // Package friction scores how hard a session was from the signals its
-// transcript shows (seed 002's fourteen signals and weights), incrementally:
+// transcript shows (fourteen signals and their weights), incrementally:
 // a Tracker is fed each new transcript entry once, and its state is saved
 // with the session's checkpoint between hook runs.
 //
@@ -21,7 +21,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
-// Weights of the signals (seed 002).
+// Weights of the signals.
 var Weights = map[string]float64{
 	"user_intervention":   10,  // the user stepped in with /stash
 	"session_abandoned":   10,  // ended amid unresolved errors and an upset user

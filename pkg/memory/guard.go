@@ -118,7 +118,7 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 	return ToolResult{Context: inject.Neutralize(text)}, err
 }
 
-// MaxProfileLines is what a skill's profile gives (seed 003: 30 lines).
+// MaxProfileLines is what a skill's profile gives (30 lines).
 const MaxProfileLines = 30
 
 // skillProfile is what the project's profile of a skill says, given when

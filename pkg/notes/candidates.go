@@ -8,7 +8,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/records"
 )
 
-// Candidate is an existing record a new one may duplicate (seed 004: look
+// Candidate is an existing record a new one may duplicate (look
 // before you create).
 type Candidate struct {
 	Ref   string  `json:"ref"` // CATEGORY/ID

@@ -24,7 +24,7 @@ type RememberResult struct {
 	Created    bool   `json:"created"`
 	Redactions int    `json:"redactions"`
 	// Similar are the facts there already that say nearly the same
-	// (seed 004: look before you create); the new one is not added
+	// (look before you create); the new one is not added
 	// unless forced.
 	Similar []Similar `json:"similar,omitempty"`
 }

@@ -1,4 +1,4 @@
-// Package records holds a project's structured memories (seed 004):
+// Package records holds a project's structured memories:
 // categorised JSON records in the repository, changed only through a
 // validating write pipeline with optimistic concurrency, anti-resurrection,
 // merge rules, a rolling window of session summaries and a grace period
@@ -93,7 +93,7 @@ var (
 	ErrDisabled     = errors.New("disabled")
 )
 
-// codes are the rules' names in seed 004 (and in --json output).
+// codes are the rules' names (and in --json output).
 var codes = map[error]string{
 	ErrInvalid: "INVALID", ErrExists: "EXISTS", ErrNotFound: "NOT_FOUND",
 	ErrConflict: "OCC_CONFLICT", ErrResurrection: "ANTI_RESURRECTION", ErrImmutable: "IMMUTABLE",
@@ -977,7 +977,7 @@ func redactValue(c *redact.Counter, v any) any {
 	return v
 }
 
-// LinkedBy lists the active records that link to category/id (seed 004's
+// LinkedBy lists the active records that link to category/id (the
 // deletion guard): ones whose title or content names it as CATEGORY/ID,
 // by its id, or by its title. Retiring or archiving it leaves them
 // pointing at memory no longer injected; the caller warns, naming them.

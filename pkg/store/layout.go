@@ -62,7 +62,7 @@ func (e Env) PersonalConfig(key string) string {
 }
 
 // ProfilesDir holds a project's skill profiles: what to remember when a
-// skill runs in the project (seed 003).
+// skill runs in the project.
 func (e Env) ProfilesDir(key string) string { return filepath.Join(e.ProjectDir(key), "profiles") }
 
 // ProfilePath is the profile of one skill (its name as a safe file name).

@@ -1,5 +1,5 @@
 // Package triage scores the new turns of a session for memory worth
-// keeping, by category (seed 004): keyword patterns, co-occurrence boosters
+// keeping, by category: keyword patterns, co-occurrence boosters
 // and thresholds for decisions, runbooks, constraints, tech debt and
 // preferences, and activity metrics for a session summary. It is
 // deterministic; no model is called.
@@ -72,7 +72,7 @@ var rules = map[string]rule{
 	},
 }
 
-// Categories are seed 004's record categories, which triage scores, in
+// Categories are the record categories, which triage scores, in
 // display order.
 var Categories = []string{"decision", "constraint", "preference", "runbook", "tech_debt", "session_summary"}
 

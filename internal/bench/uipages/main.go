@@ -21,7 +21,7 @@ import (
 )
 
 // pageLimit is the most server time a page may take on the large store
-// (issue 26).
+// (the ui's target).
 const pageLimit = 200 * time.Millisecond
 
 func main() {
