@@ -35,6 +35,17 @@ func recallReport(o options) error {
 	}
 	rep.Print(os.Stdout)
 	fmt.Println()
+	dir, err = os.MkdirTemp("", "ccmem-chat-")
+	if err != nil {
+		return err
+	}
+	chat, _, err := evalset.EvaluateChat(dir, hooks)
+	os.RemoveAll(dir)
+	if err != nil {
+		return err
+	}
+	chat.PrintChat(os.Stdout)
+	fmt.Println()
 	cfg := config.Default().Recall
 	fmt.Printf("recall precision: %d corpora (seeds %v), per-prompt recall as configured by default (min_score %.1f, min_matched %.2f, max_items %d)\n",
 		len(recallSeeds), recallSeeds, cfg.MinScore, cfg.MinMatched, cfg.MaxItems)

@@ -47,6 +47,11 @@ type Corpus struct {
 	FactSession map[string]string
 	// FactText is each fact's sentence.
 	FactText map[string]string
+	// AskedAt is when the questions are asked (zero: 40 days after Base).
+	AskedAt time.Time
+	// SmallTalkIn is the project each small-talk prompt is typed in
+	// (none: shop).
+	SmallTalkIn map[string]string
 }
 
 // Question is a question and the sessions that answer it.
@@ -56,6 +61,9 @@ type Question struct {
 	All        bool
 	// Facts are the sentences that answer it.
 	Facts []string
+	// Kind and Split are a chat question's kind (single, paraphrase,
+	// multihop, temporal, opening) and split (dev, held).
+	Kind, Split string
 }
 
 // line builds transcript lines as the client writes them.

@@ -3,6 +3,7 @@ package evalset
 import (
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,4 +76,26 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestChatCorpus replays the chat corpus and prints its figures per split
+// and kind (the targets are held in the report's own section of
+// docs/recall.md; this test holds the corpus together: every question is
+// answered by sessions that exist, and the replay archives them all).
+func TestChatCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the chat corpus through the hook binaries (make test runs it)")
+	}
+	rep, w, err := EvaluateChat(t.TempDir(), hooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.PrintChat(&b)
+	t.Log("\n" + b.String())
+	for _, q := range w.Corpus.Questions {
+		if q.Split != "dev" && q.Split != "held" || len(q.Sessions) == 0 {
+			t.Errorf("question %q: split %q, %d sessions", q.Text, q.Split, len(q.Sessions))
+		}
+	}
 }

@@ -54,15 +54,26 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 		return nil, err
 	}
 	w.Env = env
-	for _, p := range []string{"shop", "api", "home"} {
-		root := filepath.Join(dir, "src", p)
-		if p == "home" {
+	var projects []string
+	for _, s := range c.Sessions {
+		if !contains(projects, s.Project) {
+			projects = append(projects, s.Project)
+		}
+	}
+	for _, p := range projects {
+		var root string
+		switch p {
+		case "shop", "api":
+			root = filepath.Join(dir, "src", p)
+		case "home":
 			root = filepath.Join(dir, "notes")
+		default:
+			root = filepath.Join(dir, "people", p) // a person's own folder, not a repository
 		}
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			return nil, err
 		}
-		if p != "home" {
+		if p == "shop" || p == "api" {
 			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
 				return nil, err
 			}
@@ -72,6 +83,11 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 		}
 		w.Roots[p] = root
 	}
+	var pairs []string
+	for p, root := range w.Roots {
+		pairs = append(pairs, "$"+strings.ToUpper(p), root)
+	}
+	roots := strings.NewReplacer(pairs...)
 	sessions := append([]*Session(nil), c.Sessions...)
 	sort.SliceStable(sessions, func(i, j int) bool { return sessions[i].Start.Before(sessions[j].Start) })
 	trDir := filepath.Join(home, ".claude", "projects")
@@ -93,7 +109,7 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 		}
 		for _, turn := range s.Turns {
 			for _, l := range turn {
-				l = strings.NewReplacer("$SHOP", w.Roots["shop"], "$API", w.Roots["api"], "$HOME", w.Roots["home"]).Replace(l)
+				l = roots.Replace(l)
 				if _, err := f.WriteString(l + "\n"); err != nil {
 					f.Close()
 					return nil, err
@@ -107,7 +123,7 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 		f.Close()
 	}
 	// A last start in each project archives what is left.
-	end := Base.Add(40 * 24 * time.Hour)
+	end := w.askedAt()
 	for p, root := range w.Roots {
 		if err := w.hook("sessionstart", payload("SessionStart", "probe-"+p, filepath.Join(dir, "none.jsonl"), root, `"source":"startup"`), w.envFor(end, false)); err != nil {
 			return nil, err
@@ -118,6 +134,14 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 
 func payload(event, sid, tr, cwd, extra string) string {
 	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,%s}`, sid, tr, cwd, event, extra)
+}
+
+// askedAt is when the corpus's questions are asked.
+func (w *World) askedAt() time.Time {
+	if !w.Corpus.AskedAt.IsZero() {
+		return w.Corpus.AskedAt
+	}
+	return Base.Add(40 * 24 * time.Hour)
 }
 
 // envFor is a hook's environment at time now.
@@ -484,7 +508,7 @@ func (w *World) PromptRecall(maxChars int) (Recall, error) {
 	}
 	w.asked++
 	got, chars := 0, 0
-	at := Base.Add(40 * 24 * time.Hour)
+	at := w.askedAt()
 	ask := func(n int, project, prompt string) (block, recalled string, err error) {
 		sid := fmt.Sprintf("ask%d-%04d", w.asked, n)
 		root := w.Roots[project]
