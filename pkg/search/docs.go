@@ -284,7 +284,7 @@ func episodeDocs(path string, data []byte) []Doc {
 	desc = append(desc, ep.Outcome)
 	for _, n := range ep.Digest.Notes {
 		switch n.Kind {
-		case "answer":
+		case "answer", "opening":
 			desc = append(desc, n.Text)
 		default:
 			body = append(body, n.Cmd, n.Text)
@@ -304,11 +304,17 @@ func episodeDocs(path string, data []byte) []Doc {
 		if strings.TrimSpace(n.Text) == "" || n.Kind == "triage" {
 			continue
 		}
-		p := Doc{Kind: KindEpisode, Path: path, Line: i + 1, Turn: n.Turn, Title: d.Title, Time: d.Time, Parent: 1}
+		// What was said before the first prompt (turn 0) is read with
+		// turn 1.
+		p := Doc{Kind: KindEpisode, Path: path, Line: i + 1, Turn: max(n.Turn, 1), Title: d.Title, Time: d.Time, Parent: 1}
 		if t, err := time.Parse(time.RFC3339Nano, n.At); err == nil {
 			p.Time = t
 		}
 		switch n.Kind {
+		case "opening":
+			p.Snippet = PassageText("", n.Text)
+			p.Fields[fieldBody] = capText(n.Text)
+			out = append(out, p)
 		case "prompt", "answer":
 			var asked, said []string
 			j := i

@@ -100,18 +100,23 @@ func GetTurns(e store.Env, path, root string, turn, around int) (string, error) 
 	fmt.Fprintf(&b, ", %s; turns %d to %d of what it kept:\n", str.Plural(ep.Turns, "turn", "turns"), max(turn-around, 1), turn+around)
 	shown := 0
 	for _, n := range ep.Digest.Notes {
-		if n.Turn < turn-around || n.Turn > turn+around || strings.TrimSpace(n.Text) == "" {
+		// What was said before the first prompt (turn 0) goes with turn 1.
+		if max(n.Turn, 1) < turn-around || n.Turn > turn+around || strings.TrimSpace(n.Text) == "" {
 			continue
 		}
 		mark := " "
-		if n.Turn == turn {
+		if max(n.Turn, 1) == turn {
 			mark = ">"
 		}
 		what := n.Kind
 		if n.Cmd != "" {
 			what += " `" + str.Line(n.Cmd) + "`"
 		}
-		fmt.Fprintf(&b, "%s turn %d, %s: %s\n", mark, n.Turn, what, str.Line(n.Text))
+		if n.Turn == 0 {
+			fmt.Fprintf(&b, "%s before the first prompt, %s: %s\n", mark, what, str.Line(n.Text))
+		} else {
+			fmt.Fprintf(&b, "%s turn %d, %s: %s\n", mark, n.Turn, what, str.Line(n.Text))
+		}
 		shown++
 	}
 	if shown == 0 {

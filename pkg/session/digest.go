@@ -68,6 +68,10 @@ const (
 	NoteFailure = "failure"
 	NoteFix     = "fix"
 	NoteTriage  = "triage"
+	// NoteOpening is what the assistant said before the session's first
+	// prompt (a session it opens, a resumed one whose first line is its):
+	// turn 0.
+	NoteOpening = "opening"
 )
 
 // Limits of what one note keeps, before the whole digest is fitted to its
@@ -176,12 +180,16 @@ func (c *Checkpoint) keep(text string, n int) string {
 // noteAnswer takes the turn's latest assistant text as its conclusion: a
 // later text of the same turn replaces it. Only the last of a turn's texts
 // is redacted and kept (flushAnswer), when the next prompt comes or the
-// run ends.
+// run ends. Text before the first prompt is the session's opening.
 func (c *Checkpoint) noteAnswer(e transcript.Entry) {
-	if !c.capture.Answers || c.capture.DigestBytes == 0 || strings.TrimSpace(e.Text) == "" || c.Turns == 0 {
+	if !c.capture.Answers || c.capture.DigestBytes == 0 || strings.TrimSpace(e.Text) == "" {
 		return
 	}
-	c.answer = &Note{Turn: c.Turns, At: at(e.Timestamp), Kind: NoteAnswer, Text: e.Text}
+	kind := NoteAnswer
+	if c.Turns == 0 {
+		kind = NoteOpening
+	}
+	c.answer = &Note{Turn: c.Turns, At: at(e.Timestamp), Kind: kind, Text: e.Text}
 }
 
 // flushAnswer puts the turn's pending conclusion into the digest.
@@ -197,7 +205,7 @@ func (c *Checkpoint) flushAnswer() {
 	// the turn's answer, if it has one, is in the tail.
 	notes := c.Digest.Notes
 	for i := len(notes) - 1; i >= 0 && notes[i].Turn >= n.Turn; i-- {
-		if notes[i].Turn == n.Turn && notes[i].Kind == NoteAnswer {
+		if notes[i].Turn == n.Turn && notes[i].Kind == n.Kind {
 			notes[i] = n
 			return
 		}

@@ -127,6 +127,8 @@ func NoteLabel(kind string) string {
 		return "asked"
 	case NoteAnswer:
 		return "concluded"
+	case NoteOpening:
+		return "opened with"
 	case NoteFailure:
 		return "failed"
 	case NoteFix:

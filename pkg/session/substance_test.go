@@ -514,3 +514,29 @@ func TestLongFirstPassHoldsLittle(t *testing.T) {
 		t.Fatalf("%d prompts kept; last answer %q", len(prompts), lastAnswer)
 	}
 }
+
+// TestOpeningIsKept: what the assistant says before the session's first
+// prompt (a session it opens, a resumed one) is kept as the session's
+// opening, search finds the session by it, and reading turn 1 shows it.
+func TestOpeningIsKept(t *testing.T) {
+	w := newCaptureWorld(t)
+	x := newTx("s1", w.repo).say("Welcome back! Last time you said your daughter Xiaomi starts kindergarten next week.").
+		prompt("help me write a letter to the landlord").say("Here is a draft letter.")
+	storetest.Append(t, w.tr, x.text())
+	c := w.capture(t, "s1")
+	if len(c.Digest.Notes) != 3 || c.Digest.Notes[0].Kind != NoteOpening || c.Digest.Notes[0].Turn != 0 || !strings.Contains(c.Digest.Notes[0].Text, "kindergarten") {
+		t.Fatalf("digest: %+v", c.Digest.Notes)
+	}
+	if c.Goal != "help me write a letter to the landlord" || c.Turns != 1 {
+		t.Fatalf("goal %q, %d turns", c.Goal, c.Turns)
+	}
+	archive(t, w, c)
+	hits, err := search.Search(context.Background(), w.e, "daughter kindergarten", search.Options{Scope: search.ScopeOf(&w.p, false)})
+	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Path, "-s1.json") || hits[0].Turn != 1 || !strings.Contains(hits[0].Snippet, "Xiaomi") {
+		t.Fatalf("search: %+v, %v", hits, err)
+	}
+	got, err := search.GetTurns(w.e, hits[0].Path, w.repo, 1, 0)
+	if err != nil || !strings.Contains(got, "before the first prompt, opening: Welcome back!") || !strings.Contains(got, "turn 1, prompt: help me write") {
+		t.Fatalf("turn 1: %q, %v", got, err)
+	}
+}
