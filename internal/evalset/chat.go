@@ -3,6 +3,7 @@ package evalset
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func GenerateChat() *Corpus {
 	for _, p := range chatPeople {
 		byLang[p.lang] = p.project
 	}
-	for _, st := range chatSmallTalk {
+	for _, st := range append(append([]string{}, chatSmallTalk...), chatTasks...) {
 		lang := "en"
 		switch {
 		case hasRunes(st, 0x3040, 0x30ff):
@@ -66,7 +67,11 @@ func GenerateChat() *Corpus {
 		case st == "gracias" || st == "vale" || st == "perfecto":
 			lang = "es"
 		}
-		c.SmallTalk = append(c.SmallTalk, st)
+		if slices.Contains(chatTasks, st) {
+			c.Unrelated = append(c.Unrelated, st)
+		} else {
+			c.SmallTalk = append(c.SmallTalk, st)
+		}
 		c.SmallTalkIn[st] = byLang[lang]
 	}
 	return c
@@ -152,9 +157,12 @@ type ChatReport struct {
 	// named first (at 1) or anywhere (at 5) in the recalled context.
 	Recall map[string]map[string]*KindScores
 	// FalseInjection is the share of short small talk given memory, by
-	// language.
+	// language; Unrelated the share of short requests no session bears on
+	// given memory.
 	FalseInjection map[string]float64
 	Injected       []string
+	Unrelated      float64
+	UnrelatedGiven []string
 }
 
 // PrintChat writes the chat report: per split, per kind, hit@1, hit@5 and
@@ -210,10 +218,15 @@ func (r ChatReport) PrintChat(w io.Writer) {
 	if len(r.Injected) > 0 {
 		fmt.Fprintf(w, "  small talk given memory: %s\n", strings.Join(r.Injected, " · "))
 	}
-	for _, split := range []string{"held", "dev"} {
-		if m := r.Rankers["ccmem search"][split][""].Misses; len(m) > 0 {
-			fmt.Fprintf(w, "  ccmem search missed at 5 (%s): %s\n", split, strings.Join(m, " · "))
-		}
+	fmt.Fprintf(w, "  short requests no session bears on, given memory: %.3f", r.Unrelated)
+	if len(r.UnrelatedGiven) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(r.UnrelatedGiven, " · "))
+	}
+	fmt.Fprintln(w)
+	// Only the dev split's misses are named: the held-out questions are
+	// not to be looked at while tuning.
+	if m := r.Rankers["ccmem search"]["dev"][""].Misses; len(m) > 0 {
+		fmt.Fprintf(w, "  ccmem search missed at 5 (dev): %s\n", strings.Join(m, " · "))
 	}
 }
 
@@ -231,7 +244,39 @@ func EvaluateChat(dir, hooks string) (ChatReport, *World, error) {
 		rep.Rankers[rep.Names[i]] = map[string]map[string]*KindScores{"dev": w.ScoreKinds(rank, "dev"), "held": w.ScoreKinds(rank, "held")}
 	}
 	rep.Recall, rep.FalseInjection, rep.Injected, err = w.chatRecall()
-	return rep, w, err
+	if err != nil {
+		return rep, w, err
+	}
+	given := 0
+	for _, u := range c.Unrelated {
+		recalled, err := w.askOnce(c.SmallTalkIn[u], u)
+		if err != nil {
+			return rep, w, err
+		}
+		if strings.Contains(recalled, "# Memory that may bear") {
+			given++
+			rep.UnrelatedGiven = append(rep.UnrelatedGiven, u)
+		}
+	}
+	if len(c.Unrelated) > 0 {
+		rep.Unrelated = float64(given) / float64(len(c.Unrelated))
+	}
+	return rep, w, nil
+}
+
+// askOnce types prompt as the first prompt of a new session in project,
+// through the real hooks, when the questions are asked; it returns the
+// context recall gave it.
+func (w *World) askOnce(project, prompt string) (string, error) {
+	w.asked++
+	sid := fmt.Sprintf("chat-%04d", w.asked)
+	root := w.Roots[project]
+	env := w.envFor(w.askedAt(), false)
+	if _, err := w.hookOut("sessionstart", payload("SessionStart", sid, "/nonexistent/none.jsonl", root, `"source":"startup"`), env); err != nil {
+		return "", err
+	}
+	out, err := w.hookOut("userpromptsubmit", payload("UserPromptSubmit", sid, "/nonexistent/none.jsonl", root, fmt.Sprintf(`"prompt":%q`, prompt)), env)
+	return contextOf(out), err
 }
 
 // chatRecall asks each question as the first prompt of a new session in
@@ -240,20 +285,7 @@ func EvaluateChat(dir, hooks string) (ChatReport, *World, error) {
 // small-talk prompt in the project of its language.
 func (w *World) chatRecall() (map[string]map[string]*KindScores, map[string]float64, []string, error) {
 	out := map[string]map[string]*KindScores{"dev": {"": {}}, "held": {"": {}}}
-	w.asked++
-	at := w.askedAt()
-	n := 0
-	ask := func(project, prompt string) (string, error) {
-		n++
-		sid := fmt.Sprintf("chat%d-%04d", w.asked, n)
-		root := w.Roots[project]
-		env := w.envFor(at, false)
-		if _, err := w.hookOut("sessionstart", payload("SessionStart", sid, "/nonexistent/none.jsonl", root, `"source":"startup"`), env); err != nil {
-			return "", err
-		}
-		out, err := w.hookOut("userpromptsubmit", payload("UserPromptSubmit", sid, "/nonexistent/none.jsonl", root, fmt.Sprintf(`"prompt":%q`, prompt)), env)
-		return contextOf(out), err
-	}
+	ask := w.askOnce
 	for _, q := range w.Corpus.Questions {
 		recalled, err := ask(w.Corpus.projectOf(q), q.Text)
 		if err != nil {

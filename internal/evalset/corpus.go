@@ -52,6 +52,9 @@ type Corpus struct {
 	// SmallTalkIn is the project each small-talk prompt is typed in
 	// (none: shop).
 	SmallTalkIn map[string]string
+	// Unrelated are short requests that no session bears on, each typed
+	// in the project of SmallTalkIn.
+	Unrelated []string
 }
 
 // Question is a question and the sessions that answer it.

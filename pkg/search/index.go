@@ -69,7 +69,8 @@ type Options struct {
 	// Now is the time "yesterday" or "last week" in a query is counted
 	// from (zero: the clock's).
 	Now time.Time
-	// prompt: the query is a user's prompt, small talk removed.
+	// prompt: the query is a user's prompt: each hit's evidence (see
+	// Hit.Evidence) is weighed for recall's bar.
 	prompt bool
 	// window is the span of time the query names, if any.
 	window Window
@@ -96,6 +97,11 @@ type Hit struct {
 	// Project names the project whose store folder holds the memory, for
 	// a person reading hits (filled by the command that shows them).
 	Project string `json:"project,omitempty"`
+	// Evidence, for a prompt's hits, is the weight (by idf) of the
+	// prompt's telling terms the memory or its session holds, and Share
+	// that as a part of all the telling terms' weight (see Recall).
+	Evidence float64 `json:"evidence,omitempty"`
+	Share    float64 `json:"share,omitempty"`
 }
 
 // Ref identifies the hit's memory (see Doc.Ref).
@@ -364,16 +370,20 @@ func readDirStamp(path, stamp string) (bool, map[int]bool) {
 
 // readerOf opens an index held in memory.
 func readerOf(data []byte) (*reader, error) {
-	r := &reader{data: data, size: int64(len(data))}
+	r := &reader{data: data, size: int64(len(data)), tops: -1}
 	return r, r.readHead()
 }
 
 // Search ranks the memories of the scope for the query.
 func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit, error) {
+	hits, _, err := search(ctx, e, query, opt)
+	return hits, err
+}
+
+// search is Search, with the evidence a prompt's hits were weighed by
+// (nil unless opt.prompt).
+func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit, *evidence, error) {
 	terms := Terms(query)
-	if opt.prompt {
-		terms = promptTerms(query)
-	}
 	if opt.Now.IsZero() {
 		opt.Now = e.Time()
 	}
@@ -386,7 +396,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	}
 	terms = dedupe(terms)
 	if len(terms) == 0 {
-		return []Hit{}, nil
+		return []Hit{}, nil, nil
 	}
 	if opt.Limit <= 0 {
 		opt.Limit = 10
@@ -399,7 +409,7 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	}
 	for try := 0; ; try++ {
 		readers := open(ctx, e, units, opt.Quick, opt.BuildFor)
-		hits := rank(readers, terms, opt)
+		hits, ev := rank(readers, terms, opt)
 		damaged := false
 		for _, r := range readers {
 			r.Close()
@@ -411,13 +421,13 @@ func Search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			}
 		}
 		if !damaged || try > 0 {
-			return hits, nil
+			return hits, ev, nil
 		}
 	}
 }
 
 // rank scores the documents of the open units for the terms.
-func rank(readers []*reader, terms []string, opt Options) []Hit {
+func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	// The number of documents and each term's document frequency over
 	// the whole scope: a term's idf.
 	n := 0
@@ -429,12 +439,20 @@ func rank(readers []*reader, terms []string, opt Options) []Hit {
 		}
 	}
 	if n == 0 {
-		return []Hit{}
+		return []Hit{}, nil
 	}
+	// A query's small talk, request words and grammar (weakTerms) weigh
+	// a quarter of what their rarity would give them: the words that say
+	// what it is about decide the ranking.
+	rd := readPrompt(opt.query)
+	why := rd.why
 	idf := make([]float64, len(terms))
 	idfSum := 0.0
-	for i := range terms {
+	for i, t := range terms {
 		idf[i] = math.Log(1 + (float64(n)-df[i]+0.5)/(df[i]+0.5))
+		if why[t] != "" {
+			idf[i] *= weakWeight
+		}
 		idfSum += idf[i]
 	}
 	keep := opt.Limit*8 + 32 + min(opt.SkipMost, 1<<16)
@@ -443,10 +461,21 @@ func rank(readers []*reader, terms []string, opt Options) []Hit {
 		largest = max(largest, r.nDocs)
 	}
 	acc := &accumulator{scores: make([]float32, largest), matched: make([]float32, largest)}
+	var ev *evidence
+	if opt.prompt {
+		ev = newEvidence(rd, terms, idf, df)
+		acc.masks = make([]uint64, largest)
+	}
 	for {
 		top := &topK{keep: keep}
+		if ev != nil {
+			ev.reset()
+		}
 		for _, r := range readers {
-			scoreUnit(r, terms, idf, idfSum, acc, top)
+			scoreUnit(r, terms, idf, idfSum, acc, top, ev)
+		}
+		if ev != nil {
+			ev.settle()
 		}
 		cands := top.sorted()
 		hits := []Hit{}
@@ -486,15 +515,19 @@ func rank(readers []*reader, terms []string, opt Options) []Hit {
 				}
 				seen[d.Path] = len(hits)
 			}
-			hits = append(hits, Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet, Turn: d.Turn,
-				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000})
+			h := Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet, Turn: d.Turn,
+				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000}
+			if ev != nil {
+				h.Evidence, h.Share = ev.of(c.mask)
+			}
+			hits = append(hits, h)
 		}
 		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<24 {
 			keep *= 8 // filters left too few: look further down
 			continue
 		}
 		hits = adjust(hits, opt.query, opt)
-		return hits[:min(len(hits), opt.Limit)]
+		return hits[:min(len(hits), opt.Limit)], ev
 	}
 }
 
@@ -617,9 +650,11 @@ func (t *topK) sorted() []cand {
 }
 
 // accumulator holds the scores of one unit's documents while it is scored;
-// it is shared by the units of a search, cleared after each.
+// it is shared by the units of a search, cleared after each. masks, for a
+// prompt, are the telling terms each document holds (see evidence).
 type accumulator struct {
 	scores, matched []float32
+	masks           []uint64
 	touched         []uint32
 }
 
@@ -629,6 +664,7 @@ type cand struct {
 	doc     uint32
 	score   float32
 	matched float32
+	mask    uint64
 }
 
 // better orders candidates: higher score first, then a stable order.
@@ -645,17 +681,24 @@ func (c cand) better(o cand) bool {
 // scoreUnit scores the documents of one unit that hold a query term
 // (BM25F: each posting's stored impact times the term's idf) and offers
 // them to top.
-func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *accumulator, top *topK) {
-	scores, matched := acc.scores, acc.matched
+func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *accumulator, top *topK, ev *evidence) {
+	scores, matched, masks := acc.scores, acc.matched, acc.masks
 	touched := acc.touched[:0]
 	defer func() {
 		// Clear only what this unit touched, for the next.
 		for _, d := range touched {
 			scores[d], matched[d] = 0, 0
+			if masks != nil {
+				masks[d] = 0
+			}
 		}
 		acc.touched = touched[:0]
 	}()
 	le := binary.LittleEndian
+	passages := r.hasPassages()
+	if ev != nil && passages {
+		ev.sessions += r.topDocs()
+	}
 	for i, t := range terms {
 		buf, err := r.rawPostings(t)
 		if err != nil || len(buf) == 0 {
@@ -663,6 +706,11 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 		}
 		w := float32(idf[i] * impactMax / math.MaxUint16)
 		m := float32(idf[i] / idfSum)
+		var bit uint64
+		count := ev != nil && passages
+		if ev != nil {
+			bit = ev.bit[i]
+		}
 		for off := 0; off+postingLen <= len(buf); off += postingLen {
 			d := le.Uint32(buf[off:])
 			if int(d) >= r.nDocs {
@@ -673,19 +721,35 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 			}
 			scores[d] += w * float32(le.Uint16(buf[off+4:]))
 			matched[d] += m
+			if bit != 0 {
+				masks[d] |= bit
+			}
+			if count && r.parent(d) == 0 {
+				ev.in[i]++ // a session that holds it
+			}
 		}
 	}
 	for _, d := range touched {
 		score, m := scores[d], matched[d]
+		var mask uint64
+		if masks != nil {
+			mask = masks[d]
+		}
 		// A passage is fused with its session: what it says, and how
 		// well the whole session matches.
-		if p := r.parent(d); p > 0 && r.hasPassages() {
+		if p := r.parent(d); p > 0 && passages {
 			score += passageFusion * scores[p-1]
 			m = max(m, matched[p-1])
+			if masks != nil {
+				mask |= masks[p-1]
+			}
 		}
-		top.offer(cand{r: r, doc: d, score: score, matched: m})
+		top.offer(cand{r: r, doc: d, score: score, matched: m, mask: mask})
 	}
 }
+
+// weakWeight is how much of its idf a weak term of a query keeps.
+const weakWeight = 0.25
 
 // passageFusion is how much of its session's score a passage adds to its
 // own.
@@ -714,52 +778,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// RecallOptions shape per-prompt recall.
-type RecallOptions struct {
-	Scope Scope
-	// Skip leaves out what the session was already shown (by RefKey), at
-	// most SkipMost memories.
-	Skip     func(key [refKeyLen]byte) bool
-	SkipMost int
-	// MaxItems is the most memories recalled.
-	MaxItems int
-	// MinScore is the least score a memory needs, and MinMatched the least
-	// share of the prompt's weight (by idf) it must match: a memory that
-	// shares one common word with the prompt is not relevant to it.
-	MinScore, MinMatched float64
-}
-
-// maxRecallPrompt is how much of a prompt recall reads for its words: a
-// person's question fits many times over; a pasted log of megabytes would
-// otherwise cost the hook its deadline (and hundreds of megabytes).
-const maxRecallPrompt = 16 << 10
-
-// recallBuild bounds the index building one prompt may do: the first
-// prompt in a large store that was never searched does not wait for all of
-// it (`ccmem search` builds the rest, or later prompts do).
-const recallBuild = time.Second
-
-// Recall finds the few memories relevant to a user's prompt: small talk
-// and words of no weight left out, only memories over both thresholds,
-// folders trusted by their modification time (a hook's budget).
-func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
-	if o.MaxItems <= 0 {
-		return []Hit{}, nil
-	}
-	if len(prompt) > maxRecallPrompt {
-		prompt = strings.ToValidUTF8(prompt[:maxRecallPrompt], "")
-	}
-	hits, err := Search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost, prompt: true, BuildFor: recallBuild})
-	if err != nil {
-		return nil, err
-	}
-	out := []Hit{}
-	for _, h := range hits {
-		if h.Score >= o.MinScore && h.Matched >= o.MinMatched && len(out) < o.MaxItems {
-			out = append(out, h)
-		}
-	}
-	return out, nil
 }

@@ -101,7 +101,7 @@ func FuzzReader(f *testing.F) {
 		for i := range idf {
 			idf[i] = 1
 		}
-		scoreUnit(r, terms, idf, float64(len(terms)+1), acc, top)
+		scoreUnit(r, terms, idf, float64(len(terms)+1), acc, top, nil)
 		for _, c := range top.sorted() {
 			r.key(c.doc)
 			r.doc(c.doc)

@@ -18,9 +18,10 @@ that the their theirs them then there these they this those through to too under
 were what when where which while who whom why will with would you your yours yourself let lets us via
 get got use using used`
 
-// chatter are the words of small talk ("thanks", "ok, go on"): a prompt of
-// nothing else asks for no memory. Per-prompt recall drops them; search,
-// which a person or the model runs on purpose, keeps them.
+// chatter are the words of small talk ("thanks", "ok, go on") and the
+// verbs requests are made with ("add", "fix", "check"): a prompt of
+// nothing else asks for no memory. They weigh little in a ranking and
+// nothing toward recall's bar (see weakTerms).
 const chatterText = `thanks thank thx ok okay k yes yeah yep yup no nope sure great good nice cool fine
 perfect awesome excellent lgtm please pls go ahead continue proceed carry on next keep going again try
 retry looks look seems right correct wrong hi hello hey bye ready start stop wait hmm hm well so alright
@@ -29,13 +30,22 @@ one never mind matter thing things stuff think idea something anything everythin
 really just also much many lot lots bit little way please ship done finish finished fine
 gracias vale sigue seguir perfecto bien sí si claro dale listo venga adelante genial hola
 danke weiter gut ja jawohl prima super hallo merci oui parfait continue continuez bonjour
-d'accord ok`
+d'accord ok
+help add fix make change update create remove show write check need want tell give find explain run`
 
-// chatterCJK is small talk in Chinese, Japanese and Korean: their bigrams
-// (see appendTerms) join promptStopList.
-const chatterCJK = `谢谢 好的 继续 可以 没问题 不错 好吧 是的 你好 收到 辛苦了 明白 了解 对的 嗯嗯 多谢
+// chatterCJK is small talk in Chinese (simplified and traditional),
+// Japanese and Korean, and the words most requests open with or are
+// built of ("help me", "check", "a moment", "what", "this", "problem"):
+// their bigrams (see appendTerms) join promptStopList. Written without
+// spaces, a short request is mostly these.
+const chatterCJK = `谢谢 謝謝 好的 继续 繼續 可以 没问题 沒問題 不错 不錯 好吧 是的 你好 收到 辛苦了 明白 了解
+对的 對的 嗯嗯 多谢 多謝 不用了 就这样 就這樣 没事 沒事 好啊 行吧 对吧 對吧 哈哈 好嗎 好吗 感谢 感謝
+帮我 幫我 帮忙 幫忙 麻烦 麻煩 一下 看看 看一下 确认 確認 请问 請問 请你 請你 这个 這個 那个 那個 这些 這些
+什么 什麼 怎么 怎麼 为什么 為什麼 怎么样 怎麼樣 我们 我們 你们 你們 现在 現在 一个 一個 有没有 有沒有 能不能
+需要 应该 應該 是不是 还是 還是 问题 問題 一些 然后 然後 如果 因为 因為 所以 但是 已经 已經
 ありがとう ありがとうございます 了解です お願いします はい いいね 続けて 大丈夫 おはよう こんにちは 完璧 よろしく
-감사합니다 좋아요 계속 네네 알겠습니다 안녕하세요`
+確認 今回 問題 以下 下さい
+감사합니다 좋아요 계속 네네 알겠습니다 안녕하세요 확인 부탁 해주세요`
 
 // promptStopList is what per-prompt recall leaves out: stopwords, and
 // small talk in every form (chatterText and its stems). Both lists are
@@ -56,34 +66,45 @@ var stopList = []string{
 	"while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself",
 }
 var promptStopList = []string{
-	"a", "about", "above", "adelant", "adelante", "after", "again", "against", "agre", "agree", "agreed",
+	"a", "about", "above", "add", "adelant", "adelante", "after", "again", "against", "agre", "agree", "agreed",
 	"ahead", "all", "alright", "also", "am", "an", "and", "any", "anyth", "anything", "are", "as", "at",
 	"awesom", "awesome", "be", "because", "been", "before", "being", "below", "between", "bien", "bit",
-	"bonjour", "both", "but", "by", "bye", "can", "carry", "claro", "continu", "continue", "continuez", "cool",
-	"correct", "could", "d'accord", "dale", "dank", "danke", "did", "do", "does", "doing", "done", "down",
-	"during", "each", "everyth", "everything", "excellent", "few", "fine", "finish", "finished", "for", "from",
-	"further", "genial", "get", "go", "going", "good", "got", "gracia", "gracias", "great", "gut", "had",
-	"hallo", "has", "have", "having", "he", "hello", "her", "here", "hers", "hey", "hi", "him", "his", "hm",
-	"hmm", "hola", "how", "i", "idea", "if", "in", "into", "is", "it", "its", "itself", "ja", "jawohl", "just",
-	"k", "keep", "let", "lets", "lgtm", "listo", "littl", "little", "look", "looks", "lot", "lots", "make",
-	"makes", "many", "matter", "mayb", "maybe", "me", "merci", "mind", "more", "most", "much", "my", "never",
-	"next", "nice", "no", "nope", "nor", "not", "now", "of", "off", "ok", "okay", "on", "once", "one", "only",
-	"or", "other", "oui", "our", "ours", "out", "over", "own", "parfait", "perfect", "perfecto", "pleas",
-	"please", "pls", "prima", "proc", "proceed", "ready", "really", "retry", "right", "same", "seem", "seems",
-	"seguir", "sens", "sense", "she", "ship", "should", "si", "sigu", "sigue", "so", "some", "someth",
-	"something", "sound", "sounds", "start", "stop", "stuff", "such", "super", "sure", "sí", "than", "thank",
-	"thanks", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "thing", "things",
-	"think", "this", "those", "through", "thx", "to", "too", "try", "under", "until", "up", "us", "use", "used",
-	"using", "vale", "venga", "very", "via", "wait", "was", "way", "we", "weiter", "well", "were", "what",
-	"whatever", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "work", "worked",
-	"working", "works", "would", "wrong", "yeah", "yep", "yes", "you", "your", "yours", "yourself", "yup",
-	"あり", "いい", "いし", "いね", "いま", "うご", "おは", "お願", "がと", "けて",
-	"こん", "ござ", "ざい", "しく", "しま", "ちは", "です", "とう", "にち", "はい",
-	"はよ", "ます", "よう", "よろ", "りが", "ろし", "んに", "丈夫", "不错", "了解",
-	"你好", "可以", "嗯嗯", "多谢", "大丈", "好吧", "好的", "完璧", "对的", "收到",
-	"明白", "是的", "没问", "続け", "继续", "苦了", "解で", "谢谢", "辛苦", "问题",
-	"願い", "감사", "겠습", "계속", "네네", "녕하", "니다", "사합", "세요", "습니",
-	"아요", "안녕", "알겠", "좋아", "하세", "합니",
+	"bonjour", "both", "but", "by", "bye", "can", "carry", "chang", "change", "check", "claro", "continu",
+	"continue", "continuez", "cool", "correct", "could", "creat", "create", "d'accord", "dale", "dank", "danke",
+	"did", "do", "does", "doing", "done", "down", "during", "each", "everyth", "everything", "excellent",
+	"explain", "few", "find", "fine", "finish", "finished", "fix", "for", "from", "further", "genial", "get",
+	"give", "go", "going", "good", "got", "gracia", "gracias", "great", "gut", "had", "hallo", "has", "have",
+	"having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "hm", "hmm", "hola",
+	"how", "i", "idea", "if", "in", "into", "is", "it", "its", "itself", "ja", "jawohl", "just", "k", "keep",
+	"let", "lets", "lgtm", "listo", "littl", "little", "look", "looks", "lot", "lots", "make", "makes", "many",
+	"matter", "mayb", "maybe", "me", "merci", "mind", "more", "most", "much", "my", "need", "never", "next",
+	"nice", "no", "nope", "nor", "not", "now", "of", "off", "ok", "okay", "on", "once", "one", "only", "or",
+	"other", "oui", "our", "ours", "out", "over", "own", "parfait", "perfect", "perfecto", "pleas", "please",
+	"pls", "prima", "proc", "proceed", "ready", "really", "remov", "remove", "retry", "right", "run", "same",
+	"seem", "seems", "seguir", "sens", "sense", "she", "ship", "should", "show", "si", "sigu", "sigue", "so",
+	"some", "someth", "something", "sound", "sounds", "start", "stop", "stuff", "such", "super", "sure", "sí",
+	"tell", "than", "thank", "thanks", "that", "the", "their", "theirs", "them", "then", "there", "these",
+	"they", "thing", "things", "think", "this", "those", "through", "thx", "to", "too", "try", "under", "until",
+	"up", "updat", "update", "us", "use", "used", "using", "vale", "venga", "very", "via", "wait", "want",
+	"was", "way", "we", "weiter", "well", "were", "what", "whatever", "when", "where", "which", "while", "who",
+	"whom", "why", "will", "with", "work", "worked", "working", "works", "would", "writ", "write", "wrong",
+	"yeah", "yep", "yes", "you", "your", "yours", "yourself", "yup", "あり", "いい", "いし", "いね",
+	"いま", "うご", "おは", "お願", "がと", "けて", "こん", "ござ", "さい", "ざい",
+	"しく", "しま", "ちは", "です", "とう", "にち", "はい", "はよ", "ます", "よう",
+	"よろ", "りが", "ろし", "んに", "一下", "一个", "一些", "一個", "丈夫", "下さ",
+	"不是", "不用", "不能", "不錯", "不错", "为什", "么样", "了解", "什么", "什麼",
+	"今回", "以下", "但是", "你们", "你們", "你好", "可以", "哈哈", "問題", "嗯嗯",
+	"因为", "因為", "多謝", "多谢", "大丈", "好吗", "好吧", "好啊", "好嗎", "好的",
+	"如果", "完璧", "对吧", "对的", "對吧", "對的", "就这", "就這", "已經", "已经",
+	"帮忙", "帮我", "幫忙", "幫我", "应该", "怎么", "怎麼", "感謝", "感谢", "應該",
+	"我们", "我們", "所以", "收到", "明白", "是不", "是的", "有沒", "有没", "沒事",
+	"沒問", "沒有", "没事", "没有", "没问", "為什", "然后", "然後", "现在", "現在",
+	"用了", "看一", "看看", "确认", "確認", "続け", "繼續", "继续", "能不", "苦了",
+	"行吧", "解で", "請你", "請問", "謝謝", "请你", "请问", "谢谢", "辛苦", "还是",
+	"这个", "这些", "这样", "這些", "這個", "這樣", "還是", "那个", "那個", "问题",
+	"需要", "願い", "麻烦", "麻煩", "麼樣", "감사", "겠습", "계속", "네네", "녕하",
+	"니다", "부탁", "사합", "세요", "습니", "아요", "안녕", "알겠", "좋아", "주세",
+	"하세", "합니", "해주", "확인",
 }
 
 func inList(list []string) func(string) bool {
@@ -105,10 +126,6 @@ func set(words string) map[string]bool {
 // and digits), without stopwords, lightly stemmed so that "invoices",
 // "invoice" and "invoicing" are one term.
 func Terms(s string) []string { return appendTerms(nil, s, inList(stopList)) }
-
-// promptTerms are the terms of a prompt for per-prompt recall: without the
-// words of small talk either.
-func promptTerms(s string) []string { return appendTerms(nil, s, inList(promptStopList)) }
 
 // appendTerms adds the terms of s: each run of letters and digits, case
 // folded, without stop words and stemmed; a run of Han, Hiragana,
@@ -248,4 +265,138 @@ func ascii(s string) bool {
 		}
 	}
 	return true
+}
+
+// Why a term of a prompt carries no weight toward recall's bar (see
+// weakTerms and Recall).
+const (
+	weakSmallTalk = "small talk or a request word"
+	weakGrammar   = "a grammatical ending"
+	weakSeam      = "spans two request words"
+	weakSingle    = "a single character"
+	weakCommon    = "common in this memory"
+)
+
+// reading is how a prompt's terms weigh: why each is weak ("" when it
+// tells what the prompt is about), and, for the text written without
+// spaces, each run's bigrams in order (to find the seams again once the
+// words common in a person's memory are known: see seams).
+type reading struct {
+	why  map[string]string
+	runs [][]string
+}
+
+// weakTerms tells, for each term of a prompt (as Terms gives them), why
+// it says nothing about which memory the prompt needs ("" when it does):
+// small talk and the words requests are made of (promptStopList); in
+// text written without spaces, a single character, a bigram with kana
+// (Japanese grammar: particles, endings) or a Chinese particle (的, 了,
+// 嗎), and a bigram whose characters both belong to request words
+// ("幫我確認" gives 我確, which only joins two of them). A term weak in
+// one place and not in another is not weak.
+func weakTerms(prompt string) map[string]string { return readPrompt(prompt).why }
+
+func readPrompt(prompt string) reading {
+	rd := reading{why: map[string]string{}}
+	stopped := inList(promptStopList)
+	start := -1
+	cjk := false
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		run := prompt[start:end]
+		start = -1
+		if !cjk {
+			for _, t := range appendTerms(nil, run, inList(stopList)) {
+				if stopped(t) {
+					rd.mark(t, weakSmallTalk)
+				} else {
+					rd.mark(t, "")
+				}
+			}
+			return
+		}
+		rs := []rune(run)
+		if len(rs) == 1 {
+			rd.mark(run, weakSingle)
+			return
+		}
+		rs = rs[:min(len(rs), maxBigrams+1)]
+		bgs := make([]string, len(rs)-1)
+		for i := range bgs {
+			bgs[i] = string(rs[i : i+2])
+		}
+		rd.runs = append(rd.runs, bgs)
+	}
+	for i, r := range prompt {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			c := isCJK(r)
+			if start >= 0 && c != cjk {
+				flush(i)
+			}
+			if start < 0 {
+				start, cjk = i, c
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(prompt))
+	rd.seams(nil)
+	return rd
+}
+
+// mark records why term t is weak where it stands; telling anywhere wins.
+func (rd reading) mark(t, why string) {
+	if cur, ok := rd.why[t]; !ok || cur != "" {
+		rd.why[t] = why
+	}
+}
+
+// seams weighs the bigrams of the runs: request words and grammar, then
+// the bigrams whose both characters belong to request words or to the
+// words common (when common is set) in this person's memory.
+func (rd reading) seams(common func(string) bool) {
+	stopped := inList(promptStopList)
+	for _, bgs := range rd.runs {
+		for _, bg := range bgs {
+			delete(rd.why, bg)
+		}
+	}
+	for _, bgs := range rd.runs {
+		why := make([]string, len(bgs))
+		covered := make([]bool, len(bgs)+1)
+		for i, bg := range bgs {
+			switch {
+			case stopped(bg):
+				why[i] = weakSmallTalk
+			case common != nil && common(bg):
+				why[i] = weakCommon
+			case hasGrammar(bg):
+				why[i] = weakGrammar
+			}
+			if why[i] == weakSmallTalk || why[i] == weakCommon {
+				covered[i], covered[i+1] = true, true
+			}
+		}
+		for i, bg := range bgs {
+			if why[i] == "" && covered[i] && covered[i+1] {
+				why[i] = weakSeam
+			}
+			rd.mark(bg, why[i])
+		}
+	}
+}
+
+// hasGrammar tells whether a bigram holds Hiragana (Japanese grammar is
+// written in it; its content words mostly in Han or Katakana) or one of
+// the Chinese particles that only join words.
+func hasGrammar(bg string) bool {
+	for _, r := range bg {
+		if unicode.Is(unicode.Hiragana, r) || strings.ContainsRune("的了嗎吗呢吧啊呀嘛喔哦", r) {
+			return true
+		}
+	}
+	return false
 }

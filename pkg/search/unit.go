@@ -437,6 +437,8 @@ type reader struct {
 	// keys are every doc's ref key, read after keyReads single reads.
 	keys     []byte
 	keyReads int
+	// tops counts the docs that are no passage (-1: not yet; topDocs).
+	tops int
 }
 
 type dictEntry struct {
@@ -452,7 +454,7 @@ func openReader(path string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{size: fi.Size(), path: path}
+	r := &reader{size: fi.Size(), path: path, tops: -1}
 	if r.size > wholeRead {
 		r.f = f // index files are replaced by rename, never changed in place
 	} else {
@@ -736,3 +738,17 @@ func dirStamp(dir string) string {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// topDocs is how many of the unit's docs are no passage (a session's own
+// doc, in an episode folder's unit), counted once per reader.
+func (r *reader) topDocs() int {
+	if r.tops < 0 {
+		r.tops = 0
+		for i := range uint32(r.nDocs) {
+			if r.parent(i) == 0 {
+				r.tops++
+			}
+		}
+	}
+	return r.tops
+}

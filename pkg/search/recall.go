@@ -1,0 +1,152 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/store"
+)
+
+// RecallOptions shape per-prompt recall.
+type RecallOptions struct {
+	Scope Scope
+	// Skip leaves out what the session was already shown (by RefKey), at
+	// most SkipMost memories.
+	Skip     func(key [refKeyLen]byte) bool
+	SkipMost int
+	// MaxItems is the most memories recalled.
+	MaxItems int
+	// MinScore is the least score a memory needs, and MinMatched the least
+	// share of the prompt's telling weight (see Hit.Share) it must hold: a
+	// memory that shares one word with a long prompt is not relevant to it.
+	MinScore, MinMatched float64
+	// Now is the time the prompt's "yesterday" is counted from (zero: the
+	// clock's).
+	Now time.Time
+}
+
+// MinEvidence is the least weight of a prompt's telling terms (by idf)
+// that a memory must hold to be recalled: about one word that fewer than
+// one in seven of the memories hold. A prompt made only of small talk,
+// request words and words common in this memory holds none.
+const MinEvidence = 2.0
+
+// maxRecallPrompt is how much of a prompt recall reads for its words: a
+// person's question fits many times over; a pasted log of megabytes would
+// otherwise cost the hook its deadline (and hundreds of megabytes).
+const maxRecallPrompt = 16 << 10
+
+// recallBuild bounds the index building one prompt may do: the first
+// prompt in a large store that was never searched does not wait for all of
+// it (`ccmem search` builds the rest, or later prompts do).
+const recallBuild = time.Second
+
+// RecallTerm is one term of a prompt as recall weighed it.
+type RecallTerm struct {
+	Term string `json:"term"`
+	// Weight is its idf over the memory searched; In the sessions that
+	// hold it.
+	Weight float64 `json:"weight"`
+	In     int     `json:"in_sessions"`
+	// Weak says why it does not count toward the bar ("" when it does).
+	Weak string `json:"weak,omitempty"`
+}
+
+// RecallReport is what per-prompt recall did with a prompt, and why.
+type RecallReport struct {
+	Terms []RecallTerm `json:"terms"`
+	// Sessions is how many sessions the memory searched holds.
+	Sessions int `json:"sessions"`
+	// Ranked is search's ranking of the prompt (its first few), each with
+	// its evidence; Recalled what recall gives the model.
+	Ranked   []Hit `json:"ranked"`
+	Recalled []Hit `json:"recalled"`
+	// Silent says why nothing was recalled ("" when something was).
+	Silent string `json:"silent,omitempty"`
+}
+
+// Recall finds the few memories relevant to a user's prompt (see
+// ExplainRecall).
+func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
+	rep, err := ExplainRecall(ctx, e, prompt, o)
+	return rep.Recalled, err
+}
+
+// ExplainRecall ranks a prompt as search does and recalls from the top of
+// that ranking: search's first hit, when it clears the bar (MinEvidence,
+// o.MinMatched, o.MinScore), then the hits after it that clear it too,
+// o.MaxItems at most. When the first does not, nothing is recalled: a
+// later hit is no likelier to bear on the prompt than the one search put
+// first. Folders are trusted by their modification time (a hook's
+// budget). The report says why recall stayed silent.
+func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOptions) (RecallReport, error) {
+	rep := RecallReport{Terms: []RecallTerm{}, Ranked: []Hit{}, Recalled: []Hit{}}
+	if o.MaxItems <= 0 {
+		rep.Silent = "recall is off (max_items is 0)"
+		return rep, nil
+	}
+	if len(prompt) > maxRecallPrompt {
+		prompt = strings.ToValidUTF8(prompt[:maxRecallPrompt], "")
+	}
+	// Small talk needs no index read at all.
+	weak := weakTerms(prompt)
+	telling := false
+	for _, t := range Terms(prompt) {
+		telling = telling || weak[t] == ""
+	}
+	if !telling {
+		for _, t := range dedupe(Terms(prompt)) {
+			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weak: weak[t]})
+		}
+		rep.Silent = "the prompt is small talk or request words only"
+		return rep, nil
+	}
+	hits, ev, err := search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
+		prompt: true, BuildFor: recallBuild, Now: o.Now})
+	if err != nil {
+		return rep, err
+	}
+	rep.Ranked = hits
+	if ev != nil {
+		rep.Sessions = ev.sessions
+		for i, t := range ev.terms {
+			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.idf[i]), In: ev.in[i], Weak: ev.weak[i]})
+		}
+	}
+	if len(hits) == 0 {
+		rep.Silent = "no memory holds a word of the prompt"
+		return rep, nil
+	}
+	for i, h := range hits {
+		why := o.short(h)
+		if i == 0 && why != "" {
+			rep.Silent = "search's first hit " + why
+			return rep, nil
+		}
+		if why == "" && len(rep.Recalled) < o.MaxItems {
+			rep.Recalled = append(rep.Recalled, h)
+		}
+	}
+	return rep, nil
+}
+
+// short says how a hit falls short of recall's bar ("" when it clears
+// it).
+func (o RecallOptions) short(h Hit) string {
+	switch {
+	case h.Evidence < MinEvidence:
+		if h.Evidence == 0 {
+			return "holds none of the prompt's telling words"
+		}
+		return fmt.Sprintf("holds too little of the prompt's telling words (weight %.2f, needs %.2f)", h.Evidence, MinEvidence)
+	case h.Share < o.MinMatched:
+		return fmt.Sprintf("holds too small a part of the prompt's telling words (%.0f%%, needs %.0f%%)", 100*h.Share, 100*o.MinMatched)
+	case h.Score < o.MinScore:
+		return fmt.Sprintf("scores too low (%.2f, needs %.2f)", h.Score, o.MinScore)
+	}
+	return ""
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
