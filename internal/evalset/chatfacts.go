@@ -138,6 +138,11 @@ var chatPeople = []chatPerson{
 		{"When is Maya's birthday?", "single", "held", []int{16}},
 		{"What was the best part of the Kyoto trip?", "single", "dev", []int{13}},
 		{"How did the redesign Maya led turn out?", "multihop", "held", []int{8, 17}},
+		// Added on 2026-11-25, before any time signal was built, so that
+		// one could be tuned on dev (the dev split had no question that
+		// names a date or a span of time).
+		{"What happened to Maya on September 18?", "temporal", "dev", []int{14}},
+		{"What was Maya doing at the end of April?", "temporal", "dev", []int{9}},
 	}},
 
 	{project: "li", lang: "zh", sessions: []chatSession{
@@ -196,6 +201,7 @@ var chatPeople = []chatPerson{
 		{"小李搬到哪個城市？什麼時候搬完的？", "multihop", "held", []int{2, 9}},
 		{"小李去花蓮之前一週在做什麼？", "temporal", "held", []int{11}},
 		{"公司現在用什麼工具管理文件？", "single", "dev", []int{12}},
+		{"小李四月中在忙什麼？", "temporal", "dev", []int{8}}, // added 2026-11-25, as above
 	}},
 
 	{project: "kenji", lang: "ja", sessions: []chatSession{
@@ -224,6 +230,7 @@ var chatPeople = []chatPerson{
 		{"お母さまのお祝いはどこでしましたか？", "opening", "held", []int{2}},
 		{"健二さんが転勤した先の上司は誰ですか？", "multihop", "held", []int{0, 5}},
 		{"健二さんがマラソンを完走したのはいつですか？", "temporal", "dev", []int{4}},
+		{"健二さんは5月10日に何をしましたか？", "temporal", "dev", []int{4}}, // added 2026-11-25, as above
 	}},
 
 	{project: "sofia", lang: "es", sessions: []chatSession{
@@ -247,6 +254,7 @@ var chatPeople = []chatPerson{
 		{"¿Qué regalo le haría ilusión a Sofía?", "paraphrase", "held", []int{2}},
 		{"¿Dónde se casó el hermano de Sofía?", "opening", "dev", []int{3}},
 		{"¿En qué turno trabaja ahora Sofía en el hospital donde empezó?", "multihop", "held", []int{0, 4}},
+		{"¿Qué le pasó a Sofía el 17 de marzo?", "temporal", "dev", []int{1}}, // added 2026-11-25, as above
 	}},
 }
 
