@@ -63,6 +63,9 @@ type Doc struct {
 	Turn   int
 	Parent int
 	Fields [nFields]string
+	// Dates are terms indexed as they are, beside the body's: the day the
+	// memory was said and the days it names (see dateTerms).
+	Dates []string
 }
 
 // Ref identifies a memory for "already shown": the file, and the line for
@@ -294,6 +297,19 @@ func episodeDocs(path string, data []byte) []Doc {
 	files := strings.Join(append(append(append([]string{}, ep.FilesChanged...), ep.Digest.Read...), ep.Digest.Commands...), " ")
 	body = append(body, strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files), ep.GitBranch)
 	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
+	if !d.Time.IsZero() {
+		// The session's days: the one it was held, and the ones its
+		// notes name, each resolved against the day it was said.
+		d.Dates = dateTerms("", d.Time)
+		for _, n := range ep.Digest.Notes {
+			at := d.Time
+			if t, err := time.Parse(time.RFC3339Nano, n.At); err == nil {
+				at = t
+			}
+			d.Dates = append(d.Dates, dateTerms(n.Text, at)...)
+		}
+		d.Dates = dedupe(d.Dates)
+	}
 	out := []Doc{d}
 	// A turn's prompts and conclusions are one passage, so that a passage
 	// found by the question it asked quotes the answer too; a failed
@@ -314,6 +330,7 @@ func episodeDocs(path string, data []byte) []Doc {
 		case "opening":
 			p.Snippet = PassageText("", n.Text)
 			p.Fields[fieldBody] = capText(n.Text)
+			p.Dates = dateTerms(n.Text, p.Time)
 			out = append(out, p)
 		case "prompt", "answer":
 			var asked, said []string
@@ -330,6 +347,7 @@ func episodeDocs(path string, data []byte) []Doc {
 				q := p
 				q.Snippet = c.snippet
 				q.Fields[fieldBody] = capText(c.text)
+				q.Dates = dateTerms(c.text, q.Time)
 				out = append(out, q)
 			}
 		default:
@@ -339,6 +357,7 @@ func episodeDocs(path string, data []byte) []Doc {
 			}
 			p.Snippet = str.Shorten(text, passageLen)
 			p.Fields[fieldBody] = capText(text)
+			p.Dates = dateTerms(text, p.Time)
 			out = append(out, p)
 		}
 	}

@@ -27,7 +27,18 @@ type evidence struct {
 	// known; total their weight.
 	telling uint64
 	total   float64
+	// group is, for each term, the span of time it is a day or month of
+	// (its index among the query's, from 1; 0: none): a span's terms
+	// weigh as one, however many days it has.
+	group []int
+	// bar is the least evidence recall takes (see Bar).
+	bar float64
 }
+
+// Bar is the least evidence a hit needs to be recalled: MinEvidence, or
+// less in a memory so small that no term weighs that much (a term held by
+// one session and one of its passages).
+func (ev *evidence) Bar() float64 { return ev.bar }
 
 // commonShare and commonFloor say when a term is common in a person's
 // memory: held by at least commonShare of their sessions, when they have
@@ -37,8 +48,9 @@ const (
 	commonFloor = 8
 )
 
-func newEvidence(rd reading, terms []string, idf, df []float64) *evidence {
-	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, len(terms)), bit: make([]uint64, len(terms)), in: make([]int, len(terms))}
+func newEvidence(rd reading, terms []string, idf, df []float64, group []int, docs int) *evidence {
+	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, len(terms)), bit: make([]uint64, len(terms)), in: make([]int, len(terms)),
+		group: group, bar: min(MinEvidence, math.Log(1+(float64(docs)-1.5)/2.5))}
 	var telling []int
 	for i, t := range terms {
 		ev.weak[i] = rd.why[t]
@@ -75,19 +87,26 @@ func (ev *evidence) settle() {
 		return ok && ev.Common(i)
 	})
 	ev.telling, ev.total = 0, 0
+	spans := map[int]float64{}
 	for i, t := range ev.terms {
 		ev.weak[i] = ev.rd.why[t]
-		if ev.weak[i] == "" && ev.Common(i) {
+		if ev.weak[i] == "" && ev.Common(i) && ev.group[i] == 0 {
 			ev.weak[i] = weakCommon
 		}
 		if ev.bit[i] == 0 || ev.weak[i] != "" {
 			continue
 		}
 		ev.telling |= ev.bit[i]
-		if ev.df[i] == 0 && isCJKTerm(t) {
-			continue
+		switch {
+		case ev.group[i] > 0:
+			spans[ev.group[i]] = max(spans[ev.group[i]], ev.idf[i])
+		case ev.df[i] == 0 && isCJKTerm(t):
+		default:
+			ev.total += ev.idf[i]
 		}
-		ev.total += ev.idf[i]
+	}
+	for _, w := range spans {
+		ev.total += w
 	}
 }
 
@@ -100,10 +119,22 @@ func (ev *evidence) Common(i int) bool {
 // terms it holds, and that as a share of theirs all.
 func (ev *evidence) of(mask uint64) (float64, float64) {
 	w := 0.0
+	var spans map[int]float64
 	for i, b := range ev.bit {
-		if b != 0 && mask&b != 0 && ev.telling&b != 0 {
-			w += ev.idf[i]
+		if b == 0 || mask&b == 0 || ev.telling&b == 0 {
+			continue
 		}
+		if g := ev.group[i]; g > 0 {
+			if spans == nil {
+				spans = map[int]float64{}
+			}
+			spans[g] = max(spans[g], ev.idf[i])
+			continue
+		}
+		w += ev.idf[i]
+	}
+	for _, x := range spans {
+		w += x
 	}
 	if ev.total == 0 {
 		return math.Round(w*1000) / 1000, 0

@@ -72,8 +72,11 @@ type Options struct {
 	// prompt: the query is a user's prompt: each hit's evidence (see
 	// Hit.Evidence) is weighed for recall's bar.
 	prompt bool
-	// window is the span of time the query names, if any.
+	// window is the span of time the query names, if any; dates its
+	// date terms, each true when named outright (see findDates).
 	window Window
+	dates  map[string]bool
+	spanOf map[string]int
 	// query is the query as given (updates of one another are told by the
 	// words of it they answer).
 	query string
@@ -388,11 +391,42 @@ func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 		opt.Now = e.Time()
 	}
 	opt.query = query
-	// A span of time the query names narrows it by date: its words are
-	// not looked for in the text.
-	if w := TimeWindow(query, opt.Now); !w.From.IsZero() {
-		opt.window = w
-		terms = slices.DeleteFunc(terms, isTimeWord)
+	// The days a query names ("on April 1", "last spring") are looked
+	// for as the days memories were said or name (see dateTerms), not as
+	// words; the memories said in that span also gain (see adjust).
+	if dm := findDates(query, opt.Now, true); len(dm) > 0 {
+		rest := []byte(strings.ToLower(query)) // findDates's offsets are into this
+		for _, m := range dm {
+			for i := m.start; i < m.end; i++ {
+				rest[i] = ' ' // the lowercased text's offsets: the same bytes
+			}
+			if opt.window.From.IsZero() || m.span.from.Before(opt.window.From) {
+				opt.window.From = m.span.from
+			}
+			if m.span.to.After(opt.window.To) {
+				opt.window.To = m.span.to
+			}
+		}
+		terms = Terms(string(rest))
+		low := strings.ToLower(query)
+		opt.dates, opt.spanOf = map[string]bool{}, map[string]int{}
+		for k, m := range dm {
+			at := len(terms)
+			terms = m.span.termsOf(terms)
+			for _, t := range terms[at:] {
+				opt.dates[t] = opt.dates[t] || m.named
+				if opt.spanOf[t] == 0 {
+					opt.spanOf[t] = k + 1
+				}
+			}
+			// A month's or a weekday's name is a word too ("deploys on
+			// Fridays are banned").
+			for _, w := range Terms(low[m.start:m.end]) {
+				if namesDay(w) {
+					terms = append(terms, w)
+				}
+			}
+		}
 	}
 	terms = dedupe(terms)
 	if len(terms) == 0 {
@@ -450,7 +484,14 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	idfSum := 0.0
 	for i, t := range terms {
 		idf[i] = math.Log(1 + (float64(n)-df[i]+0.5)/(df[i]+0.5))
-		if why[t] != "" {
+		if isDateTerm(t) {
+			// A day ranks; toward recall's bar only a date named outright
+			// counts ("on September 18"), not "yesterday", said of
+			// anything.
+			if !opt.dates[t] {
+				why[t] = weakDate
+			}
+		} else if why[t] != "" {
 			idf[i] *= weakWeight
 		}
 		idfSum += idf[i]
@@ -463,7 +504,11 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	acc := &accumulator{scores: make([]float32, largest), matched: make([]float32, largest)}
 	var ev *evidence
 	if opt.prompt {
-		ev = newEvidence(rd, terms, idf, df)
+		group := make([]int, len(terms))
+		for i, t := range terms {
+			group[i] = opt.spanOf[t]
+		}
+		ev = newEvidence(rd, terms, idf, df, group, n)
 		acc.masks = make([]uint64, largest)
 	}
 	for {

@@ -2,7 +2,6 @@ package search
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -155,76 +154,18 @@ func (w Window) Contains(t time.Time) bool {
 	return !w.From.IsZero() && !t.Before(w.From) && t.Before(w.To)
 }
 
-var months = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
-
-// TimeWindow finds the span of time a query names, relative to now.
+// TimeWindow finds the span of time a query names, relative to now (see
+// findDates; a date without a year is the last one before now): from the
+// first day it names to the last.
 func TimeWindow(query string, now time.Time) Window {
-	q := strings.ToLower(query)
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	weekStart := day.AddDate(0, 0, -int((day.Weekday()+6)%7)) // Monday
-	monthStart := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(q, w) {
-				return true
-			}
+	var w Window
+	for _, m := range findDates(query, now, true) {
+		if w.From.IsZero() || m.span.from.Before(w.From) {
+			w.From = m.span.from
 		}
-		return false
-	}
-	switch {
-	case has("yesterday", "昨天", "昨日", "ayer", "gestern", "hier "):
-		return Window{day.AddDate(0, 0, -1), day}
-	case has("today", "今天", "今日", "hoy", "heute", "aujourd"):
-		return Window{day, day.AddDate(0, 0, 1)}
-	case has("last week", "上周", "上星期", "先週", "la semana pasada", "letzte woche", "semaine dernière"):
-		return Window{weekStart.AddDate(0, 0, -7), weekStart}
-	case has("this week", "本周", "这周", "今週", "esta semana", "diese woche", "cette semaine"):
-		return Window{weekStart, weekStart.AddDate(0, 0, 7)}
-	case has("last month", "上个月", "上月", "先月", "el mes pasado", "letzten monat", "mois dernier"):
-		return Window{monthStart.AddDate(0, -1, 0), monthStart}
-	}
-	month := 0
-	for i, m := range months {
-		if strings.Contains(q, "in "+m) || strings.Contains(q, "en "+spanishMonths[i]) {
-			month = i + 1
+		if m.span.to.After(w.To) {
+			w.To = m.span.to
 		}
 	}
-	if i := strings.Index(q, "月"); month == 0 && i > 0 { // 3月, 12月
-		j := i
-		for j > 0 && q[j-1] >= '0' && q[j-1] <= '9' {
-			j--
-		}
-		if n, err := strconv.Atoi(q[j:i]); err == nil && n >= 1 && n <= 12 {
-			month = n
-		}
-	}
-	if month == 0 {
-		return Window{}
-	}
-	y := now.Year()
-	if time.Month(month) > now.Month() {
-		y-- // "in March" said in January: the March before
-	}
-	from := time.Date(y, time.Month(month), 1, 0, 0, 0, 0, time.UTC)
-	return Window{from, from.AddDate(0, 1, 0)}
-}
-
-var spanishMonths = []string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"}
-
-// isTimeWord tells a term of the time phrases above: when a query names a
-// span of time, they narrow the search by date and are not looked for in
-// the text.
-func isTimeWord(t string) bool {
-	switch t {
-	case "yesterday", "today", "week", "month", "last", "ago", "this", "ayer", "hoy", "semana", "pasada", "mes", "pasado",
-		"gestern", "heute", "woche", "letzt", "letzte", "monat", "hier", "semaine", "dernier", "derni", "dernière",
-		"昨天", "今天", "上周", "本周", "这周", "上个", "个月", "上星", "星期", "先週", "今週", "先月", "昨日", "今日", "上月":
-		return true
-	}
-	for i, m := range months {
-		if t == m || t == stem(m) || t == spanishMonths[i] {
-			return true
-		}
-	}
-	return strings.HasSuffix(t, "月") && len(t) <= len("12月")
+	return w
 }

@@ -119,8 +119,12 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		rep.Silent = "no memory holds a word of the prompt"
 		return rep, nil
 	}
+	bar := MinEvidence
+	if ev != nil {
+		bar = ev.Bar()
+	}
 	for i, h := range hits {
-		why := o.short(h)
+		why := o.short(h, bar)
 		if i == 0 && why != "" {
 			rep.Silent = "search's first hit " + why
 			return rep, nil
@@ -134,13 +138,13 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 
 // short says how a hit falls short of recall's bar ("" when it clears
 // it).
-func (o RecallOptions) short(h Hit) string {
+func (o RecallOptions) short(h Hit, bar float64) string {
 	switch {
-	case h.Evidence < MinEvidence:
+	case h.Evidence < bar:
 		if h.Evidence == 0 {
 			return "holds none of the prompt's telling words"
 		}
-		return fmt.Sprintf("holds too little of the prompt's telling words (weight %.2f, needs %.2f)", h.Evidence, MinEvidence)
+		return fmt.Sprintf("holds too little of the prompt's telling words (weight %.2f, needs %.2f)", h.Evidence, bar)
 	case h.Share < o.MinMatched:
 		return fmt.Sprintf("holds too small a part of the prompt's telling words (%.0f%%, needs %.0f%%)", 100*h.Share, 100*o.MinMatched)
 	case h.Score < o.MinScore:

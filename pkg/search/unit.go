@@ -207,7 +207,7 @@ func (u unit) docs(ents []entry) []Doc {
 // block's when it is read (all of a small file's at open). A damaged file
 // is never trusted: the unit is rebuilt from its sources.
 const (
-	magic      = "CCMIDX07"
+	magic      = "CCMIDX08"
 	headerLen  = 80
 	postingLen = 6
 	blockLen   = 4096
@@ -269,6 +269,9 @@ func index(stamp string, docs []Doc) *built {
 		clear(at)
 		for f := range nFields {
 			terms := Terms(d.Fields[f])
+			if f == fieldBody {
+				terms = append(terms, d.Dates...)
+			}
 			lens[i][f] = len(terms)
 			totals[f] += float64(len(terms))
 			for _, t := range terms {
