@@ -33,6 +33,10 @@ type evidence struct {
 	group []int
 	// bar is the least evidence recall takes (see Bar).
 	bar float64
+	// own is how many of terms are the query's: the rest are related
+	// words the bridge brought, which count toward a hit's evidence at
+	// their (lowered) weight but not toward the whole.
+	own int
 }
 
 // Bar is the least evidence a hit needs to be recalled: MinEvidence, or
@@ -48,9 +52,9 @@ const (
 	commonFloor = 8
 )
 
-func newEvidence(rd reading, terms []string, idf, df []float64, group []int, docs int) *evidence {
+func newEvidence(rd reading, terms []string, idf, df []float64, group []int, docs, own int) *evidence {
 	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, len(terms)), bit: make([]uint64, len(terms)), in: make([]int, len(terms)),
-		group: group, bar: min(MinEvidence, math.Log(1+(float64(docs)-1.5)/2.5))}
+		group: append(group, make([]int, len(terms)-len(group))...), bar: min(MinEvidence, math.Log(1+(float64(docs)-1.5)/2.5)), own: own}
 	var telling []int
 	for i, t := range terms {
 		ev.weak[i] = rd.why[t]
@@ -98,6 +102,7 @@ func (ev *evidence) settle() {
 		}
 		ev.telling |= ev.bit[i]
 		switch {
+		case i >= ev.own:
 		case ev.group[i] > 0:
 			spans[ev.group[i]] = max(spans[ev.group[i]], ev.idf[i])
 		case ev.df[i] == 0 && isCJKTerm(t):
@@ -137,7 +142,12 @@ func (ev *evidence) of(mask uint64) (float64, float64) {
 		w += x
 	}
 	if ev.total == 0 {
-		return math.Round(w*1000) / 1000, 0
+		// No word of the prompt's own is in memory (only related ones
+		// are): the share is of nothing, the bar alone decides.
+		if w > 0 {
+			return math.Round(w*1000) / 1000, 1
+		}
+		return 0, 0
 	}
 	return math.Round(w*1000) / 1000, math.Round(min(w/ev.total, 1)*1000) / 1000
 }

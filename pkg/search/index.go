@@ -69,6 +69,8 @@ type Options struct {
 	// Now is the time "yesterday" or "last week" in a query is counted
 	// from (zero: the clock's).
 	Now time.Time
+	// Off switches signals off, to measure what each adds (none in use).
+	Off Signal
 	// prompt: the query is a user's prompt: each hit's evidence (see
 	// Hit.Evidence) is weighed for recall's bar.
 	prompt bool
@@ -394,7 +396,7 @@ func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 	// The days a query names ("on April 1", "last spring") are looked
 	// for as the days memories were said or name (see dateTerms), not as
 	// words; the memories said in that span also gain (see adjust).
-	if dm := findDates(query, opt.Now, true); len(dm) > 0 {
+	if dm := findDates(query, opt.Now, true); len(dm) > 0 && opt.Off&SignalDates == 0 {
 		rest := []byte(strings.ToLower(query)) // findDates's offsets are into this
 		for _, m := range dm {
 			for i := m.start; i < m.end; i++ {
@@ -475,6 +477,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	if n == 0 {
 		return []Hit{}, nil
 	}
+	idfOf := func(df float64) float64 { return math.Log(1 + (float64(n)-df+0.5)/(df+0.5)) }
 	// A query's small talk, request words and grammar (weakTerms) weigh
 	// a quarter of what their rarity would give them: the words that say
 	// what it is about decide the ranking.
@@ -483,7 +486,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	idf := make([]float64, len(terms))
 	idfSum := 0.0
 	for i, t := range terms {
-		idf[i] = math.Log(1 + (float64(n)-df[i]+0.5)/(df[i]+0.5))
+		idf[i] = idfOf(df[i])
 		if isDateTerm(t) {
 			// A day ranks; toward recall's bar only a date named outright
 			// counts ("on September 18"), not "yesterday", said of
@@ -491,10 +494,21 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			if !opt.dates[t] {
 				why[t] = weakDate
 			}
-		} else if why[t] != "" {
+		} else if why[t] != "" && opt.Off&SignalWeakWords == 0 {
 			idf[i] *= weakWeight
 		}
 		idfSum += idf[i]
+	}
+	// The query's own terms make its share (Matched); the related words
+	// the bridge brings (see related) rank at bridgeWeight and match
+	// nothing of it.
+	share := make([]float64, len(terms))
+	for i := range terms {
+		share[i] = idf[i] / idfSum
+	}
+	bridged := 0
+	if opt.Off&SignalBridge == 0 {
+		terms, idf, df, share, bridged = bridge(readers, terms, idf, df, share, why, idfOf)
 	}
 	keep := opt.Limit*8 + 32 + min(opt.SkipMost, 1<<16)
 	largest := 0
@@ -508,7 +522,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 		for i, t := range terms {
 			group[i] = opt.spanOf[t]
 		}
-		ev = newEvidence(rd, terms, idf, df, group, n)
+		ev = newEvidence(rd, terms, idf, df, group, n, len(terms)-bridged)
 		acc.masks = make([]uint64, largest)
 	}
 	for {
@@ -517,7 +531,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			ev.reset()
 		}
 		for _, r := range readers {
-			scoreUnit(r, terms, idf, idfSum, acc, top, ev)
+			scoreUnit(r, terms, idf, share, acc, top, ev, opt.Off)
 		}
 		if ev != nil {
 			ev.settle()
@@ -726,7 +740,7 @@ func (c cand) better(o cand) bool {
 // scoreUnit scores the documents of one unit that hold a query term
 // (BM25F: each posting's stored impact times the term's idf) and offers
 // them to top.
-func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *accumulator, top *topK, ev *evidence) {
+func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator, top *topK, ev *evidence, off Signal) {
 	scores, matched, masks := acc.scores, acc.matched, acc.masks
 	touched := acc.touched[:0]
 	defer func() {
@@ -750,7 +764,7 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 			continue
 		}
 		w := float32(idf[i] * impactMax / math.MaxUint16)
-		m := float32(idf[i] / idfSum)
+		m := float32(share[i])
 		var bit uint64
 		count := ev != nil && passages
 		if ev != nil {
@@ -782,7 +796,7 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 		}
 		// A passage is fused with its session: what it says, and how
 		// well the whole session matches.
-		if p := r.parent(d); p > 0 && passages {
+		if p := r.parent(d); p > 0 && passages && off&SignalSessions == 0 {
 			score += passageFusion * scores[p-1]
 			m = max(m, matched[p-1])
 			if masks != nil {
@@ -795,6 +809,68 @@ func scoreUnit(r *reader, terms []string, idf []float64, idfSum float64, acc *ac
 
 // weakWeight is how much of its idf a weak term of a query keeps.
 const weakWeight = 0.25
+
+// bridge adds to a query the words related to its telling terms (see
+// related), each at bridgeWeight of its idf, the rarest maxBridged of
+// those the memory holds; it returns the terms with them last, and how
+// many there are.
+func bridge(readers []*reader, terms []string, idf, df, share []float64, why map[string]string, idfOf func(float64) float64) ([]string, []float64, []float64, []float64, int) {
+	type cand struct {
+		t  string
+		df float64
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, t := range terms {
+		seen[t] = true
+	}
+	for _, t := range terms {
+		if why[t] != "" || isDateTerm(t) {
+			continue
+		}
+		for _, r := range related(t) {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			n := 0.0
+			for _, rd := range readers {
+				n += float64(rd.dict[r].df)
+			}
+			if n > 0 {
+				cands = append(cands, cand{r, n})
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].df < cands[j].df })
+	cands = cands[:min(len(cands), maxBridged)]
+	for _, c := range cands {
+		terms = append(terms, c.t)
+		idf = append(idf, bridgeWeight*idfOf(c.df))
+		df = append(df, c.df)
+		share = append(share, 0)
+	}
+	return terms, idf, df, share, len(cands)
+}
+
+// Signal names one of the signals search ranks by, to switch it off
+// (Options.Off) and measure what it adds (make recall).
+type Signal uint
+
+const (
+	// SignalWeakWords: a query's small talk, request words and grammar
+	// weigh less (weakTerms).
+	SignalWeakWords Signal = 1 << iota
+	// SignalDates: the days a query names are looked for as the days
+	// memories were said or name (dateTerms).
+	SignalDates
+	// SignalBridge: words related to the query's are searched too
+	// (related).
+	SignalBridge
+	// SignalSessions: a passage counts what its whole session matches
+	// (passageFusion).
+	SignalSessions
+)
 
 // passageFusion is how much of its session's score a passage adds to its
 // own.

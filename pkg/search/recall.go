@@ -124,31 +124,42 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		bar = ev.Bar()
 	}
 	for i, h := range hits {
-		why := o.short(h, bar)
-		if i == 0 && why != "" {
-			rep.Silent = "search's first hit " + why
-			return rep, nil
+		if i == 0 {
+			if why := o.short(h, bar, 1); why != "" {
+				rep.Silent = "search's first hit " + why
+				return rep, nil
+			}
+		} else if o.short(h, bar, followBar) != "" {
+			continue
 		}
-		if why == "" && len(rep.Recalled) < o.MaxItems {
+		if len(rep.Recalled) < o.MaxItems {
 			rep.Recalled = append(rep.Recalled, h)
 		}
 	}
 	return rep, nil
 }
 
+// followBar is the part of the bar a hit after the first must clear: the
+// first has shown that the prompt asks for what memory holds, and the
+// hits search ranks next are its context (a question's second session,
+// a paraphrase's answer found by related words).
+const followBar = 0.5
+
 // short says how a hit falls short of recall's bar ("" when it clears
 // it).
-func (o RecallOptions) short(h Hit, bar float64) string {
+func (o RecallOptions) short(h Hit, bar, part float64) string {
+	bar *= part
+	minShare, minScore := o.MinMatched*part, o.MinScore*part
 	switch {
 	case h.Evidence < bar:
 		if h.Evidence == 0 {
 			return "holds none of the prompt's telling words"
 		}
 		return fmt.Sprintf("holds too little of the prompt's telling words (weight %.2f, needs %.2f)", h.Evidence, bar)
-	case h.Share < o.MinMatched:
-		return fmt.Sprintf("holds too small a part of the prompt's telling words (%.0f%%, needs %.0f%%)", 100*h.Share, 100*o.MinMatched)
-	case h.Score < o.MinScore:
-		return fmt.Sprintf("scores too low (%.2f, needs %.2f)", h.Score, o.MinScore)
+	case h.Share < minShare:
+		return fmt.Sprintf("holds too small a part of the prompt's telling words (%.0f%%, needs %.0f%%)", 100*h.Share, 100*minShare)
+	case h.Score < minScore:
+		return fmt.Sprintf("scores too low (%.2f, needs %.2f)", h.Score, minScore)
 	}
 	return ""
 }

@@ -97,11 +97,11 @@ func FuzzReader(f *testing.F) {
 		for term := range r.dict {
 			terms = append(terms, term)
 		}
-		idf := make([]float64, len(terms))
+		idf, share := make([]float64, len(terms)), make([]float64, len(terms))
 		for i := range idf {
-			idf[i] = 1
+			idf[i], share[i] = 1, 1/float64(len(terms)+1)
 		}
-		scoreUnit(r, terms, idf, float64(len(terms)+1), acc, top, nil)
+		scoreUnit(r, terms, idf, share, acc, top, nil, 0)
 		for _, c := range top.sorted() {
 			r.key(c.doc)
 			r.doc(c.doc)
