@@ -136,6 +136,12 @@ func (ev *evidence) of(mask uint64) (float64, float64) {
 			spans[g] = max(spans[g], ev.idf[i])
 			continue
 		}
+		if i >= ev.own {
+			// A related word the bridge brought: ranked at bridgeWeight,
+			// it counts toward the bar at bridgeEvidence of its idf.
+			w += ev.idf[i] * bridgeEvidence / bridgeWeight
+			continue
+		}
 		w += ev.idf[i]
 	}
 	for _, x := range spans {

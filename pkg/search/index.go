@@ -494,7 +494,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			if !opt.dates[t] {
 				why[t] = weakDate
 			}
-		} else if why[t] != "" && opt.Off&SignalWeakWords == 0 {
+		} else if why[t] != "" && isCJKTerm(t) && opt.Off&SignalWeakWords == 0 {
 			idf[i] *= weakWeight
 		}
 		idfSum += idf[i]
@@ -873,7 +873,9 @@ const (
 )
 
 // passageFusion is how much of its session's score a passage adds to its
-// own.
+// own. (Adding a quarter of the better of the passages either side of it
+// as well was measured, and left out: MRR 0.881 against 0.880 on the
+// coding corpus, no change on the chat corpus's dev questions.)
 const passageFusion = 0.5
 
 // inScope tells whether memory of the project at scope applies at root

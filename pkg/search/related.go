@@ -77,12 +77,14 @@ design designer ux ui mockup mockups figma wireframe diseño diseñador 設計 �
 meeting meetings standup call calls sync reunión llamada 會議 会议 開會 开会 会議 ミーティング 打ち合わせ
 `
 
-// bridgeWeight is how much of its weight a related word brings, and
+// bridgeWeight is how much of its weight a related word brings to a
+// ranking, bridgeEvidence how much of it counts toward recall's bar, and
 // maxBridged the most related words one query brings (the rarest first:
 // a hook's budget).
 const (
-	bridgeWeight = 0.4
-	maxBridged   = 16
+	bridgeWeight   = 0.25
+	bridgeEvidence = 0.5
+	maxBridged     = 16
 )
 
 // relatedEntry is a term of relatedText and the group it is in.

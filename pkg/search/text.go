@@ -31,7 +31,7 @@ really just also much many lot lots bit little way please ship done finish finis
 gracias vale sigue seguir perfecto bien sí si claro dale listo venga adelante genial hola
 danke weiter gut ja jawohl prima super hallo merci oui parfait continue continuez bonjour
 d'accord ok
-help add fix make change update create remove show write check need want tell give find explain run`
+help add fix make change update create remove show write check need want tell give explain`
 
 // chatterCJK is small talk in Chinese (simplified and traditional),
 // Japanese and Korean, and the words most requests open with or are
@@ -72,39 +72,39 @@ var promptStopList = []string{
 	"bonjour", "both", "but", "by", "bye", "can", "carry", "chang", "change", "check", "claro", "continu",
 	"continue", "continuez", "cool", "correct", "could", "creat", "create", "d'accord", "dale", "dank", "danke",
 	"did", "do", "does", "doing", "done", "down", "during", "each", "everyth", "everything", "excellent",
-	"explain", "few", "find", "fine", "finish", "finished", "fix", "for", "from", "further", "genial", "get",
-	"give", "go", "going", "good", "got", "gracia", "gracias", "great", "gut", "had", "hallo", "has", "have",
-	"having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "hm", "hmm", "hola",
-	"how", "i", "idea", "if", "in", "into", "is", "it", "its", "itself", "ja", "jawohl", "just", "k", "keep",
-	"let", "lets", "lgtm", "listo", "littl", "little", "look", "looks", "lot", "lots", "make", "makes", "many",
-	"matter", "mayb", "maybe", "me", "merci", "mind", "more", "most", "much", "my", "need", "never", "next",
-	"nice", "no", "nope", "nor", "not", "now", "of", "off", "ok", "okay", "on", "once", "one", "only", "or",
-	"other", "oui", "our", "ours", "out", "over", "own", "parfait", "perfect", "perfecto", "pleas", "please",
-	"pls", "prima", "proc", "proceed", "ready", "really", "remov", "remove", "retry", "right", "run", "same",
-	"seem", "seems", "seguir", "sens", "sense", "she", "ship", "should", "show", "si", "sigu", "sigue", "so",
-	"some", "someth", "something", "sound", "sounds", "start", "stop", "stuff", "such", "super", "sure", "sí",
-	"tell", "than", "thank", "thanks", "that", "the", "their", "theirs", "them", "then", "there", "these",
-	"they", "thing", "things", "think", "this", "those", "through", "thx", "to", "too", "try", "under", "until",
-	"up", "updat", "update", "us", "use", "used", "using", "vale", "venga", "very", "via", "wait", "want",
-	"was", "way", "we", "weiter", "well", "were", "what", "whatever", "when", "where", "which", "while", "who",
-	"whom", "why", "will", "with", "work", "worked", "working", "works", "would", "writ", "write", "wrong",
-	"yeah", "yep", "yes", "you", "your", "yours", "yourself", "yup", "あり", "いい", "いし", "いね",
-	"いま", "うご", "おは", "お願", "がと", "けて", "こん", "ござ", "さい", "ざい",
-	"しく", "しま", "ちは", "です", "とう", "にち", "はい", "はよ", "ます", "よう",
-	"よろ", "りが", "ろし", "んに", "一下", "一个", "一些", "一個", "丈夫", "下さ",
-	"不是", "不用", "不能", "不錯", "不错", "为什", "么样", "了解", "什么", "什麼",
-	"今回", "以下", "但是", "你们", "你們", "你好", "可以", "哈哈", "問題", "嗯嗯",
-	"因为", "因為", "多謝", "多谢", "大丈", "好吗", "好吧", "好啊", "好嗎", "好的",
-	"如果", "完璧", "对吧", "对的", "對吧", "對的", "就这", "就這", "已經", "已经",
-	"帮忙", "帮我", "幫忙", "幫我", "应该", "怎么", "怎麼", "感謝", "感谢", "應該",
-	"我们", "我們", "所以", "收到", "明白", "是不", "是的", "有沒", "有没", "沒事",
-	"沒問", "沒有", "没事", "没有", "没问", "為什", "然后", "然後", "现在", "現在",
-	"用了", "看一", "看看", "确认", "確認", "続け", "繼續", "继续", "能不", "苦了",
-	"行吧", "解で", "請你", "請問", "謝謝", "请你", "请问", "谢谢", "辛苦", "还是",
-	"这个", "这些", "这样", "這些", "這個", "這樣", "還是", "那个", "那個", "问题",
-	"需要", "願い", "麻烦", "麻煩", "麼樣", "감사", "겠습", "계속", "네네", "녕하",
-	"니다", "부탁", "사합", "세요", "습니", "아요", "안녕", "알겠", "좋아", "주세",
-	"하세", "합니", "해주", "확인",
+	"explain", "few", "fine", "finish", "finished", "fix", "for", "from", "further", "genial", "get", "give",
+	"go", "going", "good", "got", "gracia", "gracias", "great", "gut", "had", "hallo", "has", "have", "having",
+	"he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "hm", "hmm", "hola", "how", "i",
+	"idea", "if", "in", "into", "is", "it", "its", "itself", "ja", "jawohl", "just", "k", "keep", "let", "lets",
+	"lgtm", "listo", "littl", "little", "look", "looks", "lot", "lots", "make", "makes", "many", "matter",
+	"mayb", "maybe", "me", "merci", "mind", "more", "most", "much", "my", "need", "never", "next", "nice", "no",
+	"nope", "nor", "not", "now", "of", "off", "ok", "okay", "on", "once", "one", "only", "or", "other", "oui",
+	"our", "ours", "out", "over", "own", "parfait", "perfect", "perfecto", "pleas", "please", "pls", "prima",
+	"proc", "proceed", "ready", "really", "remov", "remove", "retry", "right", "same", "seem", "seems",
+	"seguir", "sens", "sense", "she", "ship", "should", "show", "si", "sigu", "sigue", "so", "some", "someth",
+	"something", "sound", "sounds", "start", "stop", "stuff", "such", "super", "sure", "sí", "tell", "than",
+	"thank", "thanks", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "thing",
+	"things", "think", "this", "those", "through", "thx", "to", "too", "try", "under", "until", "up", "updat",
+	"update", "us", "use", "used", "using", "vale", "venga", "very", "via", "wait", "want", "was", "way", "we",
+	"weiter", "well", "were", "what", "whatever", "when", "where", "which", "while", "who", "whom", "why",
+	"will", "with", "work", "worked", "working", "works", "would", "writ", "write", "wrong", "yeah", "yep",
+	"yes", "you", "your", "yours", "yourself", "yup", "あり", "いい", "いし", "いね", "いま",
+	"うご", "おは", "お願", "がと", "けて", "こん", "ござ", "さい", "ざい", "しく",
+	"しま", "ちは", "です", "とう", "にち", "はい", "はよ", "ます", "よう", "よろ",
+	"りが", "ろし", "んに", "一下", "一个", "一些", "一個", "丈夫", "下さ", "不是",
+	"不用", "不能", "不錯", "不错", "为什", "么样", "了解", "什么", "什麼", "今回",
+	"以下", "但是", "你们", "你們", "你好", "可以", "哈哈", "問題", "嗯嗯", "因为",
+	"因為", "多謝", "多谢", "大丈", "好吗", "好吧", "好啊", "好嗎", "好的", "如果",
+	"完璧", "对吧", "对的", "對吧", "對的", "就这", "就這", "已經", "已经", "帮忙",
+	"帮我", "幫忙", "幫我", "应该", "怎么", "怎麼", "感謝", "感谢", "應該", "我们",
+	"我們", "所以", "收到", "明白", "是不", "是的", "有沒", "有没", "沒事", "沒問",
+	"沒有", "没事", "没有", "没问", "為什", "然后", "然後", "现在", "現在", "用了",
+	"看一", "看看", "确认", "確認", "続け", "繼續", "继续", "能不", "苦了", "行吧",
+	"解で", "請你", "請問", "謝謝", "请你", "请问", "谢谢", "辛苦", "还是", "这个",
+	"这些", "这样", "這些", "這個", "這樣", "還是", "那个", "那個", "问题", "需要",
+	"願い", "麻烦", "麻煩", "麼樣", "감사", "겠습", "계속", "네네", "녕하", "니다",
+	"부탁", "사합", "세요", "습니", "아요", "안녕", "알겠", "좋아", "주세", "하세",
+	"합니", "해주", "확인",
 }
 
 func inList(list []string) func(string) bool {
@@ -275,6 +275,7 @@ const (
 	weakSeam      = "spans two request words"
 	weakSingle    = "a single character"
 	weakCommon    = "common in this memory"
+	weakDate      = "a date"
 )
 
 // reading is how a prompt's terms weigh: why each is weak ("" when it
