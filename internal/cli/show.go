@@ -15,8 +15,8 @@ import (
 )
 
 var cmdShow = &command.Command{
-	Name: "show", Args: "[--cwd DIR] [--source SOURCE] [--json]",
-	Summary: "print the block sessionstart would inject, then its sizes and cuts",
+	Name: "show", Args: "[--cwd DIR] [--source SOURCE] [--json] | --recall PROMPT [--cwd DIR] [--json]",
+	Summary: "print the block sessionstart would inject, or what a prompt would recall, and why",
 	Help: `Prints exactly the memory block that the sessionstart hook would inject for a
 session starting in DIR (default: the current directory), then, per section,
 the lines shown of the lines available, the section's cap, its size in
@@ -26,10 +26,20 @@ and the total against budget_chars.
 
 It composes as the next session start will: sessions that have ended but
 are not yet archived are shown as the episodes that start will archive
-(nothing is written).`,
+(nothing is written).
+
+With --recall PROMPT it prints instead what the userpromptsubmit hook would
+add to PROMPT typed as the first prompt of a new session in DIR, then why:
+each word of the prompt with its weight in this memory, the sessions that
+hold it and whether it counts (small talk, request words and words most of
+your sessions hold do not), the first hits of ccmem search for the prompt
+with what each holds of it, and, when nothing is recalled, the reason.
+Recall gives the model search's first hit and the ones after it that clear
+the bar, or nothing.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)
 		source := fs.String("source", "startup", "the session start `reason`: startup, resume, clear or compact")
+		prompt := fs.String("recall", "", "show what `PROMPT` would recall, and why")
 		asJSON := fs.Bool("json", false, "print the block and its report as JSON")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -38,9 +48,86 @@ are not yet archived are shown as the episodes that start will archive
 			if err := command.OneOf(fs, "source", *source, "startup", "resume", "clear", "compact"); err != nil {
 				return err
 			}
+			if err := command.Exclusive(fs, "recall", "source"); err != nil {
+				return err
+			}
+			if command.Set(fs, "recall") {
+				if strings.TrimSpace(*prompt) == "" {
+					return command.Usagef("ccmem show --recall \"what port does staging use?\"", "--recall needs a prompt")
+				}
+				return runShowRecall(c, *cwd, *prompt, *asJSON)
+			}
 			return runShow(c, *cwd, *source, *asJSON)
 		}
 	},
+}
+
+func runShowRecall(c *command.Ctx, cwd, prompt string, asJSON bool) error {
+	dir, err := startDir(cwd)
+	if err != nil {
+		return err
+	}
+	ex, err := memory.ExplainPrompt(c, c.Env, dir, prompt)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.PrintJSON(ex)
+	}
+	if ex.Context != "" {
+		fmt.Fprintln(c.Stdout, ex.Context)
+	} else {
+		fmt.Fprintf(c.Stdout, "(nothing would be recalled: %s)\n", ex.Silent)
+	}
+	if ex.Disabled {
+		return nil
+	}
+	fmt.Fprintln(c.Stdout)
+	fmt.Fprintf(c.Stdout, "── the prompt's words, as recall weighs them (%s in this memory) ──\n", str.Plural(ex.Sessions, "session", "sessions"))
+	tw := command.NewTable(c.Stdout)
+	tw.Row("word", "weight", "sessions", "counts toward the bar")
+	for _, t := range ex.Terms {
+		name := t.Term
+		switch {
+		case strings.HasPrefix(name, "@day:"):
+			name = "the day " + strings.TrimPrefix(name, "@day:")
+		case strings.HasPrefix(name, "@month:"):
+			name = "the month " + strings.TrimPrefix(name, "@month:")
+		}
+		if t.Related {
+			name += " (related)"
+		}
+		counts := "yes"
+		if t.Weak != "" {
+			counts = "no: " + t.Weak
+		}
+		tw.Row(str.Line(name), fmt.Sprintf("%.2f", t.Weight), t.In, counts)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(ex.Ranked) == 0 {
+		return nil
+	}
+	fmt.Fprintln(c.Stdout)
+	fmt.Fprintln(c.Stdout, "── ccmem search's first hits for it ──")
+	tw = command.NewTable(c.Stdout)
+	tw.Row("#", "holds", "share", "score", "recalled", "memory")
+	for i, h := range ex.Ranked {
+		verdict := "yes"
+		if i < len(ex.Verdicts) && ex.Verdicts[i] != "" {
+			verdict = "no: " + ex.Verdicts[i]
+		}
+		what := h.Title
+		if !h.Time.IsZero() {
+			what = h.Time.UTC().Format("2006-01-02") + " " + what
+		}
+		if h.Turn > 0 {
+			what += fmt.Sprintf(" (turn %d)", h.Turn)
+		}
+		tw.Row(i+1, fmt.Sprintf("%.2f", h.Evidence), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.Score), verdict, str.Line(str.Shorten(what, 70)))
+	}
+	return tw.Flush()
 }
 
 func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {

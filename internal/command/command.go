@@ -373,6 +373,13 @@ func Exclusive(fs *flag.FlagSet, names ...string) error {
 	return nil
 }
 
+// Set tells whether the flag name was given.
+func Set(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // OneOf refuses a flag value that is not one of the allowed ones.
 func OneOf(fs *flag.FlagSet, name, value string, allowed ...string) error {
 	for _, a := range allowed {

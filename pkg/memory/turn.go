@@ -165,6 +165,44 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n"))}, err
 }
 
+// RecallExplained is what per-prompt recall would give a prompt typed in
+// a new session, and why (see ExplainPrompt).
+type RecallExplained struct {
+	// Disabled is set when ccmem or its recall is off here; Context is
+	// the text the model would get ("" for none).
+	Disabled bool   `json:"disabled"`
+	Context  string `json:"context"`
+	search.RecallReport
+}
+
+// ExplainPrompt tells what the userpromptsubmit hook would add for a
+// prompt typed in cwd as the first of a new session (nothing shown
+// yet), and why: the prompt's terms as recall weighs them, search's
+// first hits and the bar each clears or not, and, when it says nothing,
+// why. Nothing is written.
+func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (RecallExplained, error) {
+	pl := locate(e, cwd)
+	rc := pl.cfg.Recall
+	if !pl.cfg.Enabled || !rc.Enabled || rc.MaxItems <= 0 {
+		why := "recall is off here (recall.enabled: false or max_items: 0)"
+		if !pl.cfg.Enabled {
+			why = "ccmem is off here (enabled: false)"
+		}
+		return RecallExplained{Disabled: true, RecallReport: search.RecallReport{Terms: []search.RecallTerm{}, Ranked: []search.Hit{}, Recalled: []search.Hit{}, Silent: why}}, nil
+	}
+	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.project, false),
+		MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
+	if err != nil {
+		return RecallExplained{}, err
+	}
+	out := RecallExplained{RecallReport: rep}
+	if len(rep.Recalled) > 0 {
+		text, _ := RecallText(rep.Recalled, prompt, rc.MaxChars)
+		out.Context = inject.Neutralize(text)
+	}
+	return out, nil
+}
+
 // slashSkill is the command a prompt runs ("deploy" for "/deploy staging"
 // and for "/plugin:deploy"), or "".
 func slashSkill(prompt string) string {

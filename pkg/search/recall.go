@@ -52,6 +52,9 @@ type RecallTerm struct {
 	In     int     `json:"in_sessions"`
 	// Weak says why it does not count toward the bar ("" when it does).
 	Weak string `json:"weak,omitempty"`
+	// Related marks a word the prompt does not hold, brought by the
+	// bridge between related words.
+	Related bool `json:"related,omitempty"`
 }
 
 // RecallReport is what per-prompt recall did with a prompt, and why.
@@ -60,9 +63,11 @@ type RecallReport struct {
 	// Sessions is how many sessions the memory searched holds.
 	Sessions int `json:"sessions"`
 	// Ranked is search's ranking of the prompt (its first few), each with
-	// its evidence; Recalled what recall gives the model.
-	Ranked   []Hit `json:"ranked"`
-	Recalled []Hit `json:"recalled"`
+	// its evidence, and Verdicts why each was not recalled ("" when it
+	// was); Recalled is what recall gives the model.
+	Ranked   []Hit    `json:"ranked"`
+	Verdicts []string `json:"verdicts"`
+	Recalled []Hit    `json:"recalled"`
 	// Silent says why nothing was recalled ("" when something was).
 	Silent string `json:"silent,omitempty"`
 }
@@ -82,7 +87,7 @@ func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([
 // first. Folders are trusted by their modification time (a hook's
 // budget). The report says why recall stayed silent.
 func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOptions) (RecallReport, error) {
-	rep := RecallReport{Terms: []RecallTerm{}, Ranked: []Hit{}, Recalled: []Hit{}}
+	rep := RecallReport{Terms: []RecallTerm{}, Ranked: []Hit{}, Verdicts: []string{}, Recalled: []Hit{}}
 	if o.MaxItems <= 0 {
 		rep.Silent = "recall is off (max_items is 0)"
 		return rep, nil
@@ -112,7 +117,7 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	if ev != nil {
 		rep.Sessions = ev.sessions
 		for i, t := range ev.terms {
-			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.idf[i]), In: ev.in[i], Weak: ev.weak[i]})
+			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.idf[i]), In: ev.in[i], Weak: ev.weak[i], Related: i >= ev.own})
 		}
 	}
 	if len(hits) == 0 {
@@ -123,18 +128,28 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	if ev != nil {
 		bar = ev.Bar()
 	}
+	rep.Verdicts = make([]string, len(hits))
 	for i, h := range hits {
-		if i == 0 {
+		switch {
+		case i == 0:
 			if why := o.short(h, bar, 1); why != "" {
 				rep.Silent = "search's first hit " + why
+				rep.Verdicts[0] = why
+				for j := 1; j < len(hits); j++ {
+					rep.Verdicts[j] = "not recalled: the first hit fell short"
+				}
 				return rep, nil
 			}
-		} else if o.short(h, bar, followBar) != "" {
+		case len(rep.Recalled) == o.MaxItems:
+			rep.Verdicts[i] = fmt.Sprintf("not recalled: %d already (max_items)", o.MaxItems)
 			continue
+		default:
+			if why := o.short(h, bar, followBar); why != "" {
+				rep.Verdicts[i] = why + " (half the bar, after the first)"
+				continue
+			}
 		}
-		if len(rep.Recalled) < o.MaxItems {
-			rep.Recalled = append(rep.Recalled, h)
-		}
+		rep.Recalled = append(rep.Recalled, h)
 	}
 	return rep, nil
 }
