@@ -46,6 +46,17 @@ func recallReport(o options) error {
 	}
 	chat.PrintChat(os.Stdout)
 	fmt.Println()
+	dir, err = os.MkdirTemp("", "ccmem-ablation-")
+	if err != nil {
+		return err
+	}
+	rows, err := evalset.EvaluateAblation(dir, hooks)
+	os.RemoveAll(dir)
+	if err != nil {
+		return err
+	}
+	evalset.PrintAblation(os.Stdout, rows)
+	fmt.Println()
 	cfg := config.Default().Recall
 	fmt.Printf("recall precision: %d corpora (seeds %v), per-prompt recall as configured by default (min_score %.1f, min_matched %.2f, max_items %d)\n",
 		len(recallSeeds), recallSeeds, cfg.MinScore, cfg.MinMatched, cfg.MaxItems)

@@ -19,7 +19,11 @@ var (
 // GenerateChat builds the chat corpus: each person's sessions as the
 // client writes them (the assistant's opening line, when a session has
 // one, before any prompt), and the questions with their kind and split.
-func GenerateChat() *Corpus {
+func GenerateChat() *Corpus { return generateChat(true) }
+
+// generateChat is GenerateChat, with or without the openings (to measure
+// what keeping them adds).
+func generateChat(openings bool) *Corpus {
 	c := &Corpus{FactSession: map[string]string{}, FactText: map[string]string{}, AskedAt: chatAsked, SmallTalkIn: map[string]string{}}
 	for _, p := range chatPeople {
 		ids := make([]string, len(p.sessions))
@@ -31,7 +35,7 @@ func GenerateChat() *Corpus {
 			sid := sessionUUID(id)
 			l := &line{sid: sid, cwd: "$" + strings.ToUpper(p.project), t: s.Start}
 			var text []string
-			if cs.opening != "" {
+			if cs.opening != "" && openings {
 				s.Turns = append(s.Turns, []string{l.assistant([]map[string]any{{"type": "text", "text": cs.opening}})})
 				text = append(text, cs.opening)
 			}

@@ -99,3 +99,32 @@ func TestChatCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestAblation: every configuration of the ablation is measured, and
+// each signal earns its place: with it off, search on the chat corpus's
+// dev questions or on the coding corpus is worse (the corpora the signals
+// were tuned on; the held-out figures are reported, not tested).
+func TestAblation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays three corpora through the hook binaries (make test runs it)")
+	}
+	rows, err := EvaluateAblation(t.TempDir(), hooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	PrintAblation(&b, rows)
+	t.Log("\n" + b.String())
+	if len(rows) != 5 || rows[0].Name != "every signal" {
+		t.Fatalf("rows: %+v", rows)
+	}
+	all := rows[0]
+	for _, r := range rows[1:] {
+		dev, full := r.Search["dev"], all.Search["dev"]
+		worseDev := dev[0]+dev[1] < full[0]+full[1]-1e-9
+		worseCoding := r.CodingMRR >= 0 && r.CodingMRR < all.CodingMRR-1e-9
+		if !worseDev && !worseCoding {
+			t.Errorf("%s: search is no worse without it (dev %v against %v, coding MRR %.3f against %.3f)", r.Name, dev, full, r.CodingMRR, all.CodingMRR)
+		}
+	}
+}

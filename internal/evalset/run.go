@@ -31,6 +31,8 @@ type World struct {
 	full store.Env
 	// asked counts the rounds of PromptRecall: each asks in new sessions.
 	asked int
+	// off are the signals the CCMem ranker switches off (see Ablate).
+	off search.Signal
 }
 
 // deadPID is a process id no process has: the replayed sessions' client
@@ -209,7 +211,7 @@ func (w *World) CCMem() Ranker {
 		if err != nil {
 			return nil
 		}
-		hits, err := search.Search(context.Background(), w.Env, q.Text, search.Options{Scope: search.ScopeOf(&p, false), Limit: 10})
+		hits, err := search.Search(context.Background(), w.Env, q.Text, search.Options{Scope: search.ScopeOf(&p, false), Limit: 10, Now: w.askedAt(), Off: w.off})
 		if err != nil {
 			return nil
 		}
@@ -246,7 +248,7 @@ func (w *World) sessionOfPath(path string) string {
 // per session): the capture-fidelity reference.
 func (w *World) FullText() Ranker {
 	return func(q Question, project string) []string {
-		hits, err := search.Search(context.Background(), w.full, q.Text, search.Options{Limit: 40})
+		hits, err := search.Search(context.Background(), w.full, q.Text, search.Options{Limit: 40, Now: w.askedAt()})
 		if err != nil {
 			return nil
 		}

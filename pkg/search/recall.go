@@ -25,6 +25,8 @@ type RecallOptions struct {
 	// Now is the time the prompt's "yesterday" is counted from (zero: the
 	// clock's).
 	Now time.Time
+	// Off switches search's signals off, to measure them (see Signal).
+	Off Signal
 }
 
 // MinEvidence is the least weight of a prompt's telling terms (by idf)
@@ -109,7 +111,7 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		return rep, nil
 	}
 	hits, ev, err := search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
-		prompt: true, BuildFor: recallBuild, Now: o.Now})
+		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off})
 	if err != nil {
 		return rep, err
 	}
