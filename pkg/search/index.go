@@ -375,7 +375,7 @@ func readDirStamp(path, stamp string) (bool, map[int]bool) {
 
 // readerOf opens an index held in memory.
 func readerOf(data []byte) (*reader, error) {
-	r := &reader{data: data, size: int64(len(data)), tops: -1}
+	r := &reader{data: data, size: int64(len(data))}
 	return r, r.readHead()
 }
 
@@ -756,7 +756,11 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 	le := binary.LittleEndian
 	passages := r.hasPassages()
 	if ev != nil && passages {
-		ev.sessions += r.topDocs()
+		// The sessions in scope, and those that hold each term.
+		ev.sessions += r.tops
+		for i, t := range terms {
+			ev.in[i] += int(r.dict[t].top)
+		}
 	}
 	for i, t := range terms {
 		buf, err := r.rawPostings(t)
@@ -766,7 +770,6 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 		w := float32(idf[i] * impactMax / math.MaxUint16)
 		m := float32(share[i])
 		var bit uint64
-		count := ev != nil && passages
 		if ev != nil {
 			bit = ev.bit[i]
 		}
@@ -782,9 +785,6 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 			matched[d] += m
 			if bit != 0 {
 				masks[d] |= bit
-			}
-			if count && r.parent(d) == 0 {
-				ev.in[i]++ // a session that holds it
 			}
 		}
 	}

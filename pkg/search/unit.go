@@ -182,10 +182,13 @@ func (u unit) docs(ents []entry) []Doc {
 //
 //	header (80 bytes): magic, docs, terms, stamp length, dictionary
 //	  length, offsets of postings, doc offsets, docs, ref keys, parents
-//	  and the block checksums, the header's checksum
+//	  and the block checksums, the header's checksum, and the number of
+//	  docs that are no passage (a session's own, in an episode folder's
+//	  unit)
 //	stamp
 //	dictionary: per term (sorted): u16 length, bytes, u32 df, u32 offset
-//	  of its postings
+//	  of its postings, u32 the docs that hold it and are no passage (the
+//	  sessions that hold it: recall's "common in this memory")
 //	postings: per posting: u32 doc, u16 impact — the term's BM25F weight
 //	  in the doc before idf (saturated term frequency over the fields,
 //	  normalised by the fields' lengths against the unit's averages),
@@ -207,7 +210,7 @@ func (u unit) docs(ents []entry) []Doc {
 // block's when it is read (all of a small file's at open). A damaged file
 // is never trusted: the unit is rebuilt from its sources.
 const (
-	magic      = "CCMIDX08"
+	magic      = "CCMIDX09"
 	headerLen  = 80
 	postingLen = 6
 	blockLen   = 4096
@@ -334,16 +337,27 @@ func (b *built) encode() []byte {
 		withParents = withParents || d.Parent > 0
 	}
 	le := binary.LittleEndian
+	tops := 0
+	for _, d := range b.docs {
+		if d.Parent == 0 {
+			tops++
+		}
+	}
 	for _, t := range b.terms {
 		ps := b.post[t]
 		binary.Write(&dict, le, uint16(len(t)))
 		dict.WriteString(t)
 		binary.Write(&dict, le, uint32(len(ps)))
 		binary.Write(&dict, le, uint32(post.Len()))
+		top := 0
 		for _, p := range ps {
 			binary.Write(&post, le, p.doc)
 			binary.Write(&post, le, p.impact)
+			if b.docs[p.doc].Parent == 0 {
+				top++
+			}
 		}
+		binary.Write(&dict, le, uint32(top))
 	}
 	putString := func(s string) {
 		if len(s) > math.MaxUint16 {
@@ -390,7 +404,8 @@ func (b *built) encode() []byte {
 	binary.Write(out, le, uint32(len(b.stamp)))
 	binary.Write(out, le, uint32(dict.Len()))
 	binary.Write(out, le, []uint64{postStart, offsStart, docsStart, keysStart, parentsStart, crcStart})
-	out.Write(make([]byte, headerLen-out.Len())) // the header's checksum (below) and reserved bytes
+	out.Write(make([]byte, headerLen-4-out.Len())) // the header's checksum (below)
+	binary.Write(out, le, uint32(tops))
 	out.WriteString(b.stamp)
 	out.Write(dict.Bytes())
 	le.PutUint32(out.Bytes()[headCRCAt:], crc32.Checksum(out.Bytes(), ieee))
@@ -440,13 +455,14 @@ type reader struct {
 	// keys are every doc's ref key, read after keyReads single reads.
 	keys     []byte
 	keyReads int
-	// tops counts the docs that are no passage (-1: not yet; topDocs).
+	// tops counts the docs that are no passage.
 	tops int
 }
 
 type dictEntry struct {
 	df  uint32
 	off uint32
+	top uint32 // of df, the docs that are no passage
 }
 
 // wholeRead is how much of a small index file is read at once.
@@ -457,7 +473,7 @@ func openReader(path string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{size: fi.Size(), path: path, tops: -1}
+	r := &reader{size: fi.Size(), path: path}
 	if r.size > wholeRead {
 		r.f = f // index files are replaced by rename, never changed in place
 	} else {
@@ -587,15 +603,19 @@ func (r *reader) readHead() error {
 			return errBadIndex
 		}
 		n := int(le.Uint16(d))
-		if len(d) < 2+n+8 {
+		if len(d) < 2+n+12 {
 			return errBadIndex
 		}
-		e := dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:])}
-		if uint64(e.off)+uint64(e.df)*postingLen > postings {
+		e := dictEntry{le.Uint32(d[2+n:]), le.Uint32(d[6+n:]), le.Uint32(d[10+n:])}
+		if uint64(e.off)+uint64(e.df)*postingLen > postings || e.top > e.df {
 			return errBadIndex
 		}
 		r.dict[string(d[2:2+n])] = e
-		d = d[10+n:]
+		d = d[14+n:]
+	}
+	r.tops = int(le.Uint32(h[headCRCAt+4:]))
+	if r.tops > r.nDocs {
+		return errBadIndex
 	}
 	return nil
 }
@@ -741,17 +761,3 @@ func dirStamp(dir string) string {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
-
-// topDocs is how many of the unit's docs are no passage (a session's own
-// doc, in an episode folder's unit), counted once per reader.
-func (r *reader) topDocs() int {
-	if r.tops < 0 {
-		r.tops = 0
-		for i := range uint32(r.nDocs) {
-			if r.parent(i) == 0 {
-				r.tops++
-			}
-		}
-	}
-	return r.tops
-}
