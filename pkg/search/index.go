@@ -803,6 +803,9 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 				mask |= masks[p-1]
 			}
 		}
+		if len(top.h) == top.keep && score < top.h[0].score {
+			continue // below the worst kept: most docs of a large unit
+		}
 		top.offer(cand{r: r, doc: d, score: score, matched: m, mask: mask})
 	}
 }
