@@ -98,6 +98,9 @@ type dayRule struct {
 	// hint is a string a text must hold for the rule to be tried (a cheap
 	// filter: most text names no day).
 	hints []string
+	// also, when set, is a second filter: the text must hold one of
+	// these too.
+	also []string
 	// named: the rule names a date outright (a month, a day of one, a
 	// season), not one relative to the day said ("yesterday").
 	named bool
@@ -113,6 +116,11 @@ const (
 	esNum    = `\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez`
 )
 
+// monthHints are the month names a rule that needs one looks for before
+// it is tried.
+var monthHints = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+	"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre"}
+
 var dayRules = []dayRule{
 	// Days counted from the day said.
 	{re: lazyregexp.New(`\b(the day before yesterday|day before yesterday|anteayer|antes de ayer)\b|一昨日|おととい|前天`), span: offset(-2),
@@ -120,7 +128,7 @@ var dayRules = []dayRule{
 	{re: lazyregexp.New(`\b(yesterday|last night|ayer|anoche)\b|昨天|昨日|昨晚|昨夜|昨晚`), span: offset(-1),
 		hints: []string{"yesterday", "last night", "ayer", "anoche", "昨"}},
 	{re: lazyregexp.New(`\b(today|tonight|this morning|this afternoon|this evening|hoy|esta mañana|esta tarde|esta noche)\b|今天|今日|今朝|今晚|今夜`), span: offset(0),
-		hints: []string{"today", "tonight", "this ", "hoy", "esta ", "今"}},
+		hints: []string{"today", "tonight", "this morning", "this afternoon", "this evening", "hoy", "esta mañana", "esta tarde", "esta noche", "今天", "今日", "今朝", "今晚", "今夜"}},
 	{re: lazyregexp.New(`\b(the day after tomorrow|pasado mañana)\b|後天|后天|明後日|あさって`), span: offset(2),
 		hints: []string{"after tomorrow", "pasado", "後天", "后天", "明後日", "あさって"}},
 	{re: lazyregexp.New(`\btomorrow\b|(?:^|[^\p{L}])(?:(esta|la|de|por|cada|las|toda) )?mañana\b|明天|明日`), span: tomorrow,
@@ -129,10 +137,10 @@ var dayRules = []dayRule{
 		hints: []string{" ago", "hace ", "前"}},
 	// Weeks, weekends and months around the day said.
 	{re: lazyregexp.New(`\b(last|this|next) (week|weekend|month)\b|\b(la semana|el mes|el fin de semana) (pasad[oa]|que viene|próxim[oa])\b|\b(la próxima|esta) (semana)\b|\b(el próximo|este) (mes|fin de semana)\b`), span: relative,
-		hints: []string{"last ", "this ", "next ", "semana", "mes"}},
+		hints: []string{"last week", "this week", "next week", "last month", "this month", "next month", "semana", "el mes", "este mes", "próximo mes"}},
 	// A weekday: "on Tuesday", "last Friday", "el lunes", "下週三", "水曜日".
 	{re: lazyregexp.New(`\b(?:(last|this|next|on) )?(` + enDays + `)\b|\bel (` + esDays + `)( pasado| que viene| próximo)?\b`), span: weekday,
-		hints: []string{"day", "lunes", "martes", "rcoles", "jueves", "viernes", "bado", "domingo"}},
+		hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "lunes", "martes", "rcoles", "jueves", "viernes", "bado", "domingo"}},
 	{re: lazyregexp.New(`(上|下|這|这|本)?(?:週|周|星期|禮拜|礼拜)([一二三四五六日天])|(先週|来週|今週)の?([月火水木金土日])曜日?|([月火水木金土日])曜日?`), span: cjkWeekday,
 		hints: []string{"週", "周", "星期", "禮拜", "礼拜", "曜"}},
 	{re: lazyregexp.New(`上週|上周|上星期|上禮拜|上礼拜|先週|這週|这周|本週|本周|這星期|这星期|今週|下週|下周|下星期|下禮拜|下礼拜|来週|上個月|上个月|上月|先月|這個月|这个月|本月|今月|下個月|下个月|下月|来月|週末|周末`), span: cjkRelative,
@@ -140,23 +148,33 @@ var dayRules = []dayRule{
 	// A day of a month: "April 1", "1st of April", "el 17 de marzo",
 	// "5月10日", "2026-04-01".
 	{re: lazyregexp.New(`\b(` + enMonths + `) (\d{1,2})(?:st|nd|rd|th)?\b|\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + enMonths + `)\b|\b(\d{1,2}) de (` + esMonths + `)\b`), span: monthDay,
-		hints: []string{"ary", "march", "april", "may", "june", "july", "august", "ber", "ero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "bre"}, named: true},
+		hints: monthHints, named: true},
 	{re: lazyregexp.New(`(` + cjkNum + `)月(` + cjkNum + `)[日號号]`), span: cjkMonthDay, hints: []string{"月"}, named: true},
-	{re: lazyregexp.New(`\b(20\d\d)-(\d\d)-(\d\d)\b`), span: isoDay, hints: []string{"20"}, named: true},
+	{re: lazyregexp.New(`\b(20\d\d)-(\d\d)-(\d\d)\b`), span: isoDay, hints: []string{"-01-", "-02-", "-03-", "-04-", "-05-", "-06-", "-07-", "-08-", "-09-", "-10-", "-11-", "-12-"}, named: true},
 	// Part of a month: "early May", "the end of April", "a mediados de
 	// mayo", "4月中", "5月上旬".
 	{re: lazyregexp.New(`\b(early|mid|late|the end of|end of|the beginning of|beginning of|the start of|start of|the middle of|middle of)[ -]?(` + enMonths + `)\b|\b(principios|mediados|finales) de (` + esMonths + `)\b`), span: partOfMonth,
-		hints: []string{"early", "mid", "late", "end of", "beginning", "start of", "principios", "mediados", "finales"}, named: true},
+		hints: monthHints, named: true},
 	{re: lazyregexp.New(`(` + cjkNum + `)月(初|上旬|中旬|中|下旬|底|末)`), span: cjkPartOfMonth, hints: []string{"月"}, named: true},
 	// A week of a month: "the second week of September".
-	{re: lazyregexp.New(`\b(first|second|third|fourth|last) week of (` + enMonths + `)\b`), span: weekOfMonth, hints: []string{"week of"}, named: true},
+	{re: lazyregexp.New(`\b(first|second|third|fourth|last) week of (` + enMonths + `)\b`), span: weekOfMonth, hints: []string{"week of"}, also: monthHints, named: true},
 	// A month: "in March", "September", "en junio", "3月"; bare "may" is
 	// a verb, so May needs a preposition.
 	{re: lazyregexp.New(`\b(?:in|since|during|until|of|by) (` + enMonths + `)\b|\b(january|february|march|april|june|july|august|september|october|november|december)\b|\b(?:en|de|desde|hasta) (` + esMonths + `)\b|(` + cjkNum + `)月(?:份)?`), span: month,
-		hints: []string{"ary", "march", "april", "may", "june", "july", "august", "ber", "ero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "bre", "月"}, named: true},
+		hints: append([]string{"月"}, monthHints...), named: true},
 	// A season: "last spring", "this summer", "el verano pasado", "去年春天".
 	{re: lazyregexp.New(`\b(last|this|next|in the|in) (spring|summer|autumn|fall|winter)\b|\b(?:la|el|en) (primavera|verano|otoño|invierno)( pasad[oa])?\b|(去年|今年|明年)?(?:的)?(春天|夏天|秋天|冬天)|(去年|今年|来年)の(春|夏|秋|冬)`), span: season,
-		hints: []string{"spring", "summer", "autumn", "fall", "winter", "primavera", "verano", "otoño", "invierno", "春", "夏", "秋", "冬"}, named: true},
+		hints: []string{"spring", "summer", "autumn", "last fall", "this fall", "next fall", "in the fall", "in fall", "winter", "primavera", "verano", "otoño", "invierno", "春天", "夏天", "秋天", "冬天", "の春", "の夏", "の秋", "の冬"}, named: true},
+}
+
+// holdsAny says whether text holds one of hints.
+func holdsAny(text string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(text, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // findDates finds the spans text names, said at; a match inside an
@@ -169,14 +187,7 @@ func findDates(text string, at time.Time, past bool) []dateMention {
 	var out []dateMention
 	var taken [][2]int
 	for _, r := range dayRules {
-		tried := false
-		for _, h := range r.hints {
-			if strings.Contains(low, h) {
-				tried = true
-				break
-			}
-		}
-		if !tried {
+		if !holdsAny(low, r.hints) || (r.also != nil && !holdsAny(low, r.also)) {
 			continue
 		}
 		for _, ix := range r.re.FindAllStringSubmatchIndex(low, 64) {
