@@ -1,8 +1,10 @@
 package search
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/lazyregexp"
@@ -167,14 +169,73 @@ var dayRules = []dayRule{
 		hints: []string{"spring", "summer", "autumn", "last fall", "this fall", "next fall", "in the fall", "in fall", "winter", "primavera", "verano", "otoño", "invierno", "春天", "夏天", "秋天", "冬天", "の春", "の夏", "の秋", "の冬"}, named: true},
 }
 
-// holdsAny says whether text holds one of hints.
-func holdsAny(text string, hints []string) bool {
-	for _, h := range hints {
-		if strings.Contains(text, h) {
-			return true
+// hintIndex finds in one pass over a text which of the rules' hints it
+// holds (trying each hint with strings.Contains was a third of building
+// an index): hints are numbered rule by rule, and listed by their first
+// two bytes.
+type hintIndex struct {
+	hints []string
+	// rule[i] and also[i] are the numbers of rule i's hints and also.
+	rule, also [][2]int
+	lists      [][]int
+}
+
+// hintsBy holds, per two first bytes, 1 + the index in hintIndex.lists of
+// the hints that start with them (0: none); in static memory, so that a
+// process pays only for the pages it touches.
+var hintsBy [1 << 16]uint8
+
+var hintsOf = sync.OnceValue(func() *hintIndex {
+	x := &hintIndex{}
+	add := func(hs []string) [2]int {
+		from := len(x.hints)
+		for _, h := range hs {
+			if len(h) < 2 {
+				panic("search: a date hint shorter than two bytes: " + h)
+			}
+			id := len(x.hints)
+			x.hints = append(x.hints, h)
+			k := uint16(h[0])<<8 | uint16(h[1])
+			if hintsBy[k] == 0 {
+				if len(x.lists) == 255 {
+					panic("search: too many date hint prefixes")
+				}
+				x.lists = append(x.lists, nil)
+				hintsBy[k] = uint8(len(x.lists))
+			}
+			x.lists[hintsBy[k]-1] = append(x.lists[hintsBy[k]-1], id)
+		}
+		return [2]int{from, len(x.hints)}
+	}
+	for _, r := range dayRules {
+		x.rule = append(x.rule, add(r.hints))
+		x.also = append(x.also, add(r.also))
+	}
+	return x
+})
+
+// held marks which hints text holds.
+func (x *hintIndex) held(text string) []bool {
+	found := make([]bool, len(x.hints))
+	for i := 0; i+1 < len(text); i++ {
+		l := hintsBy[uint16(text[i])<<8|uint16(text[i+1])]
+		if l == 0 {
+			continue
+		}
+		for _, id := range x.lists[l-1] {
+			if !found[id] && strings.HasPrefix(text[i:], x.hints[id]) {
+				found[id] = true
+			}
 		}
 	}
-	return false
+	return found
+}
+
+// tried says whether rule i is to be tried on a text whose hints are
+// found: it holds one of the rule's hints, and one of its also if any.
+func (x *hintIndex) tried(found []bool, i int) bool {
+	return slices.Contains(found[x.rule[i][0]:x.rule[i][1]], true) &&
+		(x.also[i][0] == x.also[i][1] || slices.Contains(found[x.also[i][0]:x.also[i][1]], true))
 }
 
 // findDates finds the spans text names, said at; a match inside an
@@ -186,8 +247,10 @@ func findDates(text string, at time.Time, past bool) []dateMention {
 	low := strings.ToLower(text)
 	var out []dateMention
 	var taken [][2]int
-	for _, r := range dayRules {
-		if !holdsAny(low, r.hints) || (r.also != nil && !holdsAny(low, r.also)) {
+	x := hintsOf()
+	found := x.held(low)
+	for i, r := range dayRules {
+		if !x.tried(found, i) {
 			continue
 		}
 		for _, ix := range r.re.FindAllStringSubmatchIndex(low, 64) {

@@ -71,6 +71,44 @@ func TestFindDates(t *testing.T) {
 	}
 }
 
+// TestDateHintsHideNoMatch: a rule is only tried on a text that holds one
+// of its hints; over texts that name every kind of date, in every
+// language and case, no rule's pattern matches a text its hints would
+// keep it from.
+func TestDateHintsHideNoMatch(t *testing.T) {
+	texts := []string{
+		"the day before yesterday", "anteayer", "一昨日", "おととい", "前天",
+		"yesterday", "last night", "ayer", "anoche", "昨天", "昨晚", "昨夜",
+		"today", "tonight", "this morning", "this afternoon", "this evening", "hoy", "esta mañana", "esta tarde", "esta noche", "今天", "今日", "今朝", "今晚", "今夜",
+		"the day after tomorrow", "pasado mañana", "後天", "后天", "明後日", "あさって",
+		"tomorrow", "mañana", "明天", "明日",
+		"two days ago", "a week ago", "3 months ago", "hace dos días", "hace una semana", "hace 3 meses", "三天前", "两个月前", "2週前", "3か月前",
+		"last week", "this weekend", "next month", "la semana pasada", "el mes que viene", "el fin de semana pasado", "la próxima semana", "esta semana", "el próximo mes", "este fin de semana",
+		"on monday", "last tuesday", "next wednesday", "thursday", "friday", "saturday", "sunday", "el lunes", "el martes pasado", "el miércoles", "el miercoles", "el jueves", "el viernes que viene", "el sábado", "el sabado", "el domingo próximo",
+		"下週三", "上周五", "星期天", "禮拜一", "礼拜二", "来週の水曜日", "先週金曜", "今週の月曜日", "土曜日",
+		"上週", "上个月", "先月", "這個月", "本週", "下個月", "来月", "週末", "周末",
+		"april 1", "may 3rd", "the 3rd of november", "12 december", "el 17 de marzo", "el 2 de septiembre", "5月10日", "十二月三號", "2026-04-01",
+		"early may", "mid-june", "late july", "the end of april", "the beginning of march", "start of august", "the middle of october", "principios de enero", "mediados de mayo", "finales de diciembre", "4月中", "5月上旬", "十月底",
+		"the second week of september", "last week of january",
+		"in march", "since february", "during november", "until december", "of june", "by july", "september", "en junio", "desde abril", "hasta octubre", "de agosto", "3月", "十月份",
+		"last spring", "this summer", "next fall", "in the autumn", "in winter", "la primavera pasada", "el verano", "en otoño", "el invierno pasado", "去年春天", "今年的夏天", "秋天", "冬天", "去年の春", "来年の冬",
+	}
+	x := hintsOf()
+	for _, text := range texts {
+		for _, low := range []string{strings.ToLower(text), "we said " + strings.ToLower(text) + " then"} {
+			found := x.held(low)
+			for i, r := range dayRules {
+				if r.re.MatchString(low) && !x.tried(found, i) {
+					t.Errorf("%q: rule %d (%s…) matches but its hints keep it from being tried", low, i, r.hints[0])
+				}
+			}
+		}
+		if len(findDates(text, time.Date(2026, 10, 9, 15, 0, 0, 0, time.UTC), false)) == 0 {
+			t.Errorf("%q: no date found", text)
+		}
+	}
+}
+
 // TestSearchByTheDaysSaid: a session that says "yesterday" is found by a
 // question that names that day, months later, though no word of it
 // matches; the day a memory was said counts as well as the ones it names.
