@@ -7,7 +7,7 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
-.PHONY: all build test unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -25,7 +25,13 @@ demo: build
 ## testscripts and the real-client end-to-end tests (the pinned client is fetched first);
 ## each step says what it does, and the tests report as they finish
 ## and last, the README's two commands again as a new user would run them (make newcomer)
-test: vet cross build claude-code test-tools
+test:
+	@start=$$(date +%s); took() { t=$$(( $$(date +%s) - start )); echo "$$((t / 60))m$$((t % 60))s"; }; \
+	if $(MAKE) --no-print-directory test-steps; then echo "make test: passed in $$(took)"; \
+	else echo "make test: FAILED after $$(took)"; exit 1; fi
+
+## test-steps: make test's steps, untimed
+test-steps: vet cross build claude-code test-tools
 	@echo "test: the demo's self-check"
 	@$(GO) run ./scripts/demo >/dev/null
 	@echo "test: unit tests and testscripts"
@@ -35,8 +41,9 @@ test: vet cross build claude-code test-tools
 	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts
 	@$(MAKE) --no-print-directory newcomer
 
-## newcomer: make demo and make test in a fresh clone with HOME an empty folder (npm's cache
-## empty, Go's shared), as a new user runs them; skipped inside itself
+## newcomer: in a fresh clone with HOME an empty folder (npm's cache empty, Go's shared), as a
+## new user: make demo, make test's recipe and install steps, and the end-to-end tests that need
+## what those install (the client, a browser, git)
 newcomer:
 	@if [ -n "$$CCMEM_NEWCOMER" ]; then echo "newcomer: skipped (this is the newcomer's own run)"; \
 	else echo "test: the README's commands in a fresh clone as a new user (HOME empty)"; bash scripts/newcomer.sh; fi
@@ -69,17 +76,17 @@ test-tools:
 ## bench: whole-process timings of every hook on generated stores, with baselines and targets,
 ## then the recall precision report
 bench: build
-	$(GO) run ./internal/bench
+	$(GO) run ./internal/dev/bench
 
 ## bench-peers: claude-mem's hook commands timed beside ccmem's on the same payloads (fetches
 ## claude-mem and Bun from npm into .cache/peers; skips with one line when it cannot)
 bench-peers: build
-	@if bash scripts/install-peers.sh; then $(GO) run ./internal/bench -peers; fi
+	@if bash scripts/install-peers.sh; then $(GO) run ./internal/dev/bench -peers; fi
 
 ## recall: the evaluation corpus (realistic sessions replayed through the hooks: ccmem beside its engine over
 ## the full text, a plain BM25 and grep), then the precision of search and per-prompt recall on generated corpora
 recall: build
-	$(GO) run ./internal/bench -recall
+	$(GO) run ./internal/dev/bench -recall
 
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:
@@ -88,7 +95,7 @@ bench-go:
 ## torture: concurrent and random-SIGKILL rounds over every hook and writing command, checking
 ## ccmem's invariants after each (a few minutes; not part of make test)
 torture:
-	$(GO) run ./internal/torture
+	$(GO) run ./internal/dev/torture
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 1m); findings join the corpus
 fuzz:

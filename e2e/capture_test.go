@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // toolResults counts the tool results a request carries: how far a

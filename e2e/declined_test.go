@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // TestDeniedCallIsDeclined: a tool call the real client refuses (a

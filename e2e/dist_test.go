@@ -112,6 +112,8 @@ var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact
 // unpacked and installed with a PATH that has no Go, gives the next
 // session its memory block.
 func TestReleaseSnapshot(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newBareWorld(t, nil)
 	dist := releaseSnapshot(t)
 	version := pluginVersion(t)
@@ -253,6 +255,8 @@ func TestReleaseSnapshot(t *testing.T) {
 // block in a real session; removing the package with dpkg leaves the
 // user's memory where it was.
 func TestDebInstallsIntoAThrowawayRoot(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("dpkg and .deb packages are Debian's: Linux only")
 	}
@@ -332,6 +336,8 @@ func lookPathIn(file, path string) (string, error) {
 // by make release-pin's program, is what the plugin's launcher downloads,
 // verifies and runs; the same archive served with a byte changed is not.
 func TestPinnedReleaseIsFetched(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newBareWorld(t, nil)
 	dist := releaseSnapshot(t)
 	version := pluginVersion(t)

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 var (

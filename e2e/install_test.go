@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/install"
+	"github.com/ccmem/ccmem/internal/service/install"
 )
 
 // handSettings is a settings.json as a person formats it: 4-space indent,

@@ -201,6 +201,8 @@ func TestPluginRoute(t *testing.T) {
 // attack the download itself: a hostile server, redirects, http, a
 // killed download.)
 func TestPluginFetchesItsRelease(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newBareWorld(t, nil)
 	plug := pluginCopy(t, false)
 	version := pluginVersion(t)

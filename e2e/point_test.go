@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // contextAfter is every text the client sent, from request from on, that
@@ -32,6 +32,8 @@ const promptContext = "UserPromptSubmit hook additional context: "
 // carries the passage itself (the sentence, and the file and turn to read),
 // not only the session's title.
 func TestRecallCarriesWhatWasSaid(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newWorld(t, nil)
 	staging := w.runJSON("-p", "set up the staging docs in docs/staging.md")
 	w.claude("-p", "--resume", staging, "good. by the way the staging postgres listens on port 6432 behind pgbouncer now, put that in the doc too")

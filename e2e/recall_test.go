@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // oldGoal is the first of many sessions: by the time it is searched for,
@@ -49,6 +49,8 @@ func (w *world) search(args ...string) []searchHit {
 // sessions pushed it out of the menu; a learned entry and a global fact are
 // found first by their own words; no match is [].
 func TestSearchFindsOldSessions(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newWorld(t, nil)
 	old := w.manySessions(11)
 	if block := w.showBlock(); strings.Contains(block, oldGoal) {
@@ -112,6 +114,8 @@ func TestMCPSearchTool(t *testing.T) {
 // start-up menu gets its episode in the UserPromptSubmit context; small
 // talk gets no context.
 func TestPromptRecallsOldSession(t *testing.T) {
+	// Long (a release build, a long history): run beside the others.
+	t.Parallel()
 	w := newWorld(t, nil)
 	old := w.manySessions(11)
 	const promptPrefix = "UserPromptSubmit hook additional context: "

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // TestRejectedCallIsDeclined runs the interactive client under tmux: the

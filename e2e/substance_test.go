@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/scriptapi"
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // TestFactInTheThirdPromptIsFound: a real session whose key fact is stated

@@ -6,17 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-1m}
 targets=(
-  "FuzzDecode ./internal/hookio"
+  "FuzzDecode ./internal/entry/hookio"
   "FuzzRead ./pkg/frontmatter"
   "FuzzParse ./pkg/transcript"
   "FuzzReadHead ./pkg/store"
   "FuzzEditIndex ./pkg/session"
   "FuzzFit ./pkg/inject"
   "FuzzCheckpointCodec ./pkg/session"
-  "FuzzChars ./internal/str"
+  "FuzzChars ./pkg/textfmt"
   "FuzzNeutralizeMatchesRegexp ./pkg/inject"
   "FuzzParseMatchesEncodingJSON ./pkg/transcript"
-  "FuzzEnsure ./internal/settings"
+  "FuzzEnsure ./internal/service/settings"
 )
 for t in "${targets[@]}"; do
   set -- $t

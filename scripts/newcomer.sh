@@ -5,8 +5,10 @@
 # and Claude Code's settings are all absent. Go's module and build caches
 # are shared to keep it fast (the issue allows it); npm's is not.
 #
-# `make test` runs it as its last step (`make newcomer`); the nested
-# `make test` skips this step (CCMEM_NEWCOMER is set), or it would recurse.
+# `make test` runs it as its last step (`make newcomer`). It does not run
+# the whole suite again (the checkout's own make test just did): it runs
+# make demo, checks make test's recipe, runs its install steps for the new
+# user and the end-to-end tests that need what they install.
 # NEWCOMER_ONLY=demo|install runs only that part (for quick checks).
 set -uo pipefail
 
@@ -71,15 +73,32 @@ if [ "$only" = install ]; then
   }
 fi
 if [ -z "$only" ]; then
-  say "make test in a fresh clone, HOME an empty folder (fetches the client again: npm's cache is new)"
-  (cd "$clone" && "${env_new[@]}" make test 2>&1 | sed -u 's/^/newcomer:   /') || fail "make test failed for a new user (see the lines above)"
+  # make test's own steps run here already; what a fresh machine can lack
+  # is what they install: the pinned client (npm, with an empty cache),
+  # the test tools (chromium, tmux, git, playwright-core) and the build.
+  # So: make test's recipe must parse, its install steps must pass for a
+  # new user, and the tools they install must work, shown by end-to-end
+  # tests that need each (the client, a browser, git) in the fresh clone.
+  say "make test's recipe, then its install steps in a fresh clone, HOME an empty folder (fetches the client again: npm's cache is new)"
+  (cd "$clone" && "${env_new[@]}" make -n test >/dev/null 2>"$work/plan.log") || {
+    cat "$work/plan.log" >&2
+    fail "make test's recipe does not parse in a fresh clone"
+  }
+  (cd "$clone" && "${env_new[@]}" make build claude-code test-tools >"$work/install.log" 2>&1) || {
+    tail -20 "$work/install.log" >&2
+    fail "make test's install steps failed for a new user (the last lines are above)"
+  }
+  smoke='^(TestInjectionReachesModelInline|TestUIInABrowser|TestSyncCarriesMemoryToTheOtherMachine)$'
+  say "the real client, a browser and git, as installed for the new user ($smoke)"
+  (cd "$clone" && "${env_new[@]}" go run ./scripts/testprogress -tests -count=1 -run "$smoke" ./e2e/ 2>&1 | sed -u 's/^/newcomer:   /'; exit "${PIPESTATUS[0]}") ||
+    fail "end-to-end tests failed for a new user (see the lines above)"
 fi
 # A new user's HOME gets only npm's cache (the README's client fetch) and
 # Go's own telemetry counters: nothing of ccmem's, nothing of Claude Code's.
 stray=$(cd "$home" && find . -mindepth 1 \( -path ./.npm -o -path ./.config/go \) -prune -o ! -path ./.config -print | head -5)
 [ -z "$stray" ] || fail "the README's commands wrote into the new user's HOME: $(echo $stray)"
 case "$only" in
-  "") say "ok: a new user's make demo and make test pass" ;;
+  "") say "ok: a new user's make demo passes, and make test's install steps and the tools they install work" ;;
   demo) say "ok: a new user's make demo passes" ;;
   install) say "ok: a new user's install step passes" ;;
 esac

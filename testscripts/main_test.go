@@ -18,10 +18,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ccmem/ccmem/internal/cli"
-	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/hooks"
-	"github.com/ccmem/ccmem/internal/ui"
+	"github.com/ccmem/ccmem/internal/entry/cli"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
+	"github.com/ccmem/ccmem/internal/entry/ui"
 	"github.com/ccmem/ccmem/pkg/lessons"
 )
 

@@ -1,11 +1,11 @@
-// Command posttoolusefailure is ccmem's PostToolUseFailure hook: after a tool call fails, it adds what fixed the same error in an earlier session. See internal/hooks.
+// Command posttoolusefailure is ccmem's PostToolUseFailure hook: after a tool call fails, it adds what fixed the same error in an earlier session. See internal/entry/hooks.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 )
 
 func main() {

@@ -1,12 +1,12 @@
 // Command stop is ccmem's Stop hook: after every assistant turn it records
-// what the session did in its checkpoint. See internal/hooks.
+// what the session did in its checkpoint. See internal/entry/hooks.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 )
 
 func main() {

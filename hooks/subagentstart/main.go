@@ -1,11 +1,11 @@
-// Command subagentstart is ccmem's SubagentStart hook: it gives a starting subagent a compact block of the user's standing rules. See internal/hooks.
+// Command subagentstart is ccmem's SubagentStart hook: it gives a starting subagent a compact block of the user's standing rules. See internal/entry/hooks.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 )
 
 func main() {

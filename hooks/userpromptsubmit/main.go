@@ -1,13 +1,14 @@
 // Command userpromptsubmit is ccmem's UserPromptSubmit hook: before the
-// model sees a prompt, it adds what triage found in the session's earlier
-// turns. See internal/hooks.
+// model sees a person's prompt, it adds what earlier sessions said that
+// bears on it, and what triage found in this session's earlier turns. See
+// internal/entry/hooks.
 package main
 
 import (
 	"os"
 
-	"github.com/ccmem/ccmem/internal/hookio"
-	"github.com/ccmem/ccmem/internal/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 )
 
 func main() {

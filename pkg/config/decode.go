@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
-	"github.com/ccmem/ccmem/internal/yamlite"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/yamlite"
 )
 
 // decoder reads a config file's YAML (yamlite: no YAML library in the
@@ -75,7 +75,7 @@ func (d *decoder) value(n *yamlite.Node, out reflect.Value, key string) {
 		for i, k := range n.Keys {
 			f, ok := fields[k]
 			if !ok {
-				d.unknown = append(d.unknown, unknownKey{k, str.Nearest(k, names)})
+				d.unknown = append(d.unknown, unknownKey{k, textfmt.Nearest(k, names)})
 				continue
 			}
 			d.value(n.Values[i], out.Field(f), k)
@@ -121,7 +121,9 @@ func (d *decoder) scalar(n *yamlite.Node, out reflect.Value, key string) {
 	if n.Plain {
 		v = yamlite.Resolve(n.Text)
 	}
-	bad := func(want string) { d.fail(n, "%s: cannot read `%s` as %s", name(key), str.Shorten(n.Text, 40), want) }
+	bad := func(want string) {
+		d.fail(n, "%s: cannot read `%s` as %s", name(key), textfmt.Shorten(n.Text, 40), want)
+	}
 	switch out.Kind() {
 	case reflect.String:
 		out.SetString(n.Text)
@@ -213,5 +215,5 @@ func kindOf(n *yamlite.Node) string {
 	case yamlite.Seq:
 		return "a list"
 	}
-	return fmt.Sprintf("`%s`", str.Shorten(n.Text, 40))
+	return fmt.Sprintf("`%s`", textfmt.Shorten(n.Text, 40))
 }

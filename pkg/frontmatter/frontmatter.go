@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ccmem/ccmem/internal/yamlite"
+	"github.com/ccmem/ccmem/pkg/yamlite"
 )
 
 // ErrNone is returned when a file does not open with a frontmatter block.

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/gitsync"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -21,6 +20,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 

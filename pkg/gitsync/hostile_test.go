@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 

@@ -18,12 +18,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Kinds of rule.
@@ -243,7 +243,7 @@ func firstLine(body []byte) string {
 
 // add keeps a rule, one line, within maxRuleChars, with its terms.
 func (x *Index) add(kind, text, path string, line int) {
-	text = str.Line(str.Shorten(strings.Join(strings.Fields(text), " "), maxRuleChars))
+	text = textfmt.Line(textfmt.Shorten(strings.Join(strings.Fields(text), " "), maxRuleChars))
 	if text == "" || len(x.Rules) >= maxRules {
 		return
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 func feedback(t *testing.T, e store.Env, name, description, body string) string {

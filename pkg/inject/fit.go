@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Section is one part of the injected block, before it is fitted.
@@ -162,14 +162,14 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		if s.Full != nil {
 			s.Full = fenceLines(s.Full)
 		}
-		s.Title, s.Path = str.Line(s.Title), str.Line(s.Path)
-		st := &fitState{sec: s, keep: len(s.Lines), fixed: len(sectionSep) + str.Chars(s.Title), pathChars: str.Chars(s.Path)}
+		s.Title, s.Path = textfmt.Line(s.Title), textfmt.Line(s.Path)
+		st := &fitState{sec: s, keep: len(s.Lines), fixed: len(sectionSep) + textfmt.Chars(s.Title), pathChars: textfmt.Chars(s.Path)}
 		st.prefix = make([]int, len(s.Lines)+1)
 		for i, l := range s.Lines {
-			st.prefix[i+1] = st.prefix[i] + 1 + str.Chars(l)
+			st.prefix[i+1] = st.prefix[i] + 1 + textfmt.Chars(l)
 		}
 		for _, l := range s.Full {
-			st.fullCost += 1 + str.Chars(l)
+			st.fullCost += 1 + textfmt.Chars(l)
 		}
 		states = append(states, st)
 	}
@@ -184,7 +184,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 
 	// The guarantees: the nudge's whole line, then each share of what is
 	// left after the preamble and the nudge.
-	room := budget - str.Chars(preamble)
+	room := budget - textfmt.Chars(preamble)
 	for _, st := range ordered {
 		if st.sec.Name == "nudge" {
 			room -= st.cost()
@@ -213,7 +213,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 			budgetCut[st] = true
 		}
 	}
-	total := str.Chars(preamble)
+	total := textfmt.Chars(preamble)
 	for _, st := range states {
 		total += st.cost()
 	}
@@ -258,7 +258,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 			start := b.Len()
 			writeSection(&b, st)
 			r.Shown, r.Full = st.keep, st.full
-			r.Chars = str.Chars(b.String()[start:])
+			r.Chars = textfmt.Chars(b.String()[start:])
 			for _, ref := range st.sec.Refs[:min(st.keep, len(st.sec.Refs))] {
 				if ref != "" {
 					refs = append(refs, ref)
@@ -276,7 +276,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	text := Neutralize(b.String())
 	// Only the preamble is left and it alone is too long (a pathological
 	// home path): cut whole lines from its end.
-	chars := str.Chars(text)
+	chars := textfmt.Chars(text)
 	for chars > budget {
 		i := strings.LastIndexByte(text, '\n')
 		if i < 0 {
@@ -284,7 +284,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		} else {
 			text = text[:i]
 		}
-		chars = str.Chars(text)
+		chars = textfmt.Chars(text)
 	}
 	return Block{Text: text, Chars: chars, Budget: budget, Sections: reports, Refs: refs}
 }
@@ -293,12 +293,12 @@ const sectionSep = "\n\n"
 
 // fenceLines makes each line of a section's content one safe line (no
 // control character, no CR or line separator that a reader could take for
-// a line break: str.Line) that cannot pass for a section header (a copy;
+// a line break: textfmt.Line) that cannot pass for a section header (a copy;
 // the caller's lines are not changed).
 func fenceLines(lines []string) []string {
 	var out []string
 	for i, l := range lines {
-		if e := escapeHeader(str.Line(l)); e != l {
+		if e := escapeHeader(textfmt.Line(l)); e != l {
 			if out == nil {
 				out = append([]string(nil), lines...)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 func lines(prefix string, n, width int) []string {
@@ -39,7 +39,7 @@ func TestFitEverythingFits(t *testing.T) {
 	if b.Text != want {
 		t.Fatalf("got\n%q\nwant\n%q", b.Text, want)
 	}
-	if b.Chars != str.Chars(want) || report(b, "global").Shown != 2 || report(b, "global").Cut != "" {
+	if b.Chars != textfmt.Chars(want) || report(b, "global").Shown != 2 || report(b, "global").Cut != "" {
 		t.Fatalf("report: %+v", b)
 	}
 }
@@ -99,7 +99,7 @@ func TestFitCutsLowestPriorityFirst(t *testing.T) {
 	}
 
 	// Tighter: only global keeps lines, everything else is a marker.
-	pre := str.Chars("# pre")
+	pre := textfmt.Chars("# pre")
 	g := Fit("# pre", secs[:1], MaxInline).Chars - pre
 	b = Fit("# pre", secs, pre+g+4*40)
 	if r := report(b, "global"); r.Shown != 10 {
@@ -115,8 +115,8 @@ func TestFitCutsLowestPriorityFirst(t *testing.T) {
 // checkFit asserts the invariants every fitted block keeps.
 func checkFit(t *testing.T, pre string, secs []Section, budget int, b Block) {
 	t.Helper()
-	if str.Chars(b.Text) > budget || b.Chars != str.Chars(b.Text) {
-		t.Fatalf("block of %d chars (reported %d) over budget %d", str.Chars(b.Text), b.Chars, budget)
+	if textfmt.Chars(b.Text) > budget || b.Chars != textfmt.Chars(b.Text) {
+		t.Fatalf("block of %d chars (reported %d) over budget %d", textfmt.Chars(b.Text), b.Chars, budget)
 	}
 	if !utf8.ValidString(b.Text) {
 		t.Fatalf("block is not valid UTF-8")
@@ -179,9 +179,9 @@ func TestFitInvariantsRandom(t *testing.T) {
 			}
 			// A section cut for the budget still has its guarantee, up to
 			// the line that would cross it (and its title and marker).
-			slack := str.Chars(sectionSep+sc.Title) + 2 + str.Chars(marker(sc.Total, sc.Path, false))
+			slack := textfmt.Chars(sectionSep+sc.Title) + 2 + textfmt.Chars(marker(sc.Total, sc.Path, false))
 			for _, l := range sc.Lines {
-				slack = max(slack, str.Chars(sectionSep+sc.Title)+2*(1+str.Chars(l))+str.Chars(marker(sc.Total, sc.Path, false)))
+				slack = max(slack, textfmt.Chars(sectionSep+sc.Title)+2*(1+textfmt.Chars(l))+textfmt.Chars(marker(sc.Total, sc.Path, false)))
 			}
 			if r.Chars+slack < r.Guaranteed {
 				t.Fatalf("%s got %d chars, guaranteed %d (slack %d)", sc.Name, r.Chars, r.Guaranteed, slack)
@@ -281,7 +281,7 @@ func TestFitFullRendering(t *testing.T) {
 	if !strings.Contains(b.Text, "\n  never mock the db\n- user/b") || !report(b, "learned").Full {
 		t.Fatalf("bodies not shown though they fit:\n%s", b.Text)
 	}
-	tight := Fit("# pre", []Section{s}, str.Chars("# pre")+str.Chars(sectionSep+s.Title)+40)
+	tight := Fit("# pre", []Section{s}, textfmt.Chars("# pre")+textfmt.Chars(sectionSep+s.Title)+40)
 	if strings.Contains(tight.Text, "never mock") || report(tight, "learned").Shown != 2 || report(tight, "learned").Full {
 		t.Fatalf("want pointer lines only:\n%s", tight.Text)
 	}
@@ -292,9 +292,9 @@ func TestFitFullRendering(t *testing.T) {
 func TestMarkerCharsMatchesMarker(t *testing.T) {
 	for _, path := range []string{"/home/dev/.claude/ccmem/MEMORY.md", "/tmp/mémoire/😀/MEMORY.md", ""} {
 		for _, approx := range []bool{false, true} {
-			st := &fitState{sec: Section{Path: path, Approx: approx}, pathChars: str.Chars(path)}
+			st := &fitState{sec: Section{Path: path, Approx: approx}, pathChars: textfmt.Chars(path)}
 			for _, hidden := range []int{1, 2, 9, 10, 99, 100, 12345, 1000000} {
-				if got, want := st.markerChars(hidden), str.Chars(marker(hidden, path, approx)); got != want {
+				if got, want := st.markerChars(hidden), textfmt.Chars(marker(hidden, path, approx)); got != want {
 					t.Errorf("markerChars(%d) with path %q, approx %v = %d, want %d", hidden, path, approx, got, want)
 				}
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Preamble opens the block: what this memory is, that it is background and
@@ -33,12 +33,12 @@ func Preamble(source, globalMemory, repoMemory, ccmem string, autoMemory bool) s
 	if autoMemory {
 		b.WriteString("Save memories as your auto memory instructions say, in Claude Code's memory folder: ccmem gathers them from there into this store (the user curates them with /learn), so they come back, in every project where they apply. Memory already here lives in:\n")
 	} else {
-		b.WriteString("When you learn something durable (a correction, a stated preference, a decision and its reason, a non-obvious command), save it as one bullet under a `##` topic header (`" + str.Line(ccmem) + " remember [--project] --topic T \"fact\"` does that), updating an existing bullet rather than adding a duplicate; put detail in a topic file beside the index, linked as `- [Title](topic.md) — hook`. Never save secrets.\n")
+		b.WriteString("When you learn something durable (a correction, a stated preference, a decision and its reason, a non-obvious command), save it as one bullet under a `##` topic header (`" + textfmt.Line(ccmem) + " remember [--project] --topic T \"fact\"` does that), updating an existing bullet rather than adding a duplicate; put detail in a topic file beside the index, linked as `- [Title](topic.md) — hook`. Never save secrets.\n")
 	}
 	// Paths are names from the disk: each is one safe line.
-	fmt.Fprintf(&b, "- about the user, for every project: %s", str.Line(globalMemory))
+	fmt.Fprintf(&b, "- about the user, for every project: %s", textfmt.Line(globalMemory))
 	if repoMemory != "" {
-		fmt.Fprintf(&b, "\n- about this project, committed and read by the team: %s", str.Line(repoMemory))
+		fmt.Fprintf(&b, "\n- about this project, committed and read by the team: %s", textfmt.Line(repoMemory))
 	}
 	return b.String()
 }

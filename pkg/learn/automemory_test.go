@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestAutoMemoryOn follows the client's own rule: the environment switch

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Types are the kinds of canonical entries, in the order they are shown.
@@ -568,11 +568,11 @@ func parseLearned(e store.Env, typ, path, file string) cachedEntry {
 	le := Entry{
 		Type:        typ,
 		Name:        strings.TrimSuffix(file, ".md"),
-		Description: str.OneLine(meta.Description),
+		Description: textfmt.OneLine(meta.Description),
 		Path:        path,
 	}
 	if meta.Name != "" {
-		le.Name = str.OneLine(meta.Name)
+		le.Name = textfmt.OneLine(meta.Name)
 	}
 	le.Scope, le.SourceCwd = ScopeOf(meta)
 	if le.Global() {
@@ -611,7 +611,7 @@ func BodyLines(path string, maxLines, maxChars int) []string {
 func bodyOf(body []byte, maxLines, maxChars int) []string {
 	var out []string
 	chars := 0
-	for _, l := range strings.Split(str.ValidUTF8(body), "\n") {
+	for _, l := range strings.Split(textfmt.ValidUTF8(body), "\n") {
 		l = strings.TrimRight(l, " \t\r")
 		if strings.TrimSpace(l) == "" {
 			continue
@@ -619,14 +619,14 @@ func bodyOf(body []byte, maxLines, maxChars int) []string {
 		if len(out) == maxLines {
 			return append(out, "…")
 		}
-		if room := maxChars - chars; str.Chars(l) > room {
+		if room := maxChars - chars; textfmt.Chars(l) > room {
 			if room >= 40 {
-				out = append(out, str.Shorten(l, room))
+				out = append(out, textfmt.Shorten(l, room))
 			}
 			return append(out, "…")
 		}
 		out = append(out, l)
-		chars += str.Chars(l)
+		chars += textfmt.Chars(l)
 	}
 	return out
 }

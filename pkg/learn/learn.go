@@ -25,8 +25,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 )

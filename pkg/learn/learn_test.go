@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // siloEnv is a store with the sample silos copied into its Claude dir and a

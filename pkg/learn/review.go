@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // ReviewItem is one feedback memory awaiting a person's decision.
@@ -66,9 +66,9 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 		if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
 			if m, _, err := frontmatter.Read(data); err == nil {
 				if m.Name != "" {
-					it.Name = str.OneLine(m.Name)
+					it.Name = textfmt.OneLine(m.Name)
 				}
-				it.Description = str.OneLine(m.Description)
+				it.Description = textfmt.OneLine(m.Description)
 				_, it.SourceCwd = ScopeOf(m)
 				it.Origin, _ = m.Fields["origin"].(string)
 			}

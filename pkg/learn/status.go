@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Backlog is how many memory files wait in Claude Code's silos.
@@ -376,5 +376,5 @@ func writeStatus(e store.Env, s Status) error {
 // BacklogLine is the status line's text: "3 un-ingested memories across 2
 // silos".
 func BacklogLine(b Backlog) string {
-	return str.Plural(b.Files, "un-ingested memory", "un-ingested memories") + " across " + str.Plural(b.Silos, "silo", "silos")
+	return textfmt.Plural(b.Files, "un-ingested memory", "un-ingested memories") + " across " + textfmt.Plural(b.Silos, "silo", "silos")
 }

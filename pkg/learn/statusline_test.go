@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestStatusLineSweeps: with the silos folder unchanged, the status line

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Report is the friction of a project's sessions.
@@ -130,7 +130,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		if class == "" {
 			class = friction.Class(c.Friction.Score, c.Friction.Signals)
 		}
-		l := Line{Started: t.UTC().Format("2006-01-02 15:04"), Title: str.Line(str.Shorten(title, 80)), Score: c.Friction.Score, Class: class,
+		l := Line{Started: t.UTC().Format("2006-01-02 15:04"), Title: textfmt.Line(textfmt.Shorten(title, 80)), Score: c.Friction.Score, Class: class,
 			Turns: c.Turns, Signals: c.Friction.Signals, Path: f.Path}
 		all = append(all, sess{f, t, l})
 	}
@@ -229,7 +229,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		}
 		for _, n := range c.Digest.Notes {
 			if x := commands["cmd:"+session.CommandKey(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
-				x.Example = str.Line(str.Shorten(n.Cmd, 120)) // sessions come newest first
+				x.Example = textfmt.Line(textfmt.Shorten(n.Cmd, 120)) // sessions come newest first
 			}
 		}
 	}
@@ -246,7 +246,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 				}
 				// "succeeded run as `x` instead of `y`": what to do.
 				fix = strings.TrimPrefix(fix, "succeeded ")
-				c.Fix = str.Line(str.Shorten(fix, 160))
+				c.Fix = textfmt.Line(textfmt.Shorten(fix, 160))
 			}
 		}
 	}
@@ -313,7 +313,7 @@ func rules(signals, files, commands map[string]*Cause, evidence map[string][]str
 			continue
 		}
 		out = append(out, Rule{Pattern: "signal:" + sr.signals[0], Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
-			Why: fmt.Sprintf("%s, %s in %s with friction", sr.what, str.Plural(count, "time", "times"), str.Plural(seen, "session", "sessions"))})
+			Why: fmt.Sprintf("%s, %s in %s with friction", sr.what, textfmt.Plural(count, "time", "times"), textfmt.Plural(seen, "session", "sessions"))})
 	}
 	for _, name := range sortedKeys(commands) {
 		c := commands[name]
@@ -382,7 +382,7 @@ func slug(s string) string {
 			dash = true
 		}
 	}
-	return strings.Trim(str.Shorten(b.String(), 40), "-…")
+	return strings.Trim(textfmt.Shorten(b.String(), 40), "-…")
 }
 
 func round(x float64) float64 { return float64(int(x*10+0.5)) / 10 }

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // A rule drawn from one project's friction belongs to that project: it is
@@ -99,7 +99,7 @@ func entry(e store.Env, root string, r Rule, proposed time.Time, faded string) [
 	}
 	b.WriteString("evidence:\n")
 	for _, ev := range r.Evidence {
-		fmt.Fprintf(&b, "  - %s\n", q(str.Line(e.TildeText(ev))))
+		fmt.Fprintf(&b, "  - %s\n", q(textfmt.Line(e.TildeText(ev))))
 	}
 	fmt.Fprintf(&b, "---\n\n%s\n\nWhy: %s (%s confidence).\nHow to apply: follow it in this project's sessions (%s); `ccmem friction` shows whether the friction recurs.\n",
 		r.Rule, r.Why, r.Confidence, e.Tilde(root))

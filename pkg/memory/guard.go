@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // ToolRequest is what the point-of-action hooks hand over: a tool call
@@ -104,7 +104,7 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		if st.WasGuarded(m.Ref()) {
 			continue
 		}
-		lines = append(lines, str.Line("- "+m.Text+" ("+ruleSource(e, m.Rule)+")"))
+		lines = append(lines, textfmt.Line("- "+m.Text+" ("+ruleSource(e, m.Rule)+")"))
 		refs = append(refs, m.Ref())
 	}
 	if len(lines) == 0 {
@@ -137,7 +137,7 @@ func skillProfile(e store.Env, p *store.Project, req ToolRequest) (ToolResult, e
 		return ToolResult{}, err
 	}
 	text := fmt.Sprintf("ccmem — the user's notes for the %q skill in this project (from memory: %s):\n%s",
-		str.Line(str.Shorten(req.Skill, 80)), e.Tilde(path), inject.SafeLines(strings.Join(h.Lines, "\n")))
+		textfmt.Line(textfmt.Shorten(req.Skill, 80)), e.Tilde(path), inject.SafeLines(strings.Join(h.Lines, "\n")))
 	err = session.CommitGuard(e, *p, req.SessionID, []string{path})
 	return ToolResult{Context: inject.Neutralize(text)}, err
 }
@@ -200,13 +200,13 @@ func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult
 		return ToolResult{}, err
 	}
 	line := fmt.Sprintf("ccmem — this error was seen before: on %s, in session %q, `%s` failed the same way; then it %s",
-		best.when.UTC().Format("2006-01-02"), str.Shorten(best.title, 60), str.Shorten(best.failed, 120), best.fix)
+		best.when.UTC().Format("2006-01-02"), textfmt.Shorten(best.title, 60), textfmt.Shorten(best.failed, 120), best.fix)
 	if best.said != "" {
-		line += "; the conclusion then: \"" + str.Shorten(best.said, 240) + "\""
+		line += "; the conclusion then: \"" + textfmt.Shorten(best.said, 240) + "\""
 	}
 	line += fmt.Sprintf(" — %s (turn %d)", best.path, best.turn)
 	err = session.CommitGuard(e, *pl.project, req.SessionID, []string{best.ref})
-	return ToolResult{Context: inject.Neutralize(str.Line(line))}, err
+	return ToolResult{Context: inject.Neutralize(textfmt.Line(line))}, err
 }
 
 // earlierFix is a fix found in an earlier session.
@@ -321,8 +321,8 @@ func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult
 	b.WriteString("# ccmem: the user's standing rules (from memory: feedback, the project's constraints and preferences; follow them)")
 	n := 0
 	for _, r := range rules {
-		line := str.Line("- " + r.Text)
-		if str.Chars(b.String())+1+str.Chars(line) > budget {
+		line := textfmt.Line("- " + r.Text)
+		if textfmt.Chars(b.String())+1+textfmt.Chars(line) > budget {
 			continue
 		}
 		b.WriteString("\n" + line)
@@ -333,7 +333,7 @@ func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult
 	}
 	if more := len(rules) - n; more > 0 {
 		note := fmt.Sprintf("\n(%d more: `ccmem search` or the ccmem MCP search tool)", more)
-		if str.Chars(b.String()+note) <= budget {
+		if textfmt.Chars(b.String()+note) <= budget {
 			b.WriteString(note)
 		}
 	}

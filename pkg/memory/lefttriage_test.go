@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestLastTurnTriageOfferedAtNextStart (broken 3): what triage found after

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 func composeIn(t *testing.T, files map[string]string) (store.Env, string, Injection) {
@@ -245,8 +245,8 @@ func TestBlockIsFenced(t *testing.T) {
 			t.Fatalf("block lacks %q:\n%s", want, text)
 		}
 	}
-	if inj.Block.Chars != str.Chars(text) || inj.Block.Chars > inj.Config.BudgetChars {
-		t.Fatalf("chars %d for %d, budget %d", inj.Block.Chars, str.Chars(text), inj.Config.BudgetChars)
+	if inj.Block.Chars != textfmt.Chars(text) || inj.Block.Chars > inj.Config.BudgetChars {
+		t.Fatalf("chars %d for %d, budget %d", inj.Block.Chars, textfmt.Chars(text), inj.Config.BudgetChars)
 	}
 }
 
@@ -330,8 +330,8 @@ func TestComposeLongLineHidesNothing(t *testing.T) {
 		t.Fatalf("the shortened line lacks %q", want)
 	}
 	for _, l := range strings.Split(text, "\n") {
-		if str.Chars(l) > 500+len(want)+len(e.GlobalMemory()) {
-			t.Fatalf("a line of %d chars was not shortened", str.Chars(l))
+		if textfmt.Chars(l) > 500+len(want)+len(e.GlobalMemory()) {
+			t.Fatalf("a line of %d chars was not shortened", textfmt.Chars(l))
 		}
 	}
 }
@@ -457,8 +457,8 @@ func TestPromptRecall(t *testing.T) {
 	if !strings.Contains(got, "rotate the leaked Stripe webhook secret") || !strings.Contains(got, filepath.Join(e.EpisodesDir(p.Key), "20261101T100000Z-s00.json")) {
 		t.Fatalf("the old episode was not recalled:\n%s", got)
 	}
-	if str.Chars(got) > 1500 {
-		t.Fatalf("recall of %d characters", str.Chars(got))
+	if textfmt.Chars(got) > 1500 {
+		t.Fatalf("recall of %d characters", textfmt.Chars(got))
 	}
 	if again := prompt("and the webhook secret rotation, once more?"); strings.Contains(again, "Stripe webhook") {
 		t.Fatalf("a memory recalled earlier in the session came again:\n%s", again)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // note is one entry of an episode's digest, as the Stop hook writes it.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Visibility says whether a remembered fact reaches a session: what the
@@ -36,9 +36,9 @@ func Seen(ctx context.Context, e store.Env, cwd, path, fact string, global bool)
 		v.Why = "ccmem is off here"
 		return v
 	}
-	head := strings.TrimSpace(str.Line(fact))
+	head := strings.TrimSpace(textfmt.Line(fact))
 	if len(head) > 60 {
-		head = str.Prefix(head, 60)
+		head = textfmt.Prefix(head, 60)
 	}
 	v.Shown = strings.Contains(inj.Block.Text, head)
 	if v.Shown {

@@ -12,16 +12,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // StartRequest says where a session starts and why.
@@ -171,10 +171,10 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			ccmem = req.CCMem()
 		}
 		for _, l := range left {
-			note := inject.Neutralize(records.LeftTriageNote(str.Shorten(l.Title, 80), l.Hits, ccmem, pl.cfg.Records))
-			if note != "" && str.Chars(inj.Block.Text)+2+str.Chars(note) <= inject.MaxInline {
+			note := inject.Neutralize(records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.cfg.Records))
+			if note != "" && textfmt.Chars(inj.Block.Text)+2+textfmt.Chars(note) <= inject.MaxInline {
 				inj.Block.Text += "\n\n" + note
-				inj.Block.Chars = str.Chars(inj.Block.Text)
+				inj.Block.Chars = textfmt.Chars(inj.Block.Text)
 			}
 		}
 	}
@@ -288,7 +288,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 	}
 	if n := unseenRules(e, here, pending); n > 0 {
-		waits = append(waits, str.Plural(n, "rule", "rules")+" drawn from this project's friction await review — /friction")
+		waits = append(waits, textfmt.Plural(n, "rule", "rules")+" drawn from this project's friction await review — /friction")
 	} else if p := pl.project; p != nil {
 		if w := rough(e, p.Key, sections); w != "" {
 			waits = append(waits, w)
@@ -452,8 +452,8 @@ func episodesSection(pdir, title, path string, next []byte, changed bool, cfg co
 	}
 	cut := goesOn(path)
 	for i, l := range m.Lines {
-		if str.Chars(l) > cfg.LineChars {
-			l = str.Prefix(l, cfg.LineChars-1) + "…" + cut(m.LineNos[i])
+		if textfmt.Chars(l) > cfg.LineChars {
+			l = textfmt.Prefix(l, cfg.LineChars-1) + "…" + cut(m.LineNos[i])
 		}
 		s.Lines = append(s.Lines, l)
 	}
@@ -556,7 +556,7 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, all []lea
 		if desc != "" {
 			line += " — " + desc
 		}
-		items = append(items, item{str.Shorten(line, lineChars), path, body, lines, cached})
+		items = append(items, item{textfmt.Shorten(line, lineChars), path, body, lines, cached})
 	}
 	// User and feedback first, then the feedback pending review, then the
 	// project's entries.
@@ -584,7 +584,7 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, all []lea
 			lines = learn.BodyLines(it.path, learn.ShownBodyLines, learn.ShownBodyChars)
 		}
 		for _, l := range lines {
-			s.Full = append(s.Full, "  "+str.Shorten(l, lineChars))
+			s.Full = append(s.Full, "  "+textfmt.Shorten(l, lineChars))
 			withBody = true
 		}
 	}

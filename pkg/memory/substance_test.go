@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestAutomatedRunsKeptOutOfTheMenu (finding 2): sessions another program

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // TurnRequest is what the Stop and PreCompact hooks hand over after a turn
@@ -264,8 +264,8 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 	b.WriteString(head)
 	if base != "" {
 		// A folder's name is the repository's or the user's to choose:
-		// one line, whatever it holds (str.Line).
-		b.WriteString("\n" + str.Line("(files under "+base+")"))
+		// one line, whatever it holds (textfmt.Line).
+		b.WriteString("\n" + textfmt.Line("(files under "+base+")"))
 	}
 	var refs []string
 	by := search.Superseded(hits, prompt)
@@ -290,9 +290,9 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 		switch {
 		case h.Kind != search.KindEpisode:
 			parts = append(parts, h.Kind)
-		case !strings.HasPrefix(quote, strings.TrimSuffix(str.Shorten(h.Title, 40), "…")):
+		case !strings.HasPrefix(quote, strings.TrimSuffix(textfmt.Shorten(h.Title, 40), "…")):
 			// The session's title, unless the quote opens with it.
-			parts = append(parts, "session \""+str.Shorten(h.Title, 60)+"\"")
+			parts = append(parts, "session \""+textfmt.Shorten(h.Title, 60)+"\"")
 		default:
 			parts = append(parts, "session")
 		}
@@ -311,9 +311,9 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 			where = fmt.Sprintf("%s:%d", where, h.Line)
 		}
 		// A file's name is the repository's to choose: a newline in it must
-		// not start a forged line (str.Line).
-		line := str.Line("- " + strings.Join(parts, " · ") + " — " + where)
-		if str.Chars(b.String())+1+str.Chars(line) > maxChars {
+		// not start a forged line (textfmt.Line).
+		line := textfmt.Line("- " + strings.Join(parts, " · ") + " — " + where)
+		if textfmt.Chars(b.String())+1+textfmt.Chars(line) > maxChars {
 			continue
 		}
 		b.WriteString("\n" + line)

@@ -9,12 +9,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // The markers of the section `ccmem consolidate` owns in CLAUDE.md.
@@ -58,7 +58,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	if data, err := store.ReadFileIn(p.Root, store.RepoMemory(p.Root), 4<<20); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
 			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 1000 {
-				facts = append(facts, "- "+str.OneLine(t[2:]))
+				facts = append(facts, "- "+textfmt.OneLine(t[2:]))
 			}
 		}
 	}
@@ -83,19 +83,19 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 		if rf.Err != nil || r == nil || r.RecordStatus != records.StatusActive {
 			continue
 		}
-		text := func(k string) string { s, _ := r.Content[k].(string); return str.OneLine(s) }
+		text := func(k string) string { s, _ := r.Content[k].(string); return textfmt.OneLine(s) }
 		switch r.Category {
 		case "preference":
 			if text("strength") == "strong" || r.Confidence >= 0.8 {
-				prefs = append(prefs, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("value")))
+				prefs = append(prefs, fmt.Sprintf("- %s: %s", textfmt.OneLine(r.Title), text("value")))
 			}
 		case "decision":
 			if s := text("status"); s == "accepted" || s == "proposed" {
-				decisions = append(decisions, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("decision")))
+				decisions = append(decisions, fmt.Sprintf("- %s: %s", textfmt.OneLine(r.Title), text("decision")))
 			}
 		case "constraint":
 			if active, ok := r.Content["active"].(bool); !ok || active {
-				constraints = append(constraints, fmt.Sprintf("- %s: %s", str.OneLine(r.Title), text("rule")))
+				constraints = append(constraints, fmt.Sprintf("- %s: %s", textfmt.OneLine(r.Title), text("rule")))
 			}
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestConsolidateMergesNearDuplicatesAndCaps: facts that say nearly the

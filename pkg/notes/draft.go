@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // MaxBriefingLines is what a session start injects of a briefing (seed
@@ -41,14 +41,14 @@ func DraftBriefing(p store.Project, eps []session.SessionFile, n int) string {
 	}
 	from, to := day(recent[len(recent)-1].StartedAt), day(recent[0].StartedAt)
 	fmt.Fprintf(&b, "# %s\n\nDrafted by `ccmem briefing draft` from the %s between %s and %s; edit it freely.\n",
-		name, str.Plural(len(recent), "newest session", "newest sessions"), from, to)
+		name, textfmt.Plural(len(recent), "newest session", "newest sessions"), from, to)
 	section := func(title string, lines []string, max int) {
 		if len(lines) == 0 {
 			return
 		}
 		fmt.Fprintf(&b, "\n## %s\n", title)
 		for _, l := range lines[:min(max, len(lines))] {
-			b.WriteString(str.Line(str.Shorten(l, 200)) + "\n")
+			b.WriteString(textfmt.Line(textfmt.Shorten(l, 200)) + "\n")
 		}
 	}
 	// What the sessions were for: their titles, once each.
@@ -82,7 +82,7 @@ func DraftBriefing(p store.Project, eps []session.SessionFile, n int) string {
 	for _, rf := range records.List(p.Root) {
 		if r := rf.Record; rf.Err == nil && r != nil && r.Category == "decision" && r.RecordStatus == records.StatusActive {
 			d, _ := r.Content["decision"].(string)
-			decisions = append(decisions, fmt.Sprintf("- %s: %s (record decision/%s)", str.OneLine(r.Title), str.OneLine(d), r.ID))
+			decisions = append(decisions, fmt.Sprintf("- %s: %s (record decision/%s)", textfmt.OneLine(r.Title), textfmt.OneLine(d), r.ID))
 		}
 	}
 	slices.Sort(decisions)
@@ -111,7 +111,7 @@ func DraftBriefing(p store.Project, eps []session.SessionFile, n int) string {
 			k := session.CommandKey(nt.Cmd)
 			if nt.Kind == session.NoteFailure && !fixed[k] && !reported[k] {
 				reported[k] = true
-				open = append(open, fmt.Sprintf("- `%s` failed, not fixed in that session: %s (%s)", str.Shorten(nt.Cmd, 80), str.Shorten(nt.Text, 100), day(c.StartedAt)))
+				open = append(open, fmt.Sprintf("- `%s` failed, not fixed in that session: %s (%s)", textfmt.Shorten(nt.Cmd, 80), textfmt.Shorten(nt.Text, 100), day(c.StartedAt)))
 			}
 		}
 		if c.Friction.Class == "BAD" {
@@ -162,7 +162,7 @@ func recurring(m map[string]int, format, verb string) []string {
 	slices.SortFunc(list, func(a, b kv) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.k, b.k)) })
 	var out []string
 	for _, x := range list {
-		out = append(out, fmt.Sprintf(format, x.k, verb+" "+str.Plural(x.n, "session", "sessions")))
+		out = append(out, fmt.Sprintf(format, x.k, verb+" "+textfmt.Plural(x.n, "session", "sessions")))
 	}
 	return out
 }

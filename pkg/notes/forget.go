@@ -9,9 +9,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // ErrNoFact is returned when no fact matches what was to be forgotten.
@@ -147,7 +147,7 @@ func Forget(e store.Env, scope Scope, p store.Project, query, reason string) (Fo
 	if len(old) == 0 {
 		b.WriteString("# Forgotten memory (ccmem forget): never injected, kept for the record\n")
 	}
-	why, _ := redact.String(str.OneLine(reason))
+	why, _ := redact.String(textfmt.OneLine(reason))
 	fmt.Fprintf(&b, "\n## %s, from \"## %s\": %s\n- %s\n", e.Time().UTC().Format("2006-01-02 15:04 UTC"), m.Topic, why, m.Text)
 	if err := writeScope(scope, p, archive, []byte(b.String())); err != nil {
 		return res, err

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestForgetLeavesNoEmptyHeading (broken 4): forgetting a section's last

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // Every write path redacts: the briefing, and the section consolidate

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // RememberResult says what Remember did.
@@ -141,18 +141,18 @@ func RememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	}
 	// One line each, with no control character (an ESC or a NUL would
 	// reach every later session's block and the user's terminal).
-	topic = strings.TrimSpace(strings.TrimLeft(str.Line(str.OneLine(topic)), "#"))
+	topic = strings.TrimSpace(strings.TrimLeft(textfmt.Line(textfmt.OneLine(topic)), "#"))
 	if topic == "" {
 		topic = DefaultTopic
 	}
-	if n := str.Chars(topic); n > 200 {
+	if n := textfmt.Chars(topic); n > 200 {
 		return RememberResult{}, fmt.Errorf("the topic has %d characters, more than 200: %w", n, ErrTooLong)
 	}
-	fact := str.Line(str.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- ")))
+	fact := textfmt.Line(textfmt.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- ")))
 	if fact == "" {
 		return RememberResult{}, errors.New("nothing to remember: the text is empty")
 	}
-	if n := str.Chars(fact); n > MaxFactChars {
+	if n := textfmt.Chars(fact); n > MaxFactChars {
 		return RememberResult{}, fmt.Errorf("the fact has %d characters, more than the %d a bullet holds (%w); hint: put the detail in a topic file beside MEMORY.md and remember a one-line pointer to it", n, MaxFactChars, ErrTooLong)
 	}
 	fact, n := redact.String(fact)
@@ -184,7 +184,7 @@ func RememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 			}
 		}
 		if len(res.Similar) > 0 {
-			return res, fmt.Errorf("%w in %s (line %d: %q): forget or edit that one, or remember this anyway with --force", ErrSimilar, e.Tilde(path), res.Similar[0].Line, str.Shorten(res.Similar[0].Text, 120))
+			return res, fmt.Errorf("%w in %s (line %d: %q): forget or edit that one, or remember this anyway with --force", ErrSimilar, e.Tilde(path), res.Similar[0].Line, textfmt.Shorten(res.Similar[0].Text, 120))
 		}
 	}
 	res.Added = true

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestRememberStoresOneSafeLine: control characters (ESC sequences, BEL,

@@ -21,10 +21,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
 
@@ -918,7 +918,7 @@ func Index(files []File) string {
 			if rf.Err != nil || r == nil || r.Category != cat || r.RecordStatus != StatusActive {
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("- [%s](%s/%s.json) — %s", str.OneLine(r.Title), cat, r.ID, strings.Join(r.Tags, ", ")))
+			lines = append(lines, fmt.Sprintf("- [%s](%s/%s.json) — %s", textfmt.OneLine(r.Title), cat, r.ID, strings.Join(r.Tags, ", ")))
 		}
 		if len(lines) == 0 {
 			continue

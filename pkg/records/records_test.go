@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // recordWorld is a project with a record store and a clock the test moves.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
 
@@ -57,7 +57,7 @@ func triageNote(lead string, hits []triage.Hit, ccmem string, policy config.Reco
 		n++
 		what := triageWhat[h.Category]
 		if d := strings.TrimSpace(policy.Categories[h.Category].Description); d != "" {
-			what = "something for " + h.Category + " records (" + str.Line(d) + ")"
+			what = "something for " + h.Category + " records (" + textfmt.Line(d) + ")"
 		}
 		fmt.Fprintf(&b, "\n%s — the conversation holds %s", h.Category, what)
 		if h.Excerpt != "" {

@@ -8,8 +8,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 type rule struct {
@@ -171,7 +171,7 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// Shorten redacts s, then shortens it to at most n runes (str.Shorten):
+// Shorten redacts s, then shortens it to at most n runes (textfmt.Shorten):
 // the one order that cannot leave part of a secret that the cut split in
 // two. It returns how many secrets were redacted in what it keeps.
 //
@@ -183,7 +183,7 @@ func containsAny(s string, subs []string) bool {
 // splits is still redacted whole in what is kept.
 func Shorten(s string, n int) (string, int) {
 	red, k := String(Window(s, n))
-	return str.Shorten(red, n), k
+	return textfmt.Shorten(red, n), k
 }
 
 // Window is the part of s that redacting suffices for keeping its first

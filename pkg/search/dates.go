@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 )
 
 // Dates as a signal: a memory is indexed under the day it was said and

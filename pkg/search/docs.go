@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // The kinds of memory search finds.
@@ -102,7 +102,7 @@ func markdownDocs(kind, path string, data []byte) []Doc {
 	var out []Doc
 	heading := ""
 	inFence := false
-	for i, line := range strings.Split(str.ValidUTF8(data), "\n") {
+	for i, line := range strings.Split(textfmt.ValidUTF8(data), "\n") {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "```") {
 			inFence = !inFence
@@ -119,7 +119,7 @@ func markdownDocs(kind, path string, data []byte) []Doc {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		d := Doc{Kind: kind, Path: path, Line: i + 1, Title: str.Shorten(text, titleLen), Snippet: str.Shorten(heading, snippetLen)}
+		d := Doc{Kind: kind, Path: path, Line: i + 1, Title: textfmt.Shorten(text, titleLen), Snippet: textfmt.Shorten(heading, snippetLen)}
 		d.Fields[fieldTitle] = text
 		d.Fields[fieldDesc] = heading
 		// A linked topic file's name is worth finding too.
@@ -134,7 +134,7 @@ func markdownDocs(kind, path string, data []byte) []Doc {
 // topicDoc makes one doc of a topic file: its first heading (else its
 // name) as title, its text as body.
 func topicDoc(path string, data []byte) Doc {
-	text := str.ValidUTF8(data)
+	text := textfmt.ValidUTF8(data)
 	title := strings.TrimSuffix(filepath.Base(path), ".md")
 	for _, l := range strings.Split(text, "\n") {
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
@@ -142,7 +142,7 @@ func topicDoc(path string, data []byte) Doc {
 			break
 		}
 	}
-	d := Doc{Kind: KindTopic, Path: path, Title: str.Shorten(title, titleLen), Snippet: firstText(text)}
+	d := Doc{Kind: KindTopic, Path: path, Title: textfmt.Shorten(title, titleLen), Snippet: firstText(text)}
 	d.Fields[fieldTitle] = title + " " + strings.TrimSuffix(filepath.Base(path), ".md")
 	d.Fields[fieldBody] = capText(text)
 	return d
@@ -158,7 +158,7 @@ func learnedDoc(typ, path string, data []byte) (Doc, bool) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(path), ".md")
 	}
-	d := Doc{Kind: KindLearned, Path: path, Title: str.Shorten(typ+"/"+name, titleLen), Snippet: str.Shorten(meta.Description, snippetLen)}
+	d := Doc{Kind: KindLearned, Path: path, Title: textfmt.Shorten(typ+"/"+name, titleLen), Snippet: textfmt.Shorten(meta.Description, snippetLen)}
 	if d.Snippet == "" {
 		d.Snippet = firstText(string(body))
 	}
@@ -172,7 +172,7 @@ func learnedDoc(typ, path string, data []byte) (Doc, bool) {
 	}
 	d.Fields[fieldTitle] = strings.ReplaceAll(name, "-", " ")
 	d.Fields[fieldDesc] = meta.Description
-	d.Fields[fieldBody] = capText(str.ValidUTF8(body))
+	d.Fields[fieldBody] = capText(textfmt.ValidUTF8(body))
 	return d, true
 }
 
@@ -184,7 +184,7 @@ func recordDoc(root, path string) (Doc, bool) {
 	if r == nil {
 		return Doc{}, false
 	}
-	d := Doc{Kind: KindRecord, Path: path, Title: str.Shorten(r.Title, titleLen)}
+	d := Doc{Kind: KindRecord, Path: path, Title: textfmt.Shorten(r.Title, titleLen)}
 	d.Time, _ = time.Parse(time.RFC3339Nano, r.UpdatedAt)
 	var body []string
 	collectStrings(r.Content, &body)
@@ -194,7 +194,7 @@ func recordDoc(root, path string) (Doc, bool) {
 		status = " (" + r.RecordStatus + ")"
 		d.Hidden = true
 	}
-	d.Snippet = str.Shorten(r.Category+status+": "+strings.Join(body, " · "), snippetLen)
+	d.Snippet = textfmt.Shorten(r.Category+status+": "+strings.Join(body, " · "), snippetLen)
 	d.Fields[fieldTitle] = r.Title
 	d.Fields[fieldDesc] = r.Category + " " + strings.Join(r.Tags, " ")
 	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
@@ -262,13 +262,13 @@ func episodeDocs(path string, data []byte) []Doc {
 	if title == "" {
 		title = ep.Goal
 	}
-	d := Doc{Kind: KindEpisode, Path: path, Title: str.Shorten(title, titleLen)}
+	d := Doc{Kind: KindEpisode, Path: path, Title: textfmt.Shorten(title, titleLen)}
 	when := "unknown time"
 	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {
 		d.Time = t
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
-	parts := []string{when, str.Plural(ep.Turns, "turn", "turns")}
+	parts := []string{when, textfmt.Plural(ep.Turns, "turn", "turns")}
 	if ep.Automated {
 		parts = append(parts, "automated")
 	}
@@ -281,7 +281,7 @@ func episodeDocs(path string, data []byte) []Doc {
 	if ep.Outcome != "" {
 		parts = append(parts, ep.Outcome)
 	}
-	d.Snippet = str.Shorten(strings.Join(parts, " · "), snippetLen)
+	d.Snippet = textfmt.Shorten(strings.Join(parts, " · "), snippetLen)
 	d.Fields[fieldTitle] = title + " " + ep.Goal
 	var desc, body []string
 	desc = append(desc, ep.Outcome)
@@ -355,7 +355,7 @@ func episodeDocs(path string, data []byte) []Doc {
 			if n.Cmd != "" {
 				text = n.Cmd + ": " + text
 			}
-			p.Snippet = str.Shorten(text, passageLen)
+			p.Snippet = textfmt.Shorten(text, passageLen)
 			p.Fields[fieldBody] = capText(text)
 			p.Dates = dateTerms(text, p.Time)
 			out = append(out, p)
@@ -374,10 +374,10 @@ type chunk struct{ text, snippet string }
 // the conclusion on its own — so a fact deep in a long prompt is quoted,
 // not cut away.
 func turnPassages(asked, said string) []chunk {
-	if str.Chars(asked)+str.Chars(said) <= passageLen {
+	if textfmt.Chars(asked)+textfmt.Chars(said) <= passageLen {
 		return []chunk{{asked + "\n" + said, PassageText(asked, said)}}
 	}
-	tail := str.Shorten(said, passageLen/4)
+	tail := textfmt.Shorten(said, passageLen/4)
 	var out []chunk
 	var cur []string
 	n := 0
@@ -389,11 +389,11 @@ func turnPassages(asked, said string) []chunk {
 		}
 	}
 	for _, s := range sentences(strings.Join(strings.Fields(asked), " ")) {
-		if k := str.Chars(s); n > 0 && n+1+k > pieceLen {
+		if k := textfmt.Chars(s); n > 0 && n+1+k > pieceLen {
 			flush()
 		}
 		cur = append(cur, s)
-		n += str.Chars(s) + 1
+		n += textfmt.Chars(s) + 1
 	}
 	flush()
 	if said != "" {
@@ -411,12 +411,12 @@ const turnMark = "\n→ "
 func PassageText(asked, said string) string {
 	switch {
 	case said == "":
-		return str.Shorten(asked, passageLen)
+		return textfmt.Shorten(asked, passageLen)
 	case asked == "":
-		return "→ " + str.Shorten(said, passageLen)
+		return "→ " + textfmt.Shorten(said, passageLen)
 	}
-	q := str.Shorten(asked, passageLen-min(str.Chars(said), passageLen/4))
-	return q + turnMark + str.Shorten(said, max(passageLen-str.Chars(q), passageLen/4))
+	q := textfmt.Shorten(asked, passageLen-min(textfmt.Chars(said), passageLen/4))
+	return q + turnMark + textfmt.Shorten(said, max(passageLen-textfmt.Chars(q), passageLen/4))
 }
 
 // QuotePassage quotes a passage for query within max characters: the
@@ -430,7 +430,7 @@ func QuotePassage(text, query string, max int) string {
 	}
 	whole := asked + " \u2192 " + said
 	if _, a := quote(asked, query, max); a >= 0 {
-		if s, b := quote(said, query, max); b >= a && b > 0 && str.Chars(whole) > max {
+		if s, b := quote(said, query, max); b >= a && b > 0 && textfmt.Chars(whole) > max {
 			return s
 		}
 	}
@@ -450,7 +450,7 @@ const pieceLen = 480
 func firstText(s string) string {
 	for _, l := range strings.Split(s, "\n") {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "---") {
-			return str.Shorten(mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1"), snippetLen)
+			return textfmt.Shorten(mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1"), snippetLen)
 		}
 	}
 	return ""

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // ErrNotMemory is a path outside the places memory lives.
@@ -37,7 +37,7 @@ func Get(e store.Env, path, root string) (string, error) {
 	defer f.Close()
 	buf := make([]byte, min(fi.Size(), maxGet))
 	n, _ := io.ReadFull(f, buf)
-	text := str.ValidUTF8(buf[:n])
+	text := textfmt.ValidUTF8(buf[:n])
 	if fi.Size() > maxGet {
 		text += fmt.Sprintf("\n… (cut: the file has %d bytes; read it with your file tools for the rest)", fi.Size())
 	}
@@ -93,11 +93,11 @@ func GetTurns(e store.Env, path, root string, turn, around int) (string, error) 
 		title = ep.Goal
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Session %q", str.Line(str.Shorten(title, titleLen)))
+	fmt.Fprintf(&b, "Session %q", textfmt.Line(textfmt.Shorten(title, titleLen)))
 	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {
 		b.WriteString(", started " + t.UTC().Format("2006-01-02 15:04"))
 	}
-	fmt.Fprintf(&b, ", %s; turns %d to %d of what it kept:\n", str.Plural(ep.Turns, "turn", "turns"), max(turn-around, 1), turn+around)
+	fmt.Fprintf(&b, ", %s; turns %d to %d of what it kept:\n", textfmt.Plural(ep.Turns, "turn", "turns"), max(turn-around, 1), turn+around)
 	shown := 0
 	for _, n := range ep.Digest.Notes {
 		// What was said before the first prompt (turn 0) goes with turn 1.
@@ -110,12 +110,12 @@ func GetTurns(e store.Env, path, root string, turn, around int) (string, error) 
 		}
 		what := n.Kind
 		if n.Cmd != "" {
-			what += " `" + str.Line(n.Cmd) + "`"
+			what += " `" + textfmt.Line(n.Cmd) + "`"
 		}
 		if n.Turn == 0 {
-			fmt.Fprintf(&b, "%s before the first prompt, %s: %s\n", mark, what, str.Line(n.Text))
+			fmt.Fprintf(&b, "%s before the first prompt, %s: %s\n", mark, what, textfmt.Line(n.Text))
 		} else {
-			fmt.Fprintf(&b, "%s turn %d, %s: %s\n", mark, n.Turn, what, str.Line(n.Text))
+			fmt.Fprintf(&b, "%s turn %d, %s: %s\n", mark, n.Turn, what, textfmt.Line(n.Text))
 		}
 		shown++
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestForgottenRecordsStayForgotten: a retired or archived record (what

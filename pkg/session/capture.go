@@ -17,12 +17,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/transcript"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
@@ -304,7 +304,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			}
 			c.State.CommandOpen, _ = redact.Shorten(e.Text, goalChars)
 			if c.Entrypoint == "" && e.Entrypoint != "" {
-				c.Entrypoint = str.Shorten(e.Entrypoint, 40)
+				c.Entrypoint = textfmt.Shorten(e.Entrypoint, 40)
 			}
 			return
 		}
@@ -319,7 +319,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			c.Goal, c.State.GoalRedactions = redact.Shorten(e.Text, goalChars)
 		}
 		if c.Entrypoint == "" && e.Entrypoint != "" {
-			c.Entrypoint = str.Shorten(e.Entrypoint, 40)
+			c.Entrypoint = textfmt.Shorten(e.Entrypoint, 40)
 		}
 		c.notePrompt(e)
 		c.considerTitle(e.Text)
@@ -354,7 +354,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			}
 			c.Tools[u.Name]++
 			if sk := u.Skill(); sk != "" && len(c.SkillsUsed) < maxSkills && !slices.Contains(c.SkillsUsed, sk) {
-				sk, _ = redact.String(str.Shorten(str.Line(sk), 80))
+				sk, _ = redact.String(textfmt.Shorten(textfmt.Line(sk), 80))
 				c.SkillsUsed = append(c.SkillsUsed, sk)
 			}
 			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
@@ -600,7 +600,7 @@ func sessionFile(sid string) (string, error) {
 		return "", errors.New("no session_id in the hook input")
 	}
 	if !store.ValidID(sid, 128, false) {
-		return "", fmt.Errorf("session_id %q is not a safe file name", str.Shorten(sid, 40))
+		return "", fmt.Errorf("session_id %q is not a safe file name", textfmt.Shorten(sid, 40))
 	}
 	return sid, nil
 }

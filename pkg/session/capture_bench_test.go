@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
-	"github.com/ccmem/ccmem/internal/transcriptgen"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+	"github.com/ccmem/ccmem/pkg/transcript/transcriptgen"
 )
 
 // benchTranscript writes a transcript of about size bytes with the mix of a

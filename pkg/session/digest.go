@@ -9,8 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
@@ -169,7 +169,7 @@ func (c *Checkpoint) keepNotes() {
 func (c *Checkpoint) keep(text string, n int) string {
 	s, k := redact.String(redact.Window(text, n))
 	c.State.OtherRedactions += k
-	s = str.Line(str.OneLine(s))
+	s = textfmt.Line(textfmt.OneLine(s))
 	if r := []rune(s); len(r) > n {
 		c.Digest.Cut += len(r) - n
 		s = strings.TrimSpace(string(r[:n-1])) + "…"

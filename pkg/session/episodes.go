@@ -16,10 +16,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
 
@@ -80,12 +80,12 @@ func IndexLine(c *Checkpoint, name string) string {
 	if t, err := time.Parse(time.RFC3339Nano, c.StartedAt); err == nil {
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
-	turns := str.Plural(c.Turns, "turn", "turns")
+	turns := textfmt.Plural(c.Turns, "turn", "turns")
 	title := c.Title
 	if title == "" {
 		title = c.Goal
 	}
-	title = strings.ReplaceAll(str.Shorten(title, titleChars), `"`, "'")
+	title = strings.ReplaceAll(textfmt.Shorten(title, titleChars), `"`, "'")
 	parts := []string{when, turns, c.Friction.Class, `"` + title + `"`}
 	if c.Automated {
 		parts = append([]string{when, automatedMark}, parts[1:]...)

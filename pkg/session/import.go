@@ -14,10 +14,10 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
@@ -342,7 +342,7 @@ func (c *Checkpoint) noteSpawn(cmd, ts string) {
 		return
 	}
 	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		line, _ := redact.String(str.Shorten(str.Line(cmd), 300))
+		line, _ := redact.String(textfmt.Shorten(textfmt.Line(cmd), 300))
 		c.State.Spawned = append(c.State.Spawned, ts+"\t"+line)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestParseIndexLineReadsWhatIndexLineWrites round-trips a person's

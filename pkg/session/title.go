@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // A session's title is what a person would call it: its first substantive
@@ -156,7 +156,7 @@ func titleOf(text, root string) string {
 	if line, _, ok := strings.Cut(t, "\n"); ok && utf8.RuneCountInString(strings.TrimSpace(line)) >= 12 {
 		t = line
 	}
-	t = shortenPaths(str.Line(str.OneLine(t)), root)
+	t = shortenPaths(textfmt.Line(textfmt.OneLine(t)), root)
 	return cutWords(t, titleChars)
 }
 

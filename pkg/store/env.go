@@ -10,7 +10,7 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -116,11 +116,11 @@ func (e Env) Time() time.Time {
 }
 
 // Tilde is a path as it is shown, to people and to the model: under the
-// home directory shortened with ~, and always one safe line (str.Line), so
+// home directory shortened with ~, and always one safe line (textfmt.Line), so
 // a folder whose name holds a newline cannot forge a line of the block or
 // of a terminal table wherever a path is shown.
 func (e Env) Tilde(p string) string {
-	p = str.Line(p)
+	p = textfmt.Line(p)
 	if e.Home == "" || e.Home == "/" {
 		return p
 	}

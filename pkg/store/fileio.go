@@ -15,7 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/robustio"
 
-	"github.com/ccmem/ccmem/internal/str"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
@@ -203,15 +203,15 @@ func readHeadSized(r io.Reader, lim Limits, size int64) (Head, error) {
 		}
 		h.Total++
 		if taking {
-			s := str.ValidUTF8(line)
-			if lim.LineChars > 0 && (wasPartial && len(line) > keep || str.Chars(s) > lim.LineChars) {
-				s = str.Prefix(s, lim.LineChars) + "…"
+			s := textfmt.ValidUTF8(line)
+			if lim.LineChars > 0 && (wasPartial && len(line) > keep || textfmt.Chars(s) > lim.LineChars) {
+				s = textfmt.Prefix(s, lim.LineChars) + "…"
 				if lim.Cut != nil {
 					s += lim.Cut(lineNo)
 				}
 				h.Shortened++
 			}
-			n := str.Chars(s) + 1
+			n := textfmt.Chars(s) + 1
 			if len(h.Lines) < maxLines && chars+n <= maxChars {
 				h.Lines = append(h.Lines, s)
 				h.LineNos = append(h.LineNos, lineNo)

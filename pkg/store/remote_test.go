@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/storetest"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestNormalizeRemote: every way of writing one clone URL is one project.

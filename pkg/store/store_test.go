@@ -10,9 +10,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ccmem/ccmem/internal/storetest"
-	"github.com/ccmem/ccmem/internal/str"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 func TestReadHead(t *testing.T) {
@@ -142,10 +142,10 @@ func FuzzReadHead(f *testing.F) {
 			if !utf8.ValidString(l) || strings.ContainsAny(l, "\n") {
 				t.Fatalf("bad line %q", l)
 			}
-			if lineChars > 0 && str.Chars(l) > lineChars+1+len(cut(1<<30)) {
-				t.Fatalf("line of %d chars over the line cap %d: %q", str.Chars(l), lineChars, l)
+			if lineChars > 0 && textfmt.Chars(l) > lineChars+1+len(cut(1<<30)) {
+				t.Fatalf("line of %d chars over the line cap %d: %q", textfmt.Chars(l), lineChars, l)
 			}
-			chars += str.Chars(l) + 1
+			chars += textfmt.Chars(l) + 1
 		}
 		if len(h.Lines) > maxLines || chars > maxChars || h.Total < len(h.Lines) || h.Total != refTotal(content) {
 			t.Fatalf("%d lines (%d chars) of %d (want %d); limits %d, %d", len(h.Lines), chars, h.Total, refTotal(content), maxLines, maxChars)

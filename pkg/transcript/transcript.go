@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/jsonread"
+	"github.com/ccmem/ccmem/pkg/jsonread"
 )
 
 // Kind is what a line means to ccmem.
@@ -288,7 +288,7 @@ type rawMessage struct {
 	Content json.RawMessage `json:"content"`
 }
 
-// Transcript lines are decoded by hand (internal/jsonread): a hook decodes
+// Transcript lines are decoded by hand (pkg/jsonread): a hook decodes
 // thousands on a first pass, and encoding/json's reflective set-up for
 // these types costs a short-lived process more than the lines do.
 // FuzzParseMatchesEncodingJSON holds the two the same.

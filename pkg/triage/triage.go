@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/redact"
 )
 

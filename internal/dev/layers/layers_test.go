@@ -1,0 +1,143 @@
+package layers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
+)
+
+const module = "github.com/ccmem/ccmem/"
+
+// pkgs lists the module's packages with what each imports, tests
+// included.
+func pkgs(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`, module+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		var own []string
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, module) {
+				own = append(own, strings.TrimPrefix(imp, module))
+			}
+		}
+		m[strings.TrimPrefix(f[0], module)] = own
+	}
+	return m
+}
+
+// layer names the layer of a package of the module: each may import its
+// own and those below it, never one above.
+func layer(p string) int {
+	switch {
+	case strings.HasPrefix(p, "internal/dev/"), p == "e2e", p == "testscripts", strings.HasPrefix(p, "scripts/"):
+		return 5 // developer tooling and tests of the whole
+	case strings.HasPrefix(p, "cmd/"), strings.HasPrefix(p, "hooks/"):
+		return 4 // the binaries' mains
+	case strings.HasPrefix(p, "internal/entry/"):
+		return 3 // entry bodies: hooks, the command, the ui, the MCP server
+	case strings.HasPrefix(p, "internal/service/"), p == "scripts":
+		return 2 // services: install, settings, doctor, registration; the assets install writes
+	case strings.HasPrefix(p, "pkg/"), p == "internal/version":
+		return 1 // the library
+	}
+	return -1
+}
+
+// TestLayers: dependencies point one way — binaries → entry bodies →
+// services → the library — and the library under pkg/ imports nothing
+// from internal/, not even in its tests; no product package imports the
+// developer tooling.
+func TestLayers(t *testing.T) {
+	for p, imps := range pkgs(t) {
+		if layer(p) < 0 {
+			t.Errorf("%s: in no layer (see layer in this test and docs/development.md)", p)
+			continue
+		}
+		for _, imp := range imps {
+			if strings.HasPrefix(p, "pkg/") && strings.HasPrefix(imp, "internal/") {
+				t.Errorf("%s imports %s: the library imports nothing from internal/", p, imp)
+			}
+			if layer(imp) > layer(p) {
+				t.Errorf("%s (layer %d) imports %s (layer %d), a layer above it", p, layer(p), imp, layer(imp))
+			}
+		}
+	}
+}
+
+// TestHooksLinkOnlyWhatTheyNeed: a hook binary runs before every prompt
+// and tool call; it links no installer, no settings editor, no slash
+// command or other asset, no doctor, no developer tooling and no YAML
+// library (ccmem's own small reader does), and nor does ccmem a YAML
+// library (the status line starts it after every message).
+func TestHooksLinkOnlyWhatTheyNeed(t *testing.T) {
+	forbidden := []string{module + "internal/service/install", module + "internal/service/settings", module + "internal/service/doctor",
+		module + "scripts", module + "internal/entry/cli", module + "internal/entry/ui", module + "internal/entry/mcp", module + "internal/dev/"}
+	bins := []string{module + "cmd/ccmem"}
+	for _, h := range registration.Hooks {
+		bins = append(bins, module+"hooks/"+h.Binary)
+	}
+	for _, b := range bins {
+		out, err := exec.Command("go", "list", "-deps", b).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", b, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.Contains(dep, "yaml") && !strings.HasSuffix(dep, "/yamlite") {
+				t.Errorf("%s links %s", b, dep)
+			}
+			if !strings.HasPrefix(b, module+"hooks/") {
+				continue
+			}
+			for _, f := range forbidden {
+				if dep == f || strings.HasSuffix(f, "/") && strings.HasPrefix(dep, f) {
+					t.Errorf("%s links %s", b, dep)
+				}
+			}
+		}
+	}
+}
+
+// TestCodeMap: docs/development.md's code map names every package of
+// the module, and no package that is not there.
+func TestCodeMap(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "development.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	start := strings.Index(doc, "## Code map")
+	if start < 0 {
+		t.Fatal("docs/development.md has no Code map section")
+	}
+	section := doc[start:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:1+end]
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^((?:cmd|hooks|internal|pkg|scripts|e2e|testscripts)[a-z0-9/_-]*?)/?\\s").FindAllStringSubmatch(section, -1) {
+		named[strings.TrimSuffix(m[1], "/")] = true
+	}
+	var have []string
+	for p := range pkgs(t) {
+		have = append(have, p)
+		if !named[p] {
+			t.Errorf("docs/development.md's code map does not name %s", p)
+		}
+	}
+	for p := range named {
+		if !slices.Contains(have, p) {
+			t.Errorf("docs/development.md's code map names %s, which is no package", p)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+)
+
+var cmdImport = &command.Command{
+	Name: "import", Args: "[--cwd DIR] [--limit N] [--dry-run] [--follow] [--json]",
+	Summary: "turn the sessions Claude Code already keeps into episodes, so memory starts full",
+	Help: `Reads the session transcripts Claude Code keeps in ~/.claude/projects/ and
+records each finished session as an episode of its project, through the
+same capture the hooks run: its title, counts, files and digest (what was
+asked, concluded, failed and fixed), secrets redacted. The next session in
+each project then has a menu, and search and recall find what was said.
+
+It is safe to run again: a session already recorded is left alone, so a
+second run adds nothing, and a run stopped midway goes on where it stopped.
+Sessions that ended with the hooks recording them are archived first, in
+every project. A session written to in the last 30 minutes that no hook
+records (it began before ccmem was installed, and may still be going) is
+imported as it is and followed: a session start runs ` + "`ccmem import --follow`" + `
+in the background now and then, which brings its episode up to date until
+it goes quiet. Automated runs (a headless claude -p that another
+session's Bash call started, or one of three or more headless runs of a
+project that open with the same prompt, on clients old and new) are
+recorded but kept out of the menu.
+--cwd imports only the project DIR belongs to; --limit stops after N
+sessions; --dry-run says what would be imported and writes nothing;
+--follow only brings the followed sessions up to date.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		cwd := fs.String("cwd", "", "import only the sessions of the project `DIR` belongs to")
+		limit := fs.Int("limit", 0, "import at most `N` sessions (0: all)")
+		dryRun := fs.Bool("dry-run", false, "say what would be imported, write nothing")
+		follow := fs.Bool("follow", false, "only bring the sessions an earlier import follows up to date (quietly)")
+		asJSON := fs.Bool("json", false, "print the report as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			if *limit < 0 {
+				return command.Usagef("", "--limit must be 0 or more, not %d", *limit)
+			}
+			if *follow {
+				// The background catch-up a session start runs: quiet,
+				// bounded.
+				ctx, cancel := context.WithTimeout(c, 2*time.Minute)
+				defer cancel()
+				_, err := session.Import(ctx, c.Env, session.ImportOptions{Follow: true,
+					Config: func(root, key string) config.Config { cfg, _ := config.Load(c.Env, root, key); return cfg }})
+				return err
+			}
+			return runImport(c, *cwd, *limit, *dryRun, *asJSON)
+		}
+	},
+}
+
+func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error {
+	opt := session.ImportOptions{Limit: limit, DryRun: dryRun,
+		Config: func(root, key string) config.Config { cfg, _ := config.Load(c.Env, root, key); return cfg }}
+	if cwd != "" {
+		p, err := projectHere(c, cwd)
+		if err != nil {
+			return err
+		}
+		opt.Only = func(root string) bool { return root == p.Root }
+	}
+	// Progress on a terminal, at most every half second.
+	if !asJSON && hookio.IsTerminalOut(c.P.Stderr) {
+		last := time.Time{}
+		opt.Progress = func(done, total int) {
+			if time.Since(last) < 500*time.Millisecond && done < total {
+				return
+			}
+			last = time.Now()
+			fmt.Fprintf(c.Stderr, "\rimport: %d of %d transcripts read…", done, total)
+			if done == total {
+				fmt.Fprint(c.Stderr, "\r\x1b[K")
+			}
+		}
+	}
+	rep, err := session.Import(c, c.Env, opt)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.PrintJSON(rep)
+	}
+	printImport(c, rep, dryRun)
+	return nil
+}
+
+// printImport says what an import did, for people.
+func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
+	verb := "imported"
+	if dryRun {
+		verb = "would import"
+		fmt.Fprintln(c.Stdout, "dry run: nothing was written")
+	}
+	fmt.Fprintf(c.Stdout, "%s %s into %s", verb, textfmt.Plural(rep.Imported, "session", "sessions"), textfmt.Plural(len(rep.Projects), "project", "projects"))
+	if rep.Automated > 0 {
+		fmt.Fprintf(c.Stdout, " (%s kept out of the menus)", textfmt.Plural(rep.Automated, "automated run", "automated runs"))
+	}
+	fmt.Fprintf(c.Stdout, "; %d already recorded, %d without a turn\n", rep.Known, rep.Empty)
+	if rep.Refreshed > 0 {
+		fmt.Fprintf(c.Stdout, "brought %s that went on since up to date\n", textfmt.Plural(rep.Refreshed, "imported session", "imported sessions"))
+	}
+	if rep.Recent > 0 {
+		fmt.Fprintf(c.Stdout, "%s written to in the last 30 minutes: imported as %s now, and followed until %s quiet\n",
+			textfmt.Plural(rep.Recent, "session", "sessions"), map[bool]string{true: "it is", false: "they are"}[rep.Recent == 1], map[bool]string{true: "it goes", false: "they go"}[rep.Recent == 1])
+	}
+	if rep.Settled > 0 {
+		fmt.Fprintf(c.Stdout, "%s that had ended archived first\n", textfmt.Plural(rep.Settled, "recorded session", "recorded sessions"))
+	}
+	for _, p := range rep.Projects {
+		fmt.Fprintf(c.Stdout, "  %s\n", c.Env.Tilde(p))
+	}
+	for _, f := range rep.Failed {
+		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", f)
+	}
+	if rep.Left > 0 {
+		fmt.Fprintf(c.Stdout, "%s left: run ccmem import again to go on\n", textfmt.Plural(rep.Left, "transcript", "transcripts"))
+	}
+}
+
+// importable counts the transcripts an import would read, for install's
+// offer.
+func importable(e store.Env) int {
+	n, _ := session.CountTranscripts(e)
+	return n
+}

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/service/install"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+)
+
+var cmdInstall = &command.Command{
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--dry-run] [--json]",
+	Summary: "install the binaries and register ccmem's hooks in Claude Code",
+	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
+to ~/.local), then merges ccmem's hook registrations (absolute paths,
+timeout 5 s) into Claude Code's settings.json. Every other key and every
+other hook is kept; the old file is saved as settings.json.ccmem.bak first.
+Running it again changes nothing. An unparseable settings.json is refused
+and left untouched. When the ccmem plugin is enabled it changes nothing:
+the plugin registers the same hooks. --status-line only registers this
+ccmem's status line, which a plugin cannot. Once installed, it offers to
+import the sessions Claude Code already keeps (ccmem import), so your first
+session starts with a menu; --import does it without asking.`,
+	Setup: installSetup(false),
+}
+
+var cmdUninstall = &command.Command{
+	Name: "uninstall", Args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	Summary: "remove ccmem's hooks from settings.json and its installed binaries",
+	Help: `Removes exactly what install added: ccmem's hook entries in settings.json
+(after a backup) and the binaries in DIR/bin and DIR/lib/ccmem. Memory in
+the store is never touched.`,
+	Setup: installSetup(true),
+}
+
+// installFlags are install's and uninstall's flags.
+type installFlags struct {
+	settings, prefix *string
+	dryRun, asJSON   *bool
+	statusLine       *bool
+	doImport         *bool
+}
+
+// prefixUsage describes --prefix for install or uninstall.
+func prefixUsage(remove bool) string {
+	if remove {
+		return "remove the install under `DIR`: ccmem from DIR/bin, the hooks from DIR/lib/ccmem (default: ~/.local)"
+	}
+	return "install into `DIR`: ccmem in DIR/bin, the hooks in DIR/lib/ccmem (default: ~/.local)"
+}
+
+func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+	return func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		f := installFlags{
+			settings: fs.String("settings", "", "the settings.json `file` to edit (default: ~/.claude/settings.json, or under CLAUDE_CONFIG_DIR)"),
+			prefix:   fs.String("prefix", "", prefixUsage(remove)),
+			dryRun:   fs.Bool("dry-run", false, "print what would change, change nothing"),
+			asJSON:   fs.Bool("json", false, "print the report as JSON"),
+		}
+		if !remove {
+			f.statusLine = fs.Bool("status-line", false, "only register this ccmem's status line (for the plugin, which cannot)")
+			f.doImport = fs.Bool("import", false, "then import the sessions Claude Code already keeps (ccmem import), without asking")
+		} else {
+			f.statusLine, f.doImport = new(bool), new(bool)
+		}
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return runInstall(c, f, remove)
+		}
+	}
+}
+
+func runInstall(c *command.Ctx, f installFlags, remove bool) error {
+	o := install.Options{Settings: *f.settings, Prefix: *f.prefix, DryRun: *f.dryRun, CommandsDir: filepath.Join(c.Env.ClaudeDir, "commands"),
+		StatusLineOnly: *f.statusLine}
+	if o.Settings == "" {
+		o.Settings = c.Env.Settings()
+	}
+	if !o.StatusLineOnly {
+		o.ClaudeJSON = c.Env.ClaudeJSON()
+	}
+	// pretooluse is registered for the tools of the global config's
+	// guard.tools (a project's config cannot widen what runs everywhere).
+	cfg, _ := config.Load(c.Env, "", "")
+	o.GuardTools = cfg.Guard.Tools
+	if o.Prefix == "" {
+		if c.Env.Home == "" {
+			return command.WithHint(fmt.Errorf("cannot find the home directory"), "pass --prefix DIR")
+		}
+		o.Prefix = filepath.Join(c.Env.Home, ".local")
+	}
+	for _, p := range []*string{&o.Settings, &o.Prefix} {
+		if a, err := filepath.Abs(*p); err == nil {
+			*p = a
+		}
+	}
+	var err error
+	if o.Exe, err = os.Executable(); err != nil {
+		return fmt.Errorf("cannot find the running ccmem binary: %w", err)
+	}
+	var rep install.Report
+	if remove {
+		rep, err = install.Uninstall(o)
+	} else {
+		rep, err = install.Install(o)
+	}
+	if errors.Is(err, install.ErrNoHookBinary) {
+		return command.WithHint(err, "run `make build`, then `bin/ccmem install`")
+	}
+	if errors.Is(err, install.ErrPluginEnabled) {
+		return command.WithHint(err, "keep the plugin (add its status line with `ccmem install --status-line`), or run `claude plugin uninstall "+registration.PluginID+"` and then ccmem install")
+	}
+	if err != nil {
+		return err
+	}
+	if !remove && !o.StatusLineOnly {
+		installed := filepath.Join(install.BinDir(o.Prefix), registration.Exe("ccmem"))
+		if p := install.PathProblem(installed, c.P.Getenv("PATH"), c.P.Getenv("SHELL"), c.Env.Home); p != "" {
+			rep.Notes = append(rep.Notes, p)
+		}
+	}
+	if *f.asJSON {
+		rep.Actions = orEmpty(rep.Actions)
+		return c.PrintJSON(rep)
+	}
+	verb := "changed"
+	if rep.DryRun {
+		verb = "would change"
+		fmt.Fprintln(c.Stdout, "dry run: nothing was written")
+	}
+	t := c.Env.TildeText
+	if !rep.Changed() {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(c.Stdout, "note      %s\n", t(n))
+		}
+		switch {
+		case remove:
+			fmt.Fprintf(c.Stdout, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.Env.Tilde(rep.Settings), c.Env.Tilde(o.Prefix), verb)
+		case o.StatusLineOnly:
+			fmt.Fprintf(c.Stdout, "ccmem's status line is already registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
+		default:
+			fmt.Fprintf(c.Stdout, "ccmem is already installed and registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
+		}
+		return nil
+	}
+	for _, a := range rep.Actions {
+		if rep.DryRun {
+			fmt.Fprintf(c.Stdout, "would %s\n", t(dryRunLine(a, rep.Settings)))
+			continue
+		}
+		fmt.Fprintf(c.Stdout, "%-9s %s\n", a.Kind, t(a.What))
+	}
+	if rep.Backup != "" {
+		fmt.Fprintf(c.Stdout, "backup    %s (the settings before this change)\n", c.Env.Tilde(rep.Backup))
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(c.Stdout, "note      %s\n", t(n))
+	}
+	if !rep.DryRun {
+		switch {
+		case remove:
+			fmt.Fprintf(c.Stdout, "ccmem is uninstalled; your memory in %s was left in place\n", c.Env.Tilde(c.Env.Store))
+		case o.StatusLineOnly:
+			fmt.Fprintf(c.Stdout, "ccmem's status line is registered: Claude Code shows the memory backlog below the prompt\n")
+		default:
+			fmt.Fprintf(c.Stdout, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
+		}
+	}
+	if !remove && !o.StatusLineOnly && !rep.DryRun {
+		return offerImport(c, *f.doImport)
+	}
+	return nil
+}
+
+// offerImport offers, once ccmem is installed, to import the sessions
+// Claude Code already keeps, so memory starts full: at a terminal it asks
+// (yes by default); elsewhere it says how, unless --import asked for it.
+func offerImport(c *command.Ctx, yes bool) error {
+	n := importable(c.Env)
+	if n == 0 {
+		return nil
+	}
+	where := c.Env.Tilde(c.Env.SilosDir())
+	if !yes && hookio.IsTerminal(c.P.Stdin) {
+		fmt.Fprintf(c.Stdout, "Claude Code keeps %s in %s. Import them now, so your next sessions start with their projects' history? [Y/n] ",
+			textfmt.Plural(n, "session transcript", "session transcripts"), where)
+		answer, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+		yes = !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "n")
+	}
+	if !yes {
+		fmt.Fprintf(c.Stdout, "note      %s in %s can become episodes, so memory starts full: ccmem import\n", textfmt.Plural(n, "session", "sessions"), where)
+		return nil
+	}
+	return runImport(c, "", 0, false, false)
+}
+
+// dryRunLine says what an action would do, after "would ".
+func dryRunLine(a install.Action, settingsPath string) string {
+	switch a.Kind {
+	case "settings":
+		return a.What + " in " + settingsPath
+	case "mcp":
+		return a.What
+	case "backup":
+		return "back up " + a.What
+	}
+	return a.Kind + " " + a.What
+}

@@ -1,0 +1,464 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+var cmdLearn = &command.Command{
+	Name: "learn", Args: "check|apply|review [flags]",
+	Summary: "curate Claude Code's memory folders into ccmem's store",
+	Help: `Claude Code's auto memory writes per-project folders (silos) under
+~/.claude/projects/*/memory/. ccmem treats them as staging and its store as
+the durable, curated copy.
+
+user, project and reference memories pass through to learned/<type>/,
+deduplicated by name (the newest copy wins; all sources are listed);
+feedback waits in review/feedback/ for a person. Files without frontmatter,
+with broken YAML or an unknown type, and symlinks, are reported and left
+alone.`,
+	Subs: []*command.Command{cmdLearnCheck, cmdLearnApply, cmdLearnReview},
+}
+
+var cmdLearnCheck = &command.Command{
+	Name: "check", Args: "[--json]",
+	Summary: "show what apply would do, per silo file (writes nothing)",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		asJSON := fs.Bool("json", false, "print the plan as JSON (input for apply --plan)")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return runLearnCheck(c, *asJSON)
+		}
+	},
+}
+
+func runLearnCheck(c *command.Ctx, asJSON bool) error {
+	plan, err := learn.Check(c, c.Env)
+	if err != nil {
+		return err
+	}
+	// The status cache learns which files are skipped, so the status line
+	// and the nudge stop counting them.
+	_, _ = learn.RefreshStatus(c, c.Env, orEmpty(plan.SkippedStamps()))
+	if asJSON {
+		plan.Items = orEmpty(plan.Items)
+		return c.PrintJSON(plan)
+	}
+	if len(plan.Items) == 0 {
+		fmt.Fprintf(c.Stdout, "no memories waiting in %s\n", c.Env.Tilde(c.Env.SilosDir()))
+		return nil
+	}
+	printPlan(c, plan.Items)
+	fmt.Fprintf(c.Stdout, "%s in %s: %d create, %d update, %d unchanged, %d merge, %d review, %d skipped\n",
+		textfmt.Plural(len(plan.Items), "file", "files"), textfmt.Plural(plan.Silos, "silo", "silos"), plan.Count(learn.ActCreate), plan.Count(learn.ActUpdate), plan.Count(learn.ActUnchanged),
+		plan.Count(learn.ActMerge), plan.Count(learn.ActReview), plan.Count(learn.ActSkip))
+	if n := len(plan.Items) - plan.Count(learn.ActSkip); n > 0 {
+		fmt.Fprintln(c.Stdout, "run `ccmem learn apply` to carry this out")
+	}
+	return nil
+}
+
+func printPlan(c *command.Ctx, items []learn.Item) {
+	tw := command.NewTable(c.Stdout)
+	tw.Row("silo", "file", "type", "action", "detail")
+	for _, it := range items {
+		detail := it.Reason
+		if it.Target != "" && it.Action != learn.ActSkip && it.Action != learn.ActReview {
+			detail = "→ " + c.Env.Tilde(it.Target)
+			if it.Reason != "" {
+				detail += " (" + it.Reason + ")"
+			}
+		}
+		typ := it.Type
+		if typ == "" {
+			typ = "-"
+		}
+		tw.Row(it.Silo, filepath.Base(it.Path), typ, it.Action, detail)
+	}
+	tw.Flush()
+}
+
+var cmdLearnApply = &command.Command{
+	Name: "apply", Args: "[--plan FILE] [--yes] [--json]",
+	Summary: "write canonical entries with provenance, delete the processed silo files, fix each silo's MEMORY.md",
+	Help: `At a terminal, apply first lists the silo files it will delete (each one's
+memory reaches the store before its file goes) and asks; --yes goes ahead
+without asking, as apply does when it is not run at a terminal. Only what
+was listed is carried out: a file changed after it was listed is left
+alone. ` + "`ccmem learn check`" + ` shows the same plan and changes nothing.
+
+With --plan FILE (from ` + "`ccmem learn check --json`" + `), only that plan is carried
+out, and files changed since it was made are left alone.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		planFile := fs.String("plan", "", "apply only this `file`'s plan (from `learn check --json`); files changed since are left")
+		yes := fs.Bool("yes", false, "do not ask at a terminal")
+		asJSON := fs.Bool("json", false, "print the report as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return runLearnApply(c, *planFile, *yes, *asJSON)
+		}
+	},
+}
+
+func runLearnApply(c *command.Ctx, planFile string, yes, asJSON bool) error {
+	var expect map[string]string
+	if planFile == "" && !yes && hookio.IsTerminal(c.P.Stdin) {
+		var ok bool
+		var err error
+		if expect, ok, err = confirmApply(c); err != nil || !ok {
+			return err
+		}
+	}
+	if planFile != "" {
+		data, err := os.ReadFile(planFile)
+		if err != nil {
+			return err
+		}
+		var p learn.Plan
+		if err := json.Unmarshal(data, &p); err != nil {
+			return command.WithHint(fmt.Errorf("%s: not a plan: %w", planFile, err), "make one with `ccmem learn check --json > plan.json`")
+		}
+		expect = map[string]string{}
+		for _, it := range p.Items {
+			if it.Action != learn.ActSkip {
+				expect[it.Path] = it.Hash
+			}
+		}
+	}
+	plan, rep, err := learn.Apply(c, c.Env, expect)
+	if err != nil {
+		return err
+	}
+	_, _ = learn.RefreshStatus(c, c.Env, orEmpty(plan.SkippedStamps()))
+	if asJSON {
+		return c.PrintJSON(struct {
+			Plan   learn.Plan   `json:"plan"`
+			Report learn.Report `json:"report"`
+		}{plan, rep})
+	}
+	for _, w := range rep.Written {
+		fmt.Fprintf(c.Stdout, "wrote    %s\n", c.Env.Tilde(w))
+	}
+	for _, d := range rep.Deleted {
+		fmt.Fprintf(c.Stdout, "removed  %s\n", c.Env.Tilde(d))
+	}
+	for _, i := range rep.Indexes {
+		fmt.Fprintf(c.Stdout, "updated  %s\n", c.Env.Tilde(i))
+	}
+	for _, k := range rep.Kept {
+		fmt.Fprintf(c.Stdout, "kept     %s (changed since it was planned; run check again)\n", c.Env.Tilde(k))
+	}
+	fmt.Fprintf(c.Stdout, "%s written, %s removed, %d left alone\n", textfmt.Plural(len(rep.Written), "entry", "entries"),
+		textfmt.Plural(len(rep.Deleted), "silo file", "silo files"), plan.Count(learn.ActSkip))
+	if n := plan.Count(learn.ActReview); n > 0 {
+		fmt.Fprintf(c.Stdout, "%s review: run `ccmem learn review`\n", textfmt.Plural(n, "feedback memory awaits", "feedback memories await"))
+	}
+	return nil
+}
+
+// confirmApply shows a person at a terminal what apply will delete and
+// write, and asks; ok says go on, with the plan shown as apply's expect,
+// so that only what was shown is carried out.
+func confirmApply(c *command.Ctx) (expect map[string]string, ok bool, err error) {
+	plan, err := learn.Check(c, c.Env)
+	if err != nil {
+		return nil, false, err
+	}
+	expect = map[string]string{}
+	var deletes []string
+	targets := map[string]bool{}
+	for _, it := range plan.Items {
+		if it.Action == learn.ActSkip {
+			continue
+		}
+		expect[it.Path] = it.Hash
+		deletes = append(deletes, it.Path)
+		if it.Action != learn.ActUnchanged && it.Action != learn.ActMerge {
+			targets[it.Target] = true
+		}
+	}
+	if len(deletes) == 0 {
+		fmt.Fprintf(c.Stdout, "nothing to apply: no memory waits in %s that ccmem takes (`ccmem learn check` says why)\n", c.Env.Tilde(c.Env.SilosDir()))
+		return nil, false, nil
+	}
+	fmt.Fprintf(c.Stdout, "apply will write %s to the store, then delete %s (each after its memory is in the store):\n",
+		textfmt.Plural(len(targets), "entry", "entries"), textfmt.Plural(len(deletes), "silo file", "silo files"))
+	for _, d := range deletes {
+		fmt.Fprintf(c.Stdout, "  %s\n", c.Env.Tilde(d))
+	}
+	fmt.Fprint(c.Stdout, "Go on? [y/N] ")
+	line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return expect, true, nil
+	}
+	fmt.Fprintln(c.Stdout, "nothing changed")
+	return nil, false, nil
+}
+
+// multi is a flag that may be given several times.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+var cmdLearnReview = &command.Command{
+	Name: "review", Args: "[--accept NAME…] [--reject NAME…] [--reason R] [--all] [--json]",
+	Summary: "decide on pending feedback memories",
+	Help: `Without a decision, lists the feedback memories awaiting review (at a
+terminal it asks about each one: accept, reject, skip or quit). Names after
+--accept or --reject belong to it, so "--accept a b --reject c" accepts a
+and b and rejects c.
+
+Two kinds wait here. Corrections you gave in a session, which Claude Code
+saved as feedback memory: while they wait, they reach the sessions of the
+project they came from (as the client itself would show them), and
+accepted, every project's. And candidate rules ccmem drew from a project's
+recurring friction (` + "`ccmem friction --propose`" + `): never shown to a session
+while they wait, and accepted, given to that project's sessions only
+(--everywhere: to every project's).`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		r := &reviewFlags{}
+		fs.Var(&r.accept, "accept", "accept the pending feedback `NAME` (repeatable; more names may follow)")
+		fs.Var(&r.reject, "reject", "reject the pending feedback `NAME` (repeatable; more names may follow)")
+		fs.BoolVar(&r.all, "all", false, "accept every pending feedback memory")
+		fs.BoolVar(&r.everywhere, "everywhere", false, "with --accept: a rule drawn from one project's friction applies in every project, not only its own")
+		fs.StringVar(&r.reason, "reason", "", "`why`, recorded with the rejected memories")
+		fs.BoolVar(&r.asJSON, "json", false, "list pending feedback as JSON")
+		return func(c *command.Ctx, args []string) error {
+			if err := command.NoArgs(fs, args); err != nil {
+				return err
+			}
+			return runLearnReview(c, r)
+		}
+	},
+	// "--accept a b --reject c": names after a flag belong to it.
+	Rewrite: func(args []string) []string {
+		var out []string
+		flag := ""
+		for _, a := range args {
+			switch {
+			case a == "--accept" || a == "-accept" || a == "--reject" || a == "-reject":
+				flag = a
+			case !strings.HasPrefix(a, "-") && flag != "":
+				out = append(out, flag, a)
+			default:
+				flag = ""
+				out = append(out, a)
+			}
+		}
+		return out
+	},
+}
+
+type reviewFlags struct {
+	accept, reject          multi
+	all, asJSON, everywhere bool
+	reason                  string
+}
+
+func runLearnReview(c *command.Ctx, r *reviewFlags) error {
+	items, err := learn.Pending(c.Env)
+	if err != nil {
+		return err
+	}
+	// Looked at: the start-up block stops pointing at these.
+	var files []string
+	for _, it := range items {
+		files = append(files, it.File)
+	}
+	_ = learn.MarkSeen(c.Env, files...)
+	if r.asJSON {
+		return c.PrintJSON(orEmpty(items))
+	}
+	accept, reject := r.accept, r.reject
+	if r.all {
+		for _, it := range items {
+			accept = append(accept, it.File)
+		}
+	}
+	if len(accept) == 0 && len(reject) == 0 {
+		if len(items) == 0 {
+			fmt.Fprintln(c.Stdout, "no feedback awaits review")
+			return nil
+		}
+		if hookio.IsTerminal(c.P.Stdin) {
+			return reviewInteractive(c, items, r.reason)
+		}
+		printPending(c, items)
+		return nil
+	}
+	// Each decision applies on its own and is idempotent: re-run after a
+	// crash, a decision already made is reported, and the others go on.
+	var unknown []string
+	decide := func(name string, accept bool) error {
+		it, ok := learn.Find(items, name)
+		if !ok {
+			accepted, rejected := learn.Decided(c.Env, name)
+			switch {
+			case accept && accepted != "":
+				fmt.Fprintf(c.Stdout, "accepted  %s (already) -> %s\n", name, c.Env.Tilde(accepted))
+			case !accept && rejected != "":
+				fmt.Fprintf(c.Stdout, "rejected  %s (already) -> %s\n", name, c.Env.Tilde(rejected))
+			default:
+				unknown = append(unknown, name)
+			}
+			return nil
+		}
+		var dest, verb string
+		var err error
+		if accept {
+			dest, err = learn.Accept(c.Env, it)
+			verb = "accepted"
+			if err == nil && r.everywhere {
+				err = learn.Widen(c.Env, dest)
+				verb = "accepted for every project"
+			} else if err == nil && it.Origin == learn.OriginFriction {
+				verb = "accepted for its project"
+			}
+		} else {
+			dest, err = learn.Reject(c.Env, it, r.reason)
+			verb = "rejected"
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.Stdout, "%s  %s -> %s\n", verb, it.Name, c.Env.Tilde(dest))
+		return nil
+	}
+	for _, name := range accept {
+		if err := decide(name, true); err != nil {
+			return err
+		}
+	}
+	for _, name := range reject {
+		if err := decide(name, false); err != nil {
+			return err
+		}
+	}
+	_, _ = learn.RefreshStatus(c, c.Env, nil)
+	if len(unknown) > 0 {
+		return command.WithHint(fmt.Errorf("no pending feedback named %s", quoteList(unknown)), "run `ccmem learn review` to list them")
+	}
+	return nil
+}
+
+// quoteList is "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// printPending shows each pending feedback memory: whole when it is new,
+// else as its changes against the accepted entry of the same name.
+func printPending(c *command.Ctx, items []learn.ReviewItem) {
+	for _, it := range items {
+		pending, err := store.ReadSmallFile(it.Path, 1<<20)
+		if err != nil {
+			fmt.Fprintf(c.Stdout, "── %s (%s): %v\n\n", it.Name, c.Env.Tilde(it.Path), err)
+			continue
+		}
+		var current []byte
+		if it.Current != "" {
+			current, err = store.ReadSmallFile(it.Current, 1<<20)
+		}
+		if it.Current == "" || err != nil {
+			fmt.Fprintf(c.Stdout, "── %s (new; %s)\n", it.Name, c.Env.Tilde(it.Path))
+			fmt.Fprintln(c.Stdout, strings.TrimRight(string(pending), "\n"))
+			fmt.Fprintln(c.Stdout)
+			continue
+		}
+		fmt.Fprintf(c.Stdout, "── %s (changes to the accepted entry)\n", it.Name)
+		d := diff.Diff(c.Env.Tilde(it.Current)+" (accepted)", learn.ReviewText(current), c.Env.Tilde(it.Path)+" (pending)", learn.ReviewText(pending))
+		if len(d) == 0 {
+			fmt.Fprintln(c.Stdout, "(the same memory as the accepted entry; only where it came from differs)")
+		}
+		// The diff's first line repeats the names (diff a b); the two
+		// header lines name them once.
+		for i, line := range strings.Split(strings.TrimRight(string(d), "\n"), "\n") {
+			switch {
+			case i == 0 && strings.HasPrefix(line, "diff "), line == "":
+				continue
+			case i <= 2:
+			case strings.HasPrefix(line, "+"):
+				line = c.Green(line)
+			case strings.HasPrefix(line, "-"):
+				line = c.Red(line)
+			}
+			fmt.Fprintln(c.Stdout, line)
+		}
+		fmt.Fprintln(c.Stdout)
+	}
+	fmt.Fprintf(c.Stdout, "%d pending: decide with `ccmem learn review --accept NAME…` / `--reject NAME… [--reason R]` / `--all`\n", len(items))
+}
+
+// reviewInteractive asks about each pending item on the terminal.
+func reviewInteractive(c *command.Ctx, items []learn.ReviewItem, reason string) error {
+	in := bufio.NewReader(c.P.Stdin)
+	for _, it := range items {
+		printPending(c, []learn.ReviewItem{it})
+		for {
+			fmt.Fprint(c.Stdout, "[a]ccept, [r]eject, [s]kip, [q]uit? ")
+			line, err := in.ReadString('\n')
+			if err != nil && !errors.Is(err, io.EOF) {
+				return err
+			}
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "a", "accept":
+				dest, err := learn.Accept(c.Env, it)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.Stdout, "accepted -> %s\n\n", c.Env.Tilde(dest))
+			case "r", "reject":
+				why := reason
+				if why == "" {
+					fmt.Fprint(c.Stdout, "reason (optional): ")
+					l, _ := in.ReadString('\n')
+					why = strings.TrimSpace(l)
+				}
+				dest, err := learn.Reject(c.Env, it, why)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.Stdout, "rejected -> %s\n\n", c.Env.Tilde(dest))
+			case "s", "skip", "":
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				fmt.Fprintln(c.Stdout)
+			case "q", "quit":
+				return nil
+			default:
+				continue
+			}
+			break
+		}
+	}
+	_, _ = learn.RefreshStatus(c, c.Env, nil)
+	return nil
+}

@@ -1,0 +1,83 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"os"
+
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/proc"
+)
+
+const stopUsage = `usage: stop < hook-input.json
+
+stop is ccmem's Stop hook for Claude Code. After every assistant turn it
+reads what the session's transcript gained since the last turn and updates
+the session's checkpoint in the store. It prints nothing: what triage
+finds (when it is on) is carried to the model by the next prompt
+(userpromptsubmit), never in place of the answer.
+`
+
+const preCompactUsage = `usage: precompact < hook-input.json
+
+precompact is ccmem's PreCompact hook for Claude Code. It brings the
+session's checkpoint up to date, counts the compaction, and prints the
+instructions (config: precompact_instructions) that the client appends to
+its compaction prompt.
+`
+
+// Stop is the body of the stop hook: silent, exit 0 on success; one stderr
+// line and exit 1 on a problem; never 2.
+func Stop(p hookio.Process) int {
+	return capture("stop", stopUsage, p, false)
+}
+
+// PreCompact is the body of the precompact hook. The instructions are
+// printed even when the capture fails, and then the hook exits 0 (the
+// client would drop the output of a failed hook) with its one stderr line.
+func PreCompact(p hookio.Process) int {
+	return capture("precompact", preCompactUsage, p, true)
+}
+
+func capture(name, usage string, p hookio.Process, preCompact bool) int {
+	return hookio.Guard(name, p, false, func() int {
+		r, code := begin(name, usage, p)
+		if r == nil {
+			return code
+		}
+		if r.inErr != nil {
+			writeLine(p.Stderr, name+": "+r.inErr.Error())
+			return 1
+		}
+		in := r.in
+		claude := proc.Claude(p.Getenv)
+		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{
+			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, Started: r.started,
+			Process: claude, PreCompact: preCompact, Trigger: in.Trigger,
+			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+			Automation: func() string { return proc.Automation(p.Getenv, claude) },
+		})
+		if res.Disabled {
+			return 0
+		}
+		if res.Instructions != "" {
+			fmt.Fprintln(p.Stdout, res.Instructions)
+		}
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			if !preCompact {
+				return 1
+			}
+		}
+		return 0
+	})
+}
+
+// ccmemCommand is how the model can run ccmem (registration.CommandFor this
+// hook's executable).
+func ccmemCommand() string {
+	exe, _ := os.Executable()
+	return registration.CommandFor(exe)
+}

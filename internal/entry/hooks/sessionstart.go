@@ -1,0 +1,100 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/syncstate"
+)
+
+const sessionStartUsage = `usage: sessionstart < hook-input.json
+
+sessionstart is ccmem's SessionStart hook for Claude Code. It reads the hook
+JSON on stdin and prints the memory block to inject:
+  {"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"…"}}
+
+Run "ccmem show" to see that block for a directory without Claude Code.
+CCMEM_DISABLE=1 (or "enabled: false" in config.yaml) makes it do nothing.
+`
+
+// startOutput is the SessionStart hook's stdout.
+type startOutput struct {
+	HookSpecificOutput startSpecific `json:"hookSpecificOutput"`
+	// SystemMessage shows the user why memory is incomplete, if it is.
+	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+type startSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// SessionStart is the body of the sessionstart hook. It always injects what
+// it could read: a problem with the input, a file or the config is reported
+// in one stderr line (and to the user as a system message) without taking
+// the rest of the memory away. It exits 0 when it printed a block, 1 when it
+// could not, and never 2.
+func SessionStart(p hookio.Process) int {
+	const name = "sessionstart"
+	return hookio.Guard(name, p, false, func() int {
+		r, code := begin(name, sessionStartUsage, p)
+		if r == nil {
+			return code
+		}
+		var probs hookio.Problems
+		probs.Add(r.inErr) // the block is still composed, without a project
+		claude := proc.Claude(p.Getenv)
+		inj := memory.Start(context.Background(), r.env, memory.StartRequest{
+			Cwd: r.in.Cwd, Source: r.in.Source, Started: r.started,
+			SessionID: r.in.SessionID, TranscriptPath: r.in.TranscriptPath, Process: claude,
+			CCMem: ccmemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
+		})
+		if inj.Disabled {
+			return 0
+		}
+		for _, w := range inj.Warnings {
+			probs.Addf("%s", w)
+		}
+		line := probs.Line(name)
+		writeLine(p.Stderr, line)
+		if inj.Block.Text == "" {
+			return 1
+		}
+		out := startOutput{
+			HookSpecificOutput: startSpecific{HookEventName: "SessionStart", AdditionalContext: inj.Block.Text},
+			SystemMessage:      systemMessage(line),
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			writeLine(p.Stderr, name+": encoding output: "+err.Error())
+			return 1
+		}
+		if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
+			if line == "" {
+				writeLine(p.Stderr, name+": writing output: "+err.Error())
+			}
+			return 1
+		}
+		// The automatic sync (sync.auto, off by default) runs in the
+		// background: the session never waits on the network.
+		if inj.Config.Sync.Auto && syncstate.Due(r.env, inj.Config.Sync.Interval) {
+			exe, _ := os.Executable()
+			_ = syncstate.StartDetached(r.env, syncstate.Binary(exe))
+		}
+		// Sessions an import follows (they began before install) are
+		// brought up to date in the background, now and then.
+		if session.FollowDue(r.env) {
+			exe, _ := os.Executable()
+			_ = session.StartFollow(r.env, syncstate.Binary(exe))
+		}
+		return 0
+	})
+}

@@ -1,0 +1,155 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/memory"
+)
+
+const preToolUsage = `usage: pretooluse < hook-input.json
+
+pretooluse is ccmem's PreToolUse hook for Claude Code (registered for the
+tools in guard.tools: Bash, Edit, Write, MultiEdit, NotebookEdit, Skill).
+Before a command runs or a file is written, it adds at most guard.max_lines
+of the user's standing rules that bear on it — learned feedback, the
+project's preference and constraint records, rule-like MEMORY.md lines —
+each once a session; when a skill runs, the project's profile of that
+skill (ccmem profile); as
+  {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"…"}}
+It prints nothing when no rule bears on the call, and never allows, denies
+or changes a call.
+`
+
+const failureUsage = `usage: posttoolusefailure < hook-input.json
+
+posttoolusefailure is ccmem's PostToolUseFailure hook for Claude Code.
+After a tool call fails, it looks in the project's earlier sessions for
+the same error (its line, with paths, numbers and ids taken out) and, when
+one was fixed, adds one line: when, what fixed it, where to read more, as
+  {"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"…"}}
+It prints nothing when no earlier session fixed that error.
+`
+
+const subagentUsage = `usage: subagentstart < hook-input.json
+
+subagentstart is ccmem's SubagentStart hook for Claude Code. A subagent
+starts with no memory; this gives it a compact block — the user's
+feedback, the project's constraints and preferences, rule-like MEMORY.md
+lines — within guard.subagent_chars, as
+  {"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"…"}}
+`
+
+// PreToolUse is the body of the pretooluse hook: silent unless a rule
+// bears on the call; one stderr line and exit 1 on a problem (the call
+// still runs); never 2, which would block the call.
+func PreToolUse(p hookio.Process) int {
+	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *run) (memory.ToolResult, error) {
+		return memory.BeforeTool(context.Background(), r.env, toolRequest(r))
+	})
+}
+
+// PostToolUseFailure is the body of the posttoolusefailure hook.
+func PostToolUseFailure(p hookio.Process) int {
+	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *run) (memory.ToolResult, error) {
+		req := toolRequest(r)
+		req.Error = r.in.Error
+		return memory.AfterFailure(context.Background(), r.env, req)
+	})
+}
+
+// SubagentStart is the body of the subagentstart hook.
+func SubagentStart(p hookio.Process) int {
+	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *run) (memory.ToolResult, error) {
+		return memory.Subagent(context.Background(), r.env, memory.SubagentRequest{
+			SessionID: r.in.SessionID, Cwd: r.in.Cwd, AgentType: r.in.AgentType, Started: r.started})
+	})
+}
+
+// toolRequest is the tool call of the hook's input.
+func toolRequest(r *run) memory.ToolRequest {
+	req := memory.ToolRequest{SessionID: r.in.SessionID, Cwd: r.in.Cwd, Tool: r.in.ToolName, Started: r.started}
+	switch r.in.ToolName {
+	case "Bash":
+		req.Command = r.in.ToolString("command")
+	case "Edit", "Write", "MultiEdit", "Read":
+		req.Path = r.in.ToolString("file_path")
+	case "NotebookEdit":
+		req.Path = r.in.ToolString("notebook_path")
+	case "Skill":
+		req.Skill = r.in.ToolString("skill")
+	default:
+		req.Input = toolText(r.in.ToolInput)
+	}
+	return req
+}
+
+// toolText is the string values of a call's input, joined (at most 2 KB):
+// what another tool's call is about.
+func toolText(raw json.RawMessage) string {
+	var fields map[string]any
+	if json.Unmarshal(raw, &fields) != nil {
+		return ""
+	}
+	var parts []string
+	n := 0
+	for _, v := range fields {
+		if s, ok := v.(string); ok && n < 2048 {
+			parts = append(parts, s)
+			n += len(s)
+		}
+	}
+	text := strings.Join(parts, " ")
+	if len(text) > 2048 {
+		text = strings.ToValidUTF8(text[:2048], "")
+	}
+	return text
+}
+
+// toolHook runs a hook whose output is additionalContext for event.
+func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memory.ToolResult, error)) int {
+	return hookio.Guard(name, p, false, func() int {
+		r, code := begin(name, usage, p)
+		if r == nil {
+			return code
+		}
+		if r.inErr != nil {
+			writeLine(p.Stderr, name+": "+r.inErr.Error())
+			return 1
+		}
+		res, err := work(r)
+		if err != nil {
+			writeLine(p.Stderr, name+": "+err.Error())
+			if res.Context == "" {
+				return 1
+			}
+		}
+		if res.Disabled || res.Context == "" {
+			return 0
+		}
+		return emitContext(p, name, event, res.Context)
+	})
+}
+
+// emitContext prints {"hookSpecificOutput":{"hookEventName":event,
+// "additionalContext":text}}.
+func emitContext(p hookio.Process, name, event, text string) int {
+	var out promptOutput
+	out.HookSpecificOutput.HookEventName = event
+	out.HookSpecificOutput.AdditionalContext = text
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		writeLine(p.Stderr, name+": encoding output: "+err.Error())
+		return 1
+	}
+	if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
+		writeLine(p.Stderr, name+": writing output: "+err.Error())
+		return 1
+	}
+	return 0
+}

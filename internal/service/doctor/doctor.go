@@ -1,0 +1,457 @@
+// Package doctor checks a ccmem install the way a careful person would: the
+// binaries are there and executable, settings.json registers each hook once
+// and at the installed binary, the store is private, the config parses, and
+// each hook runs, timed.
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccmem/ccmem/internal/service/install"
+	"github.com/ccmem/ccmem/internal/service/settings"
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	OK     bool   `json:"ok"`
+	What   string `json:"what"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Options say what to check.
+type Options struct {
+	Env store.Env
+	// Settings is the settings.json to check; Prefix where ccmem was
+	// installed (PREFIX/bin, PREFIX/lib/ccmem).
+	Settings, Prefix string
+	// Cwd is where the project config is read and sessionstart dry-runs.
+	Cwd string
+	// Fix makes the store's files 0600 and folders 0700 first.
+	Fix bool
+	// Path and Shell are the user's PATH and SHELL: `ccmem` by name
+	// should run the installed binary.
+	Path, Shell string
+}
+
+// doctor is one run of the checks.
+type doctor struct {
+	Options
+	checks []Check
+}
+
+func (d *doctor) add(ok bool, what, detail string) {
+	d.checks = append(d.checks, Check{ok, what, detail})
+}
+
+// Run runs every check, in order: binaries, registrations, store
+// permissions, config, and a timed dry run of each hook.
+func Run(o Options) []Check {
+	d := &doctor{Options: o}
+	if d.Settings == "" {
+		d.Settings = o.Env.Settings()
+	}
+	if d.Prefix == "" {
+		d.Prefix = DefaultPrefix(o.Env)
+	}
+	d.checkBinaries()
+	d.checkPath()
+	d.checkRegistrations()
+	d.checkMCP()
+	d.checkStore()
+	d.checkProjects()
+	d.checkSync()
+	d.checkConfig()
+	d.dryRuns()
+	return d.checks
+}
+
+// checkBinaries: ccmem and each hook binary are installed and executable.
+func (d *doctor) checkBinaries() {
+	lib := install.LibDir(d.Prefix)
+	for _, name := range append([]string{"ccmem"}, hookBinaries()...) {
+		path := filepath.Join(lib, registration.Exe(name))
+		if name == "ccmem" {
+			path = filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+		}
+		d.add(executable(path), name+" binary", d.Env.Tilde(path)+problemOf(path))
+	}
+}
+
+// checkPath: `ccmem` by name runs the installed ccmem. The slash commands
+// and hooks do not need it (they use full paths), the user does.
+func (d *doctor) checkPath() {
+	installed := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+	if !executable(installed) {
+		return // the binary check has said it
+	}
+	if p := install.PathProblem(installed, d.Path, d.Shell, d.Env.Home); p != "" {
+		d.add(false, "PATH", d.Env.TildeText(p))
+		return
+	}
+	d.add(true, "PATH", "`ccmem` runs "+d.Env.Tilde(installed))
+}
+
+// checkRegistrations: settings.json registers each hook once, at the
+// installed binary, and ccmem's status line when it is ccmem's.
+func (d *doctor) checkRegistrations() {
+	e := d.Env
+	data, err := os.ReadFile(d.Settings)
+	if err != nil {
+		d.add(false, "settings", fmt.Sprintf("%s: %v (run `ccmem install`)", e.Tilde(d.Settings), pathErrText(err)))
+		return
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		d.add(false, "settings", fmt.Sprintf("%s: %v", e.Tilde(d.Settings), err))
+		return
+	}
+	lib := install.LibDir(d.Prefix)
+	for _, h := range registration.Hooks {
+		want := filepath.Join(lib, registration.Exe(h.Binary))
+		cmds := settings.Commands(root, h.Event, registration.Owned)
+		switch {
+		case len(cmds) == 0:
+			d.add(false, h.Event+" hook", "not registered (run `ccmem install`)")
+		case len(cmds) > 1:
+			d.add(false, h.Event+" hook", fmt.Sprintf("registered %d times: %s", len(cmds), strings.Join(cmds, ", ")))
+		case registration.CommandPath(cmds[0]) != want:
+			d.add(false, h.Event+" hook", fmt.Sprintf("points to %s, not the installed %s (run `ccmem install`)", cmds[0], e.Tilde(want)))
+		case !executable(want):
+			d.add(false, h.Event+" hook", fmt.Sprintf("%s%s (run `ccmem install`)", e.Tilde(want), problemOf(want)))
+		default:
+			d.add(true, h.Event+" hook", e.Tilde(want))
+		}
+	}
+	if sl := root.Get("statusLine"); sl != nil {
+		if cmd, _ := sl.Get("command").Str(); install.OwnedStatusLine(cmd) {
+			p := install.StatusLinePath(cmd)
+			d.add(executable(p), "status line", e.Tilde(p)+problemOf(p))
+		}
+	}
+}
+
+// checkMCP: the client's .claude.json registers ccmem's MCP server at the
+// installed ccmem.
+func (d *doctor) checkMCP() {
+	e := d.Env
+	path := e.ClaudeJSON()
+	want := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		d.add(false, "MCP server", fmt.Sprintf("%s: %v (run `ccmem install`)", e.Tilde(path), pathErrText(err)))
+		return
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		d.add(false, "MCP server", fmt.Sprintf("%s: %v", e.Tilde(path), err))
+		return
+	}
+	entry := root.Get("mcpServers").Get(install.MCPServer)
+	cmd, _ := entry.Get("command").Str()
+	switch {
+	case entry == nil:
+		d.add(false, "MCP server", fmt.Sprintf("not registered in %s (run `ccmem install`)", e.Tilde(path)))
+	case cmd != want:
+		d.add(false, "MCP server", fmt.Sprintf("%s runs %s, not the installed %s (run `ccmem install`)", install.MCPServer, cmd, e.Tilde(want)))
+	default:
+		d.add(true, "MCP server", install.MCPServer+": "+e.Tilde(want)+" mcp")
+	}
+}
+
+// checkStore: the store is private (and made so with --fix).
+func (d *doctor) checkStore() {
+	e := d.Env
+	if d.Fix {
+		fixPermissions(e.Store)
+	}
+	if runtime.GOOS == "windows" {
+		// Windows guards files with ACLs, not mode bits: the store inherits
+		// the user profile's, which other users cannot read.
+		d.add(true, "store", e.Tilde(e.Store)+" is in the user profile (permissions are ACLs on Windows, not checked)")
+		return
+	}
+	bad, n := storePermissions(e.Store)
+	switch {
+	case n == 0:
+		d.add(true, "store", e.Tilde(e.Store)+" not created yet")
+	case len(bad) == 0:
+		d.add(true, "store", fmt.Sprintf("%s is private (%s checked)", e.Tilde(e.Store), textfmt.Plural(n, "entry", "entries")))
+	}
+	for _, b := range bad {
+		d.add(false, "store", e.TildeText(b)+" (run `ccmem doctor --fix`)")
+	}
+}
+
+// checkConfig: the config files of the current directory's project parse
+// and hold only known keys and allowed values.
+func (d *doctor) checkConfig() {
+	root, key := "", ""
+	if p, err := store.ResolveProject(d.Env, d.Cwd); err == nil {
+		root, key = p.Root, p.Key
+	}
+	_, files := config.Load(d.Env, root, key)
+	problems := config.Problems(d.Env, files)
+	if len(problems) == 0 {
+		d.add(true, "config", "parses")
+	}
+	for _, p := range problems {
+		d.add(false, "config", p)
+	}
+}
+
+func hookBinaries() []string {
+	var out []string
+	for _, h := range registration.Hooks {
+		out = append(out, h.Binary)
+	}
+	return append(out, install.Helpers...)
+}
+
+// checkProjects shows how the store's project folders map to folders of
+// this machine: a project with a git remote is keyed by it (the same key
+// on every machine), one without by its path.
+func (d *doctor) checkProjects() {
+	e := d.Env
+	ents, _ := os.ReadDir(e.ProjectsDir())
+	for _, de := range ents {
+		if !de.IsDir() || !store.ValidKey(de.Name()) {
+			continue
+		}
+		key := de.Name()
+		root := e.ProjectRoot(key)
+		switch {
+		case root == "":
+			d.add(true, "project", key+" ← not on this machine yet (synced from another)")
+		case strings.HasPrefix(key, "git-"):
+			d.add(true, "project", key+" ← "+e.Tilde(root)+" (keyed by its git remote)")
+		default:
+			d.add(true, "project", key+" ← "+e.Tilde(root)+" (keyed by its path)")
+		}
+	}
+	if p, err := store.ResolveProject(e, d.Cwd); err == nil {
+		what := p.Key
+		if k := store.RemoteKey(p.Remote); k != "" && k != p.Key {
+			what += " (its remote's key " + k + " is another folder's; or its memory names a commit this clone does not hold, as a copied folder or a shallow clone; or it moves there at its next session)"
+		}
+		d.add(true, "project", "here: "+e.Tilde(p.Root)+" → "+what)
+	}
+}
+
+// checkSync says whether the store syncs, with what, and how the last
+// sync went.
+func (d *doctor) checkSync() {
+	e := d.Env
+	if !syncstate.IsSetUp(e) {
+		d.add(true, "sync", "not set up (`ccmem sync init REMOTE` carries the store between machines)")
+		return
+	}
+	st := syncstate.ReadState(e)
+	switch {
+	case st.Finished.IsZero():
+		d.add(true, "sync", "with "+st.Remote+"; no sync finished yet")
+	case st.OK:
+		d.add(true, "sync", "with "+st.Remote+"; last "+st.Finished.Local().Format("2006-01-02 15:04")+", ok")
+	default:
+		d.add(false, "sync", "with "+st.Remote+"; last "+st.Finished.Local().Format("2006-01-02 15:04")+" failed: "+st.Error)
+	}
+	for _, h := range st.Report.Held {
+		d.add(false, "sync", strconv.Quote(h.Path)+" stays on this machine ("+strings.Join(h.Kinds, ", ")+")")
+	}
+	for _, r := range st.Report.Refused {
+		d.add(false, "sync", "refused "+strconv.Quote(r.Path)+" from the remote's commit "+r.Commit+" ("+r.Why+")")
+	}
+}
+
+// DefaultPrefix is the install prefix of the running ccmem when it runs
+// from PREFIX/bin, else ~/.local.
+func DefaultPrefix(e store.Env) string {
+	if exe, err := os.Executable(); err == nil {
+		dir := filepath.Dir(exe)
+		if filepath.Base(dir) == "bin" {
+			if _, err := os.Stat(install.LibDir(filepath.Dir(dir))); err == nil {
+				return filepath.Dir(dir)
+			}
+		}
+	}
+	return filepath.Join(e.Home, ".local")
+}
+
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && install.Executable(fi)
+}
+
+func problemOf(p string) string {
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return ": " + pathErrText(err)
+	case !fi.Mode().IsRegular():
+		return ": not a regular file"
+	case !install.Executable(fi):
+		return ": not executable"
+	}
+	return ""
+}
+
+// pathErrText is a file error without the path it names (shown beside it).
+func pathErrText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// storePermissions lists store entries readable or writable by others.
+func storePermissions(store string) (bad []string, n int) {
+	filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		n++
+		want := os.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			bad = append(bad, fmt.Sprintf("%s is %04o, want %04o", p, fi.Mode().Perm(), want))
+		}
+		return nil
+	})
+	return bad, n
+}
+
+func fixPermissions(store string) {
+	filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		os.Chmod(p, fi.Mode().Perm()&^0o077)
+		return nil
+	})
+}
+
+// dryRuns runs each installed hook once on a harmless sample: sessionstart
+// on the current directory without a session (it writes no checkpoint);
+// the others (stop, precompact, the prompt and tool hooks) on a throwaway
+// store and transcript.
+func (d *doctor) dryRuns() {
+	lib, cwd := install.LibDir(d.Prefix), d.Cwd
+	tmp, err := os.MkdirTemp("", "ccmem-doctor-")
+	if err != nil {
+		d.add(false, "dry run", err.Error())
+		return
+	}
+	defer os.RemoveAll(tmp)
+	transcript := filepath.Join(tmp, "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"doctor"},"timestamp":"2026-01-01T00:00:00Z"}`+"\n"), 0o600)
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(repo, 0o700)
+	type run struct {
+		name, payload string
+		env           []string
+		check         func(stdout []byte) string
+	}
+	base := os.Environ()
+	runs := []run{
+		{"sessionstart", fmt.Sprintf(`{"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), base, func(out []byte) string {
+			var v struct {
+				H struct {
+					C string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			if json.Unmarshal(out, &v) != nil || v.H.C == "" {
+				return "printed no memory block"
+			}
+			return fmt.Sprintf("%d characters injected", textfmt.Chars(v.H.C))
+		}},
+		{"stop", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed output (a Stop hook must be silent)"
+				}
+				return "checkpoint written"
+			}},
+		{"userpromptsubmit", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":"doctor"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed context for a session with nothing to carry"
+				}
+				return "nothing to add"
+			}},
+		{"precompact", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"manual"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				return fmt.Sprintf("%d bytes of compaction instructions", len(bytes.TrimSpace(out)))
+			}},
+		{"pretooluse", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"true"},"tool_use_id":"doctor"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed context for a call no rule bears on"
+				}
+				return "no rule bears on `true`"
+			}},
+		{"posttoolusefailure", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"doctor","error":"Exit code 1\ndoctor: no such failure"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				if len(out) > 0 {
+					return "printed an earlier fix from an empty store"
+				}
+				return "no earlier fix"
+			}},
+		{"subagentstart", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"SubagentStart","agent_id":"doctor","agent_type":"general-purpose"}`, transcript, repo),
+			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
+				return fmt.Sprintf("%d bytes of context", len(bytes.TrimSpace(out)))
+			}},
+	}
+	for _, r := range runs {
+		path := filepath.Join(lib, registration.Exe(r.name))
+		if !executable(path) {
+			d.add(false, r.name+" dry run", "not run: the binary is missing")
+			continue
+		}
+		cmd := exec.Command(path)
+		cmd.Env = r.env
+		cmd.Dir = cwd
+		cmd.Stdin = strings.NewReader(r.payload)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		detail := fmt.Sprintf("%.1f ms, ", float64(took.Microseconds())/1000) + r.check(stdout.Bytes())
+		ok := err == nil
+		if err != nil {
+			detail = fmt.Sprintf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		} else if took > 2*time.Second {
+			ok, detail = false, detail+" (slow: the client allows 5 s)"
+		}
+		if msg := strings.TrimSpace(stderr.String()); ok && msg != "" {
+			detail += "; said: " + msg
+		}
+		d.add(ok, r.name+" dry run", detail)
+	}
+}
