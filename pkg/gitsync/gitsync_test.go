@@ -422,8 +422,7 @@ func TestSessionJustEndedReachesTheOtherMachine(t *testing.T) {
 	tr := filepath.Join(a.env.SilosDir(), p.Key, "ended.jsonl")
 	storetest.Mkfile(t, tr, `{"type":"user","message":{"role":"user","content":"rename the price helper to priceOf"},"timestamp":"2026-11-24T09:00:00Z","cwd":"`+a.repo+`","sessionId":"ended"}`+"\n"+
 		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Renamed."}]},"timestamp":"2026-11-24T09:00:05Z"}`+"\n")
-	if _, err := session.Capture(context.Background(), a.env, session.CaptureRequest{Cwd: a.repo, SessionID: "ended", TranscriptPath: tr, NewSession: true,
-		Process: proc.Info{PID: 4194301}}); err != nil { // its claude process is gone
+	if _, err := session.Capture(context.Background(), a.env, session.CaptureRequest{Turn: session.Turn{Cwd: a.repo, SessionID: "ended", TranscriptPath: tr, Process: proc.Info{PID: 4194301}}, NewSession: true}); err != nil { // its claude process is gone
 		t.Fatal(err)
 	}
 	rep := a.sync()

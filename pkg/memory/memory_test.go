@@ -153,7 +153,7 @@ func TestFaultNoSpaceLeft(t *testing.T) {
 	}{e, repo, filepath.Join(e.ClaudeDir, "projects", p.Key, "s1.jsonl"), p}
 	storetest.Mkfile(t, w.e.GlobalMemory(), "- global fact\n")
 	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"first"}}`+"\n"))
-	before, err := session.Capture(context.Background(), w.e, session.CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	before, err := session.Capture(context.Background(), w.e, session.CaptureRequest{Turn: session.Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestFaultNoSpaceLeft(t *testing.T) {
 	store.TestOnlyWriteFault = func(string) error { return syscall.ENOSPC }
 	defer func() { store.TestOnlyWriteFault = nil }()
 
-	_, err = session.Capture(context.Background(), w.e, session.CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	_, err = session.Capture(context.Background(), w.e, session.CaptureRequest{Turn: session.Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("err = %v", err)
 	}

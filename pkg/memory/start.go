@@ -14,7 +14,6 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
-	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
@@ -181,9 +180,10 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
-		_, err := session.Capture(ctx, e, session.CaptureRequest{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath,
-			Cwd: req.Cwd, Process: req.Process, NewSession: req.Source == "startup" || req.Source == "clear" || req.Source == "fork", Project: p,
-			Shown: inj.Block.Refs, SetShown: true, Capture: &pl.cfg.Capture, Automation: req.Automation, Fork: req.Source == "fork"})
+		turn := session.Turn{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process, Automation: req.Automation}
+		_, err := session.Capture(ctx, e, session.CaptureRequest{Turn: turn,
+			NewSession: req.Source == "startup" || req.Source == "clear" || req.Source == "fork",
+			Project:    p, Shown: inj.Block.Refs, SetShown: true, Capture: &pl.cfg.Capture, Fork: req.Source == "fork"})
 		note("checkpoint", err)
 	}
 	inj.Warnings = append(warnings, inj.Warnings...)
@@ -469,14 +469,12 @@ func episodesSection(pdir, title, path string, next []byte, changed bool, cfg co
 func episodeRefs(dir string, lines []string) []string {
 	refs := make([]string, len(lines))
 	for i, l := range lines {
-		if j := strings.LastIndex(l, " — episodes/"); j >= 0 {
-			refs[i] = filepath.Join(dir, strings.TrimSpace(l[j+len(" — episodes/"):]))
+		if _, name := session.SplitMenuLine(l); name != "" {
+			refs[i] = filepath.Join(dir, name)
 		}
 	}
 	return refs
 }
-
-var recordLink = lazyregexp.New(`\]\(([a-z_]+/[^()/]+\.json)\)`)
 
 // goesOn is the pointer after a shortened line of the file at path.
 func goesOn(path string) func(int) string {
@@ -511,8 +509,8 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 	s.Lines, s.Total = h.Lines[1:], h.Total-1
 	for _, l := range s.Lines {
 		ref := ""
-		if m := recordLink.FindStringSubmatch(l); m != nil {
-			ref = filepath.Join(records.Dir(root), filepath.FromSlash(m[1]))
+		if r := records.IndexRef(l); r != "" {
+			ref = filepath.Join(records.Dir(root), filepath.FromSlash(r))
 		}
 		s.Refs = append(s.Refs, ref)
 	}

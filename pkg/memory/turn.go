@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/inject"
-	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -20,26 +19,10 @@ import (
 // TurnRequest is what the Stop and PreCompact hooks hand over after a turn
 // or before a compaction.
 type TurnRequest struct {
-	SessionID      string
-	TranscriptPath string
-	Cwd            string
+	session.Turn
 	// Started is when the hook started; the configured deadline counts
 	// from it.
 	Started time.Time
-	Process proc.Info
-	// PreCompact is set by the PreCompact hook; Trigger is its "manual" or
-	// "auto".
-	PreCompact bool
-	Trigger    string
-	// StopHookActive is set when the model already continues because of a
-	// Stop hook (another's): triage does not score that turn.
-	StopHookActive bool
-	// LastAssistantMessage is the reply the Stop hook was given (the
-	// transcript can lag behind it).
-	LastAssistantMessage string
-	// Automation says what other program started the session ("" for a
-	// person); asked once per session.
-	Automation func() string
 }
 
 // TurnResult is what the hook tells the client.
@@ -71,12 +54,7 @@ func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, err
 		// A repository's config may set these: they are text for the model.
 		res.Instructions = inject.Neutralize(pl.cfg.PreCompactInstructions)
 	}
-	creq := session.CaptureRequest{
-		SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd,
-		Process: req.Process, PreCompact: req.PreCompact, Trigger: req.Trigger,
-		StopHookActive: req.StopHookActive, LastAssistantMessage: req.LastAssistantMessage,
-		Project: pl.project, Capture: &pl.cfg.Capture, Automation: req.Automation,
-	}
+	creq := session.CaptureRequest{Turn: req.Turn, Project: pl.project, Capture: &pl.cfg.Capture}
 	if !req.PreCompact && pl.cfg.Triage.Enabled {
 		creq.Triage = &pl.cfg.Triage
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/session"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -111,10 +112,8 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	} else if h, err := store.ReadHeadIn(e.ProjectDir(p.Key), e.IndexPath(p.Key), store.Limits{Lines: 5, Chars: 1 << 20}); err == nil {
 		for _, l := range h.Lines {
 			// The link is into the user's own store: no use to the team.
-			if i := strings.LastIndex(l, " — episodes/"); i > 0 {
-				l = l[:i]
-			}
-			episodes = append(episodes, l)
+			text, _ := session.SplitMenuLine(l)
+			episodes = append(episodes, text)
 		}
 	}
 	section("Recent sessions", episodes)

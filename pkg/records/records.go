@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -927,6 +928,18 @@ func Index(files []File) string {
 		fmt.Fprintf(&b, "\n## %s\n%s\n", cat, strings.Join(lines, "\n"))
 	}
 	return b.String()
+}
+
+// indexLink is how a line of Index links its record.
+var indexLink = lazyregexp.New(`\]\(([a-z_]+/[^()/]+\.json)\)`)
+
+// IndexRef is the record a line of Index links to, as a slash path under
+// Dir ("" for a line that links none): the one reader of Index's format.
+func IndexRef(line string) string {
+	if m := indexLink.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // redactRecord replaces the secrets in every string a record holds before

@@ -133,8 +133,7 @@ func TestBackgroundRunsOfOlderClients(t *testing.T) {
 					}
 				}
 				for _, r := range sortRuns {
-					if _, err := Capture(context.Background(), e, CaptureRequest{Cwd: repo, SessionID: r.sid, TranscriptPath: filepath.Join(silo, r.sid+".jsonl"), NewSession: true,
-						Process: proc.Info{PID: 4194301}}); err != nil { // a process that is gone
+					if _, err := Capture(context.Background(), e, CaptureRequest{Turn: Turn{Cwd: repo, SessionID: r.sid, TranscriptPath: filepath.Join(silo, r.sid+".jsonl"), Process: proc.Info{PID: 4194301}}, NewSession: true}); err != nil { // a process that is gone
 						t.Fatal(err)
 					}
 					p, _ = store.ClaimProject(e, p)

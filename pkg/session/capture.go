@@ -529,8 +529,10 @@ func (c *Checkpoint) finish(final bool) {
 	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions
 }
 
-// CaptureRequest is one hook's view of a session.
-type CaptureRequest struct {
+// Turn is what a hook says of the turn it runs after, as the hook input
+// and the client's process gave it: the one value that travels from a
+// hook's input through pkg/memory to Capture.
+type Turn struct {
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
@@ -539,29 +541,36 @@ type CaptureRequest struct {
 	// "manual" or "auto".
 	PreCompact bool
 	Trigger    string
+	// StopHookActive is set when the model already continues because of a
+	// Stop hook (another's): triage does not score that turn.
+	StopHookActive bool
+	// LastAssistantMessage is the reply the Stop hook was given; triage
+	// reads it too, since the transcript can lag behind.
+	LastAssistantMessage string
+	// Automation, when set, says what other program started the session
+	// ("" for a person); it is asked once per session.
+	Automation func() string
+}
+
+// CaptureRequest is one hook's view of a session: its turn, and what the
+// caller decided for it.
+type CaptureRequest struct {
+	Turn
 	// Triage, when enabled, scores the turns read in this run; a category
 	// over its threshold that has not fired in this session fires (see
-	// Checkpoint.Triage). Never when StopHookActive: the model is already
-	// continuing because of a Stop hook.
-	Triage         *config.Triage
-	StopHookActive bool
+	// Checkpoint.Triage). Never when StopHookActive.
+	Triage *config.Triage
 	// NewSession is set by a startup session start: its id has no earlier
 	// record to re-open.
 	NewSession bool
 	// Project, when the caller resolved it already, saves doing it again.
 	Project *store.Project
-	// LastAssistantMessage is the reply the Stop hook was given; triage
-	// reads it too, since the transcript can lag behind.
-	LastAssistantMessage string
 	// Shown, with SetShown, replaces what the session was shown of memory:
 	// the refs of a session start's block.
 	Shown    []string
 	SetShown bool
 	// Capture is what the record keeps (nil: the defaults).
 	Capture *config.Capture
-	// Automation, when set, says what other program started the session
-	// ("" for a person); it is asked once per session.
-	Automation func() string
 	// Fork is set by a session start with source "fork": what the
 	// transcript holds from before now is the parent session's.
 	Fork bool

@@ -71,7 +71,7 @@ func newStopBench(b *testing.B, size int64) *stopBench {
 
 func (s *stopBench) capture(b *testing.B) time.Duration {
 	start := time.Now()
-	if _, err := Capture(context.Background(), s.e, CaptureRequest{SessionID: "s", TranscriptPath: s.tr, Cwd: s.repo}); err != nil {
+	if _, err := Capture(context.Background(), s.e, CaptureRequest{Turn: Turn{SessionID: "s", TranscriptPath: s.tr, Cwd: s.repo}}); err != nil {
 		b.Fatal(err)
 	}
 	return time.Since(start)

@@ -55,7 +55,7 @@ func newCaptureWorld(t *testing.T) *captureWorld {
 
 func (w *captureWorld) capture(t *testing.T, sid string) *Checkpoint {
 	t.Helper()
-	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo})
+	c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestCaptureFilesOnlyOnSuccess(t *testing.T) {
 func TestPreCompactCountsOnce(t *testing.T) {
 	w := newCaptureWorld(t)
 	storetest.Append(t, w.tr, []byte(`{"type":"user","message":{"role":"user","content":"go"}}`+"\n"))
-	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo, PreCompact: true, Trigger: "manual"})
+	c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo, PreCompact: true, Trigger: "manual"}})
 	if err != nil || c.Compactions != 1 {
 		t.Fatalf("after PreCompact: %d %v", c.Compactions, err)
 	}
@@ -253,7 +253,7 @@ func TestPreCompactCountsOnce(t *testing.T) {
 func TestCaptureRejectsUnsafeSessionIDs(t *testing.T) {
 	w := newCaptureWorld(t)
 	for _, sid := range []string{"", "../../etc", "a/b", ".hidden", "x\x00y"} {
-		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo}); err == nil {
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: sid, TranscriptPath: w.tr, Cwd: w.repo}}); err == nil {
 			t.Errorf("session id %q accepted", sid)
 		}
 	}
@@ -270,7 +270,7 @@ func TestCaptureResumesAfterDeadline(t *testing.T) {
 	storetest.Append(t, w.tr, []byte(b.String()))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	c, err := Capture(ctx, w.e, CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo})
+	c, err := Capture(ctx, w.e, CaptureRequest{Turn: Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestArchiveOrphans(t *testing.T) {
 	write := func(sid string, p proc.Info, content string) string {
 		tr := filepath.Join(filepath.Dir(w.tr), sid+".jsonl")
 		storetest.Append(t, tr, []byte(content))
-		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: p}); err != nil {
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: p}}); err != nil {
 			t.Fatal(err)
 		}
 		return tr
@@ -359,7 +359,7 @@ func TestArchiveOrphans(t *testing.T) {
 	// its episode and its line.
 	tr := filepath.Join(filepath.Dir(w.tr), "dead.jsonl")
 	storetest.Append(t, tr, []byte(prompt("a second turn", "2026-11-21T11:00:00Z")))
-	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "dead", TranscriptPath: tr, Cwd: w.repo, Process: dead})
+	c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "dead", TranscriptPath: tr, Cwd: w.repo, Process: dead}})
 	if err != nil || c.Turns != 2 || c.Goal != "dead session goal" {
 		t.Fatalf("resumed: %+v %v", c, err)
 	}
@@ -533,7 +533,7 @@ func (w *captureWorld) ended(t *testing.T, n int) {
 		sid := fmt.Sprintf("s%d", i)
 		tr := filepath.Join(filepath.Dir(w.tr), sid+".jsonl")
 		storetest.Append(t, tr, []byte(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"task %d"},"timestamp":"2026-11-2%dT10:00:00Z"}`+"\n", i, i)))
-		if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: proc.Info{PID: 1 << 22}}); err != nil {
+		if _, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: sid, TranscriptPath: tr, Cwd: w.repo, Process: proc.Info{PID: 1 << 22}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -639,7 +639,7 @@ func TestCaptureResumesInsideAHugeLine(t *testing.T) {
 	fi, _ := os.Stat(w.tr)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	req := CaptureRequest{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}
+	req := CaptureRequest{Turn: Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}}
 	first, err := Capture(cancelled, w.e, req)
 	if err != nil {
 		t.Fatal(err)

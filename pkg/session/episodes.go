@@ -93,7 +93,7 @@ func IndexLine(c *Checkpoint, name string) string {
 	if files := mainFiles(c.FilesChanged); files != "" {
 		parts = append(parts, files)
 	}
-	return "- " + strings.Join(parts, " · ") + " — episodes/" + name
+	return "- " + strings.Join(parts, " · ") + menuLink + name
 }
 
 func mainFiles(files []string) string {

@@ -69,7 +69,7 @@ func TestForksOfTheNewerClients(t *testing.T) {
 	t.Run("live", func(t *testing.T) {
 		w := newForkWorld(t)
 		w.e.Now = func() time.Time { return w.forkStart }
-		c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "f-1", TranscriptPath: w.fork, Cwd: w.repo, NewSession: true, Fork: true})
+		c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "f-1", TranscriptPath: w.fork, Cwd: w.repo}, NewSession: true, Fork: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,11 +81,24 @@ type IndexEntry struct {
 	Episode   string // the episode's file name, without "episodes/"
 }
 
+// menuLink is what ends a menu line: the episode it points at.
+const menuLink = " — episodes/"
+
+// SplitMenuLine splits an INDEX.md line written by IndexLine into what a
+// person reads and the episode's file name ("" for a line that points at
+// none). The one place besides ParseIndexLine that reads the format.
+func SplitMenuLine(line string) (text, episode string) {
+	if i := strings.LastIndex(line, menuLink); i >= 0 {
+		return line[:i], strings.TrimSpace(line[i+len(menuLink):])
+	}
+	return line, ""
+}
+
 // ParseIndexLine reads an INDEX.md line written by IndexLine; ok is false
 // for a line in any other shape.
 func ParseIndexLine(line string) (IndexEntry, bool) {
 	var ie IndexEntry
-	body, name, ok := strings.Cut(strings.TrimPrefix(line, "- "), " — episodes/")
+	body, name, ok := strings.Cut(strings.TrimPrefix(line, "- "), menuLink)
 	if !ok || !strings.HasPrefix(line, "- ") || name == "" || strings.ContainsAny(name, `/\`) {
 		return ie, false
 	}

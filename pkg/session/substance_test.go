@@ -270,7 +270,7 @@ func TestOneEpisodePerConversation(t *testing.T) {
 	fork.prompt("now try a circuit breaker instead").say("Circuit breaker added.")
 	storetest.Append(t, w.tr, append(parent.text(), fork.text()...))
 	w.e.Now = func() time.Time { return time.Now().UTC() }
-	c, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "fork-1", TranscriptPath: w.tr, Cwd: w.repo, NewSession: true, Fork: true})
+	c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "fork-1", TranscriptPath: w.tr, Cwd: w.repo}, NewSession: true, Fork: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,11 +283,11 @@ func TestOneEpisodePerConversation(t *testing.T) {
 	storetest.Mkfile(t, filepath.Join(plain, "drafts", "a.md"), "x")
 	tr := filepath.Join(w.e.ClaudeDir, "projects", store.Slug(plain), "d1.jsonl")
 	storetest.Append(t, tr, newTx("d1", plain).prompt("draft the newsletter").say("Drafted.").text())
-	if _, err := Capture(context.Background(), w.e, CaptureRequest{SessionID: "d1", TranscriptPath: tr, Cwd: plain, NewSession: true}); err != nil {
+	if _, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "d1", TranscriptPath: tr, Cwd: plain}, NewSession: true}); err != nil {
 		t.Fatal(err)
 	}
 	storetest.Append(t, tr, newTx("d1", filepath.Join(plain, "drafts")).prompt("now shorten it").say("Shortened.").text())
-	c, err = Capture(context.Background(), w.e, CaptureRequest{SessionID: "d1", TranscriptPath: tr, Cwd: filepath.Join(plain, "drafts")})
+	c, err = Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "d1", TranscriptPath: tr, Cwd: filepath.Join(plain, "drafts")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/session"
 	"os"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
@@ -52,13 +53,7 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			return 1
 		}
 		in := r.in
-		claude := proc.Claude(p.Getenv)
-		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{
-			SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, Started: r.started,
-			Process: claude, PreCompact: preCompact, Trigger: in.Trigger,
-			StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
-			Automation: func() string { return proc.Automation(p.Getenv, claude) },
-		})
+		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{Turn: turnOf(in, p, preCompact), Started: r.started})
 		if res.Disabled {
 			return 0
 		}
@@ -80,4 +75,16 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 func ccmemCommand() string {
 	exe, _ := os.Executable()
 	return registration.CommandFor(exe)
+}
+
+// turnOf is the turn a Stop or PreCompact hook runs after, from its input
+// and the client's process: the value that goes whole to capture.
+func turnOf(in hookio.Input, p hookio.Process, preCompact bool) session.Turn {
+	claude := proc.Claude(p.Getenv)
+	return session.Turn{
+		SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,
+		Process: claude, PreCompact: preCompact, Trigger: in.Trigger,
+		StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+		Automation: func() string { return proc.Automation(p.Getenv, claude) },
+	}
 }
