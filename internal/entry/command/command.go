@@ -109,7 +109,7 @@ func Usagef(hint, format string, args ...any) error {
 // Run runs the command p's arguments name from the table and returns the
 // exit status; usage prints the overview (no arguments, `help`).
 func (t Table) Run(p hookio.Process, usage func(w io.Writer, width int)) int {
-	return hookio.Guard("ccmem", p, true, func() int {
+	return hookio.Contain("ccmem", p, true, func() int {
 		c := &Ctx{P: p, Stdout: p.Stdout, Stderr: p.Stderr}
 		var stop context.CancelFunc
 		c.Context, stop = signal.NotifyContext(context.Background(), os.Interrupt)

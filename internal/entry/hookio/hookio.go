@@ -185,11 +185,11 @@ func (p *Problems) Line(name string) string {
 	return name + ": " + s
 }
 
-// Guard runs body and turns a panic into exit status 1 with one stderr line
+// Contain runs body and turns a panic into exit status 1 with one stderr line
 // (a trace too when CCMEM_DEBUG is set), and any exit status 2 that body did
 // not mean into 1: only a deliberate Stop block may exit 2, and hooks signal
 // that through allow2.
-func Guard(name string, p Process, allow2 bool, body func() int) (code int) {
+func Contain(name string, p Process, allow2 bool, body func() int) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			if p.Getenv("CCMEM_DEBUG") != "" {

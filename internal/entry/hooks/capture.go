@@ -43,7 +43,7 @@ func PreCompact(p hookio.Process) int {
 }
 
 func capture(name, usage string, p hookio.Process, preCompact bool) int {
-	return hookio.Guard(name, p, false, func() int {
+	return hookio.Contain(name, p, false, func() int {
 		r, code := begin(name, usage, p)
 		if r == nil {
 			return code

@@ -31,7 +31,7 @@ type promptOutput struct {
 // prompt still goes through); never 2, which would block the prompt.
 func UserPromptSubmit(p hookio.Process) int {
 	const name = "userpromptsubmit"
-	return hookio.Guard(name, p, false, func() int {
+	return hookio.Contain(name, p, false, func() int {
 		r, code := begin(name, promptUsage, p)
 		if r == nil {
 			return code

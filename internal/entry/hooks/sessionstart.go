@@ -42,7 +42,7 @@ type startSpecific struct {
 // could not, and never 2.
 func SessionStart(p hookio.Process) int {
 	const name = "sessionstart"
-	return hookio.Guard(name, p, false, func() int {
+	return hookio.Contain(name, p, false, func() int {
 		r, code := begin(name, sessionStartUsage, p)
 		if r == nil {
 			return code

@@ -111,7 +111,7 @@ func toolText(raw json.RawMessage) string {
 
 // toolHook runs a hook whose output is additionalContext for event.
 func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memory.ToolResult, error)) int {
-	return hookio.Guard(name, p, false, func() int {
+	return hookio.Contain(name, p, false, func() int {
 		r, code := begin(name, usage, p)
 		if r == nil {
 			return code
