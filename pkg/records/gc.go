@@ -1,0 +1,117 @@
+package records
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"time"
+)
+
+// active counts the active records of a category.
+func (s *Store) active(category string) int {
+	n := 0
+	for _, rf := range List(s.Root) {
+		if rf.Record != nil && rf.Err == nil && rf.Record.Category == category && rf.Record.RecordStatus == StatusActive {
+			n++
+		}
+	}
+	return n
+}
+
+// rollSessions retires the oldest active session summaries beyond the
+// window. The caller holds the lock.
+func (s *Store) rollSessions() error {
+	var active []*Record
+	for _, rf := range List(s.Root) {
+		if rf.Record != nil && rf.Err == nil && rf.Record.Category == "session_summary" && rf.Record.RecordStatus == StatusActive {
+			active = append(active, rf.Record)
+		}
+	}
+	window := s.Policy.MaxRetained
+	if window < 1 {
+		window = SessionWindow
+	}
+	if len(active) <= window {
+		return nil
+	}
+	sort.Slice(active, func(i, j int) bool {
+		if active[i].CreatedAt != active[j].CreatedAt {
+			return active[i].CreatedAt < active[j].CreatedAt
+		}
+		return active[i].ID < active[j].ID
+	})
+	now := s.stamp()
+	for _, r := range active[:len(active)-window] {
+		c := *r
+		c.RecordStatus, c.RetiredAt, c.RetiredReason = StatusRetired, now, fmt.Sprintf("session rolling window: more than %d active session summaries", window)
+		c.Changes = appendChanges(c.Changes, RecordChange{Date: now, Summary: "retired by the session rolling window", Field: "record_status", OldValue: StatusActive, NewValue: StatusRetired})
+		c.UpdatedAt = now
+		if _, err := s.write(&c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GCReport says what GC did (or, in a dry run, would do).
+type GCReport struct {
+	// Purged are retired records past their grace period, deleted.
+	Purged []string `json:"purged"`
+	// Expired are active records of a category with a retention, not
+	// updated for that long: retired now.
+	Expired []string `json:"expired"`
+}
+
+// GC retires the active records past their category's retention_days,
+// then deletes retired records whose grace period (grace_period_days) has
+// passed; archived records are never deleted.
+func (s *Store) GC(dryRun bool) (GCReport, error) {
+	rep := GCReport{Purged: []string{}, Expired: []string{}}
+	unlock, err := s.lock()
+	if err != nil {
+		return rep, err
+	}
+	defer unlock()
+	now := s.Env.Time()
+	grace := time.Duration(s.Policy.GracePeriodDays) * 24 * time.Hour
+	for _, rf := range List(s.Root) {
+		r := rf.Record
+		if r == nil || rf.Err != nil {
+			continue
+		}
+		switch r.RecordStatus {
+		case StatusActive:
+			days := s.Policy.Categories[r.Category].RetentionDays
+			t, err := time.Parse(time.RFC3339, r.UpdatedAt)
+			if days <= 0 || err != nil || now.Sub(t) < time.Duration(days)*24*time.Hour {
+				continue
+			}
+			rep.Expired = append(rep.Expired, rf.Path)
+			if !dryRun {
+				c := *r
+				stamp := s.stamp()
+				reason := fmt.Sprintf("expired: not updated for %d days (records.categories.%s.retention_days)", days, r.Category)
+				c.RecordStatus, c.RetiredAt, c.RetiredReason, c.UpdatedAt = StatusRetired, stamp, reason, stamp
+				c.Changes = appendChanges(c.Changes, RecordChange{Date: stamp, Summary: "retired: " + reason, Field: "record_status", OldValue: StatusActive, NewValue: StatusRetired})
+				if _, err := s.write(&c); err != nil {
+					return rep, err
+				}
+			}
+		case StatusRetired:
+			t, err := time.Parse(time.RFC3339, r.RetiredAt)
+			if err != nil || now.Sub(t) < grace {
+				continue
+			}
+			rep.Purged = append(rep.Purged, rf.Path)
+			if !dryRun {
+				if err := os.Remove(rf.Path); err != nil {
+					return rep, err
+				}
+			}
+		}
+	}
+	if len(rep.Purged) > 0 && !dryRun {
+		return rep, s.writeIndex()
+	}
+	return rep, nil
+}
