@@ -3,13 +3,14 @@ package install
 import (
 	"bytes"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 
 	"github.com/ccmem/ccmem/internal/service/settings"
 )

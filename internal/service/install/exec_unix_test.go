@@ -3,10 +3,11 @@
 package install
 
 import (
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 )
 
 // Replacing an installed binary that is open (running) swaps the name to

@@ -1,8 +1,9 @@
 package install
 
 import (
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"os"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 
 	"path/filepath"
 	"runtime"
