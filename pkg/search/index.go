@@ -74,6 +74,12 @@ type Options struct {
 	// prompt: the query is a user's prompt: each hit's evidence (see
 	// Hit.Evidence) is weighed for recall's bar.
 	prompt bool
+	// silentUnless, when set, says whether a hit clears per-prompt
+	// recall's bar; when none of the first Limit hits does, recall will
+	// say nothing whatever their order, and the ordering of updates
+	// (which quotes each hit) is skipped.
+	silentUnless func(h Hit, bar float64) bool
+	recallBar    float64
 	// window is the span of time the query names, if any; dates its
 	// date terms, each true when named outright (see findDates).
 	window Window
@@ -585,6 +591,9 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			keep *= 8 // filters left too few: look further down
 			continue
 		}
+		if ev != nil {
+			opt.recallBar = ev.Bar()
+		}
 		hits = adjust(hits, opt.query, opt)
 		return hits[:min(len(hits), opt.Limit)], ev
 	}
@@ -623,6 +632,11 @@ func adjust(hits []Hit, query string, opt Options) []Hit {
 	out := make([]Hit, len(hits))
 	for i, j := range idx {
 		out[i] = hits[j]
+	}
+	// updatesFirst only reorders the first Limit hits: when none of them
+	// clears recall's bar, recall is silent whatever the order.
+	if opt.silentUnless != nil && !slices.ContainsFunc(out[:min(len(out), opt.Limit)], func(h Hit) bool { return opt.silentUnless(h, opt.recallBar) }) {
+		return out
 	}
 	return updatesFirst(out, query, opt.Limit)
 }

@@ -77,7 +77,7 @@ type RecallReport struct {
 // Recall finds the few memories relevant to a user's prompt (see
 // ExplainRecall).
 func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
-	rep, err := ExplainRecall(ctx, e, prompt, o)
+	rep, err := explainRecall(ctx, e, prompt, o, true)
 	return rep.Recalled, err
 }
 
@@ -89,6 +89,13 @@ func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([
 // first. Folders are trusted by their modification time (a hook's
 // budget). The report says why recall stayed silent.
 func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOptions) (RecallReport, error) {
+	return explainRecall(ctx, e, prompt, o, false)
+}
+
+// explainRecall is ExplainRecall; hook says only what is recalled
+// matters, not the report's order of a ranking recall stays silent on
+// (see Options.silentUnless).
+func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOptions, hook bool) (RecallReport, error) {
 	rep := RecallReport{Terms: []RecallTerm{}, Ranked: []Hit{}, Verdicts: []string{}, Recalled: []Hit{}}
 	if o.MaxItems <= 0 {
 		rep.Silent = "recall is off (max_items is 0)"
@@ -110,8 +117,12 @@ func ExplainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		rep.Silent = "the prompt is small talk or request words only"
 		return rep, nil
 	}
-	hits, ev, err := search(ctx, e, prompt, Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
-		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off})
+	opt := Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
+		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off}
+	if hook {
+		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, 1) == "" }
+	}
+	hits, ev, err := search(ctx, e, prompt, opt)
 	if err != nil {
 		return rep, err
 	}

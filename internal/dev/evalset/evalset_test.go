@@ -1,10 +1,15 @@
 package evalset
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // hooks builds the hook binaries the corpus is replayed through.
@@ -127,4 +132,66 @@ func TestAblation(t *testing.T) {
 			t.Errorf("%s: search is no worse without it (dev %v against %v, coding MRR %.3f against %.3f)", r.Name, dev, full, r.CodingMRR, all.CodingMRR)
 		}
 	}
+}
+
+// TestRecallAsExplained: the hook's recall (search.Recall, which skips
+// ordering updates when no hit can clear the bar) recalls exactly what
+// search.ExplainRecall reports, in the same order, for every question,
+// small-talk prompt and unrelated request of both corpora — the shortcut
+// saves time and changes nothing. (That the hook still orders updates
+// when it speaks: pkg/memory's TestNewerUpdateComesFirst.)
+func TestRecallAsExplained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays two corpora through the hook binaries (make test runs it)")
+	}
+	dir, bins := t.TempDir(), hooks(t)
+	for name, c := range map[string]*Corpus{"chat": GenerateChat(), "coding": Generate(1)} {
+		w, err := Replay(filepath.Join(dir, name), bins, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type ask struct{ text, project string }
+		var asks []ask
+		for _, q := range c.Questions {
+			asks = append(asks, ask{q.Text, c.projectOf(q)})
+		}
+		for _, s := range append(append([]string{}, c.SmallTalk...), c.Unrelated...) {
+			if p := c.SmallTalkIn[s]; p != "" {
+				asks = append(asks, ask{s, p})
+			}
+		}
+		spoke := 0
+		for _, a := range asks {
+			p, err := store.ResolveProject(w.Env, w.Roots[a.project])
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := search.RecallOptions{Scope: search.ScopeOf(&p, false), MaxItems: 5, MinScore: 2.5, MinMatched: 0.1, Now: w.askedAt()}
+			got, err := search.Recall(context.Background(), w.Env, a.text, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := search.ExplainRecall(context.Background(), w.Env, a.text, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) > 0 {
+				spoke++
+			}
+			if !reflect.DeepEqual(refsOf(got), refsOf(rep.Recalled)) {
+				t.Errorf("%s %q: the hook recalls %v, ExplainRecall %v", name, a.text, refsOf(got), refsOf(rep.Recalled))
+			}
+		}
+		if spoke == 0 || spoke == len(asks) {
+			t.Errorf("%s: recall spoke for %d of %d prompts: the comparison proves nothing", name, spoke, len(asks))
+		}
+	}
+}
+
+func refsOf(hits []search.Hit) []string {
+	out := []string{}
+	for _, h := range hits {
+		out = append(out, h.Ref())
+	}
+	return out
 }
