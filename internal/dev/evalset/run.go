@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/ccmem/ccmem/internal/dev/baseline"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -281,135 +280,37 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// words are a text's plain terms, as a standard analyzer makes them
-// (Lucene's StandardAnalyzer): case-folded runs of letters and digits, and
-// each Han, Kana or Hangul character a term of its own. No stemming, no
-// stop words: the baselines' tokenizer.
-func words(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		var run []rune
-		for _, r := range w {
-			if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
-				if len(run) > 0 {
-					out = append(out, string(run))
-					run = run[:0]
-				}
-				out = append(out, string(r))
-				continue
-			}
-			run = append(run, r)
-		}
-		if len(run) > 0 {
-			out = append(out, string(run))
-		}
-	}
-	return out
-}
-
 // BM25 is a plain BM25 (k1 1.2, b 0.75) over each session's full text,
 // one document per session of the question's project; no stemming, no
-// fields, no stop words.
+// fields, no stop words (baseline.Index).
 func (w *World) BM25() Ranker {
-	type doc struct {
-		id string
-		tf map[string]int
-		n  int
-	}
-	byProject := map[string][]doc{}
+	byProject := map[string][]baseline.Doc{}
 	for _, s := range w.Corpus.Sessions {
-		d := doc{id: s.ID, tf: map[string]int{}}
-		for _, t := range words(s.Text) {
-			d.tf[t]++
-			d.n++
-		}
-		byProject[s.Project] = append(byProject[s.Project], d)
+		byProject[s.Project] = append(byProject[s.Project], baseline.Doc{ID: s.ID, Text: s.Text, Time: s.Start})
+	}
+	idx := map[string]*baseline.Index{}
+	for p, docs := range byProject {
+		idx[p] = baseline.NewIndex(docs)
 	}
 	return func(q Question, project string) []string {
-		docs := byProject[project]
-		avg := 0.0
-		for _, d := range docs {
-			avg += float64(d.n)
+		if x := idx[project]; x != nil {
+			return x.BM25(q.Text)
 		}
-		avg /= float64(max(len(docs), 1))
-		type scored struct {
-			id    string
-			score float64
-		}
-		var out []scored
-		terms := words(q.Text)
-		for _, d := range docs {
-			score := 0.0
-			for _, t := range terms {
-				tf := float64(d.tf[t])
-				if tf == 0 {
-					continue
-				}
-				df := 0
-				for _, o := range docs {
-					if o.tf[t] > 0 {
-						df++
-					}
-				}
-				idf := math.Log(1 + (float64(len(docs))-float64(df)+0.5)/(float64(df)+0.5))
-				score += idf * tf * 2.2 / (tf + 1.2*(0.25+0.75*float64(d.n)/avg))
-			}
-			if score > 0 {
-				out = append(out, scored{d.id, score})
-			}
-		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-		ids := make([]string, len(out))
-		for i, s := range out {
-			ids[i] = s.id
-		}
-		return ids
+		return nil
 	}
 }
 
-// Grep is grep -i with the question's words: sessions ranked by how many
-// of its words (longer than two letters) their full text holds, newer
-// first among equals.
+// Grep is grep -i with the question's words (baseline.Grep) over the
+// sessions of its project.
 func (w *World) Grep() Ranker {
 	return func(q Question, project string) []string {
-		type scored struct {
-			s     *Session
-			count int
-		}
-		var out []scored
-		var pats []string
-		for _, f := range strings.Fields(strings.ToLower(q.Text)) {
-			f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) })
-			if len([]rune(f)) > 2 {
-				pats = append(pats, f)
-			}
-		}
+		var docs []baseline.Doc
 		for _, s := range w.Corpus.Sessions {
-			if s.Project != project {
-				continue
-			}
-			text := strings.ToLower(s.Text)
-			n := 0
-			for _, p := range pats {
-				if strings.Contains(text, p) {
-					n++
-				}
-			}
-			if n > 0 {
-				out = append(out, scored{s, n})
+			if s.Project == project {
+				docs = append(docs, baseline.Doc{ID: s.ID, Text: s.Text, Time: s.Start})
 			}
 		}
-		sort.SliceStable(out, func(i, j int) bool {
-			if out[i].count != out[j].count {
-				return out[i].count > out[j].count
-			}
-			return out[i].s.Start.After(out[j].s.Start)
-		})
-		ids := make([]string, len(out))
-		for i, s := range out {
-			ids[i] = s.s.ID
-		}
-		return ids
+		return baseline.Grep(docs, q.Text)
 	}
 }
 

@@ -1,0 +1,158 @@
+package devcorpus
+
+import (
+	"fmt"
+	"io"
+	"sort"
+)
+
+// Targets on the held-out split, per language (issue 39).
+const (
+	TargetTalkGiven    = 0.05
+	TargetTasksGiven   = 0.35
+	TargetTasksRelated = 0.75
+)
+
+// ReplayReport is the replay's outcomes.
+type ReplayReport struct {
+	Outcomes []Outcome
+}
+
+// Row is one split and language's figures.
+type Row struct {
+	Split, Lang string
+	Talk, Tasks int
+	// Answerable counts the tasks an earlier session bears on.
+	Answerable int
+	// TalkGiven and TalkBM25, TalkGrep: small talk given memory by ccmem's
+	// recall, and how often plain BM25 and grep find anything for it (a
+	// baseline speaks whenever a word matches).
+	TalkGiven, TalkBM25, TalkGrep int
+	// TasksGiven: tasks recall gave memory; Related, Partly: of those, how
+	// many got a related (partly related) session first.
+	TasksGiven, Related, Partly int
+	// AnsGiven: answerable tasks given memory.
+	AnsGiven int
+	// Hit1 of each ranker over the answerable tasks: its first session is
+	// related; Hit5 likewise in its first five.
+	Hit1, Hit5 map[string]int
+}
+
+// Rankers the report shows, in order.
+var Rankers = []string{"ccmem recall", "ccmem search", "BM25", "grep"}
+
+// Rows are the figures per split and language.
+func (r *ReplayReport) Rows() []Row {
+	at := map[[2]string]*Row{}
+	var keys [][2]string
+	for _, o := range r.Outcomes {
+		k := [2]string{o.Split, o.Lang}
+		row := at[k]
+		if row == nil {
+			row = &Row{Split: o.Split, Lang: o.Lang, Hit1: map[string]int{}, Hit5: map[string]int{}}
+			at[k] = row
+			keys = append(keys, k)
+		}
+		if o.Label.Kind == KindTalk {
+			row.Talk++
+			if len(o.Recalled) > 0 {
+				row.TalkGiven++
+			}
+			if len(o.BM25) > 0 {
+				row.TalkBM25++
+			}
+			if len(o.Grep) > 0 {
+				row.TalkGrep++
+			}
+			continue
+		}
+		row.Tasks++
+		if len(o.Recalled) > 0 {
+			row.TasksGiven++
+			switch o.Label.relation(o.Recalled[0]) {
+			case related:
+				row.Related++
+			case partly:
+				row.Partly++
+			}
+		}
+		if !o.Label.Answerable() {
+			continue
+		}
+		row.Answerable++
+		if len(o.Recalled) > 0 {
+			row.AnsGiven++
+		}
+		for name, ranked := range map[string][]string{"ccmem recall": o.Recalled, "ccmem search": o.Search, "BM25": o.BM25, "grep": o.Grep} {
+			for i, sid := range ranked[:min(5, len(ranked))] {
+				if o.Label.relation(sid) == related {
+					if i == 0 {
+						row.Hit1[name]++
+					}
+					row.Hit5[name]++
+					break
+				}
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return keys[i][1] < keys[j][1]
+	})
+	out := make([]Row, len(keys))
+	for i, k := range keys {
+		out[i] = *at[k]
+	}
+	return out
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Print writes the report: per split and language, small talk given memory
+// (ccmem, and how often BM25 and grep would find something), tasks given
+// memory and how many of those got a related session first, then each
+// ranker's first session over the tasks an earlier session bears on.
+func (r *ReplayReport) Print(w io.Writer) {
+	rows := r.Rows()
+	fmt.Fprintf(w, "real people's prompts, replayed in time order (each against the sessions of its folder that ended before it)\n")
+	fmt.Fprintf(w, "  %-9s %-4s %5s %10s %6s %6s  %5s %10s %10s %8s\n", "split", "lang", "talk", "given mem.", "BM25", "grep", "tasks", "given mem.", "related", "partly")
+	for _, row := range rows {
+		verdict := ""
+		if row.Split == HeldOut {
+			ok := ratio(row.TalkGiven, row.Talk) <= TargetTalkGiven && ratio(row.TasksGiven, row.Tasks) >= TargetTasksGiven && ratio(row.Related+row.Partly, row.TasksGiven) >= TargetTasksRelated
+			verdict = map[bool]string{true: "PASS", false: "MISS"}[ok]
+		}
+		fmt.Fprintf(w, "  %-9s %-4s %5d %10.3f %6.3f %6.3f  %5d %10.3f %10.3f %8.3f  %s\n", row.Split, row.Lang, row.Talk, ratio(row.TalkGiven, row.Talk),
+			ratio(row.TalkBM25, row.Talk), ratio(row.TalkGrep, row.Talk), row.Tasks, ratio(row.TasksGiven, row.Tasks), ratio(row.Related, row.TasksGiven),
+			ratio(row.Partly, row.TasksGiven), verdict)
+	}
+	fmt.Fprintf(w, "  targets on held-out, per language: small talk given memory ≤ %.2f; tasks given memory ≥ %.2f, ≥ %.0f%% of those related or partly\n",
+		TargetTalkGiven, TargetTasksGiven, 100*TargetTasksRelated)
+	fmt.Fprintf(w, "  (related: the first session recalled bears on the task, by the labels; partly: on part of it; the rest are unrelated: noise)\n")
+	fmt.Fprintf(w, "\n  tasks an earlier session bears on: the first session (hit@1) and any of the first five (hit@5) related\n")
+	fmt.Fprintf(w, "  %-9s %-4s %5s %9s", "split", "lang", "tasks", "recalled")
+	for _, name := range Rankers {
+		fmt.Fprintf(w, " %13s", name+" @1")
+	}
+	for _, name := range Rankers[1:] {
+		fmt.Fprintf(w, " %13s", name+" @5")
+	}
+	fmt.Fprintln(w)
+	for _, row := range rows {
+		fmt.Fprintf(w, "  %-9s %-4s %5d %9.3f", row.Split, row.Lang, row.Answerable, ratio(row.AnsGiven, row.Answerable))
+		for _, name := range Rankers {
+			fmt.Fprintf(w, " %13.3f", ratio(row.Hit1[name], row.Answerable))
+		}
+		for _, name := range Rankers[1:] {
+			fmt.Fprintf(w, " %13.3f", ratio(row.Hit5[name], row.Answerable))
+		}
+		fmt.Fprintln(w)
+	}
+}
