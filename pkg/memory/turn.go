@@ -150,14 +150,19 @@ type RecallExplained struct {
 	// the text the model would get ("" for none).
 	Disabled bool   `json:"disabled"`
 	Context  string `json:"context"`
+	// Shown is how many memories the start-up block shows: recall does
+	// not repeat them.
+	Shown int `json:"shown_at_start"`
 	search.RecallReport
 }
 
 // ExplainPrompt tells what the userpromptsubmit hook would add for a
-// prompt typed in cwd as the first of a new session (nothing shown
-// yet), and why: the prompt's terms as recall weighs them, search's
-// first hits and the bar each clears or not, and, when it says nothing,
-// why. Nothing is written.
+// prompt typed in cwd as the first of a new session, and why: the
+// prompt's terms as recall weighs them, search's first hits and the bar
+// each clears or not, and, when it says nothing, why. The session's
+// start-up block is composed as the next start would compose it, and
+// what it shows is not recalled again, as in the hook. Nothing is
+// written.
 func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (RecallExplained, error) {
 	pl := locate(e, cwd)
 	rc := pl.cfg.Recall
@@ -168,12 +173,14 @@ func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (Recall
 		}
 		return RecallExplained{Disabled: true, RecallReport: search.RecallReport{Terms: []search.RecallTerm{}, Ranked: []search.Hit{}, Recalled: []search.Hit{}, Silent: why}}, nil
 	}
+	inj := compose(ctx, e, StartRequest{Cwd: cwd, Source: "startup"}, pl, nil, true)
+	shown := session.NewShown(inj.Block.Refs)
 	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.project, false),
-		MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
+		Skip: shown.WasShownKey, SkipMost: shown.ShownCount(), MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
 	if err != nil {
 		return RecallExplained{}, err
 	}
-	out := RecallExplained{RecallReport: rep}
+	out := RecallExplained{RecallReport: rep, Shown: len(inj.Block.Refs)}
 	if len(rep.Recalled) > 0 {
 		text, _ := RecallText(rep.Recalled, prompt, rc.MaxChars)
 		out.Context = inject.Neutralize(text)

@@ -725,6 +725,11 @@ func hasKey(keys []byte, k [shownKeyLen]byte) bool {
 	return i < n && string(keys[i*shownKeyLen:(i+1)*shownKeyLen]) == string(k[:])
 }
 
+// NewShown is what a session starting now has been shown: the memories its
+// start-up block shows (refs), and nothing else yet; ccmem show --recall
+// asks with it what the prompt hook would skip.
+func NewShown(refs []string) Prompted { return Prompted{shown: shownKeys(nil, refs)} }
+
 // ShownCount is how many memories the session was shown.
 func (p Prompted) ShownCount() int { return len(p.shown) / shownKeyLen }
 

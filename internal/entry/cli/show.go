@@ -29,7 +29,8 @@ are not yet archived are shown as the episodes that start will archive
 (nothing is written).
 
 With --recall PROMPT it prints instead what the userpromptsubmit hook would
-add to PROMPT typed as the first prompt of a new session in DIR, then why:
+add to PROMPT typed as the first prompt of a new session in DIR (after that
+session's start-up block, whose memories recall does not repeat), then why:
 each word of the prompt with its weight in this memory, the sessions that
 hold it and whether it counts (small talk, request words and words most of
 your sessions hold do not), the first hits of ccmem search for the prompt
@@ -81,6 +82,9 @@ func runShowRecall(c *command.Ctx, cwd, prompt string, asJSON bool) error {
 	}
 	if ex.Disabled {
 		return nil
+	}
+	if ex.Shown > 0 {
+		fmt.Fprintf(c.Stdout, "(the start-up block shows %s: recall does not repeat them)\n", textfmt.Plural(ex.Shown, "memory", "memories"))
 	}
 	fmt.Fprintln(c.Stdout)
 	fmt.Fprintf(c.Stdout, "── the prompt's words, as recall weighs them (%s in this memory) ──\n", textfmt.Plural(ex.Sessions, "session", "sessions"))
