@@ -8,6 +8,9 @@
 #   tmux       the interactive client runs under it (status line, /clear)
 #   chromium   the browser tests of `ccmem ui` drive it headless
 #   git        ccmem sync runs it; its tests use the real one (two HOMEs, a bare remote)
+#   scowl, unicode-data, wordnet-base
+#              the lexical data pkg/lexicon's tables are derived from
+#              (internal/dev/lexgen's TestTablesAreCurrent)
 #
 # Usage: install-test-tools.sh [TOOL...]   (default: every tool above)
 set -uo pipefail
@@ -20,17 +23,21 @@ package() {
     tmux) echo tmux ;;
     chromium) echo chromium ;;
     git) echo git ;;
+    scowl | unicode-data | wordnet-base) echo "$1" ;;
     *) return 1 ;;
   esac
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git)
+[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git scowl unicode-data wordnet-base)
 # present: the tool, or a stand-in the tests accept (Ubuntu names its
 # Chromium chromium-browser; Google Chrome drives the same way).
 present() {
   case "$1" in
     chromium) command -v chromium || command -v chromium-browser || command -v google-chrome ;;
+    scowl) test -f /usr/share/dict/scowl/english-words.10 ;;
+    unicode-data) test -f /usr/share/unicode/Unihan_Variants.txt.bz2 ;;
+    wordnet-base) test -f /usr/share/wordnet/data.noun ;;
     *) command -v "$1" ;;
   esac >/dev/null 2>&1
 }
@@ -52,7 +59,7 @@ elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 else
   fail "${missing[*]} not found, and installing needs root; $hint"
 fi
-echo "install-test-tools: installing ${pkgs[*]} from Debian's packages (the end-to-end tests drive them)" >&2
+echo "install-test-tools: installing ${pkgs[*]} from Debian's packages (the tests drive or read them)" >&2
 log=$(mktemp "${TMPDIR:-/tmp}/install-test-tools.XXXXXX") || fail "cannot make a temporary file (is TMPDIR writable?)"
 trap 'rm -f "$log"' EXIT
 if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >"$log" 2>&1; then
@@ -62,5 +69,5 @@ if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-
     { tail -5 "$log" >&2; fail "apt-get could not install ${pkgs[*]} (its last lines are above); $hint"; }
 fi
 for t in "${missing[@]}"; do
-  present "$t" || fail "$t is still not on PATH after installing $(package "$t")"
+  present "$t" || fail "$t is still not there after installing $(package "$t")"
 done
