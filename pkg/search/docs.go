@@ -63,6 +63,14 @@ type Doc struct {
 	Turn   int
 	Parent int
 	Fields [nFields]string
+	// Said marks the fields that hold what the model said (a session's
+	// conclusions, a passage's answer) rather than what a person wrote or
+	// a tool reported: a prompt's words found there are weaker evidence
+	// (see evidence), as a generic reply holds many words.
+	Said [nFields]bool
+	// Asked is what a person wrote in a Said field (a passage's question
+	// beside its answer): its words are the person's, not the model's.
+	Asked string
 	// Dates are terms indexed as they are, beside the body's: the day the
 	// memory was said and the days it names (see dateTerms).
 	Dates []string
@@ -294,6 +302,7 @@ func episodeDocs(path string, data []byte) []Doc {
 		}
 	}
 	d.Fields[fieldDesc] = capText(strings.Join(desc, "\n"))
+	d.Said[fieldDesc] = true
 	files := strings.Join(append(append(append([]string{}, ep.FilesChanged...), ep.Digest.Read...), ep.Digest.Commands...), " ")
 	body = append(body, strings.NewReplacer("/", " ", ".", " ", "_", " ").Replace(files), ep.GitBranch)
 	d.Fields[fieldBody] = capText(strings.Join(body, "\n"))
@@ -329,7 +338,7 @@ func episodeDocs(path string, data []byte) []Doc {
 		switch n.Kind {
 		case "opening":
 			p.Snippet = PassageText("", n.Text)
-			p.Fields[fieldBody] = capText(n.Text)
+			p.Fields[fieldBody] = capText(n.Text) // often what the person said before, recalled: their facts
 			p.Dates = dateTerms(n.Text, p.Time)
 			out = append(out, p)
 		case "prompt", "answer":
@@ -346,8 +355,9 @@ func episodeDocs(path string, data []byte) []Doc {
 			for _, c := range turnPassages(strings.Join(asked, " "), strings.Join(said, " ")) {
 				q := p
 				q.Snippet = c.snippet
-				q.Fields[fieldBody] = capText(c.text)
-				q.Dates = dateTerms(c.text, q.Time)
+				q.Fields[fieldBody] = capText(c.asked + "\n" + c.said)
+				q.Said[fieldBody], q.Asked = true, capText(c.asked)
+				q.Dates = dateTerms(c.asked+"\n"+c.said, q.Time)
 				out = append(out, q)
 			}
 		default:
@@ -364,9 +374,9 @@ func episodeDocs(path string, data []byte) []Doc {
 	return out
 }
 
-// chunk is one passage of a turn: the text indexed, and the text kept to
-// quote.
-type chunk struct{ text, snippet string }
+// chunk is one passage of a turn: what was asked and what was concluded,
+// indexed, and the text kept to quote.
+type chunk struct{ asked, said, snippet string }
 
 // turnPassages cuts a turn into passages: one (what was asked, then what
 // was concluded) when it fits passageLen; else what was asked in pieces of
@@ -375,7 +385,7 @@ type chunk struct{ text, snippet string }
 // not cut away.
 func turnPassages(asked, said string) []chunk {
 	if textfmt.Chars(asked)+textfmt.Chars(said) <= passageLen {
-		return []chunk{{asked + "\n" + said, PassageText(asked, said)}}
+		return []chunk{{asked, said, PassageText(asked, said)}}
 	}
 	tail := textfmt.Shorten(said, passageLen/4)
 	var out []chunk
@@ -384,7 +394,7 @@ func turnPassages(asked, said string) []chunk {
 	flush := func() {
 		if len(cur) > 0 {
 			text := strings.Join(cur, " ")
-			out = append(out, chunk{text, PassageText(text, tail)})
+			out = append(out, chunk{text, tail, PassageText(text, tail)})
 			cur, n = nil, 0
 		}
 	}
@@ -397,7 +407,7 @@ func turnPassages(asked, said string) []chunk {
 	}
 	flush()
 	if said != "" {
-		out = append(out, chunk{said, PassageText("", said)})
+		out = append(out, chunk{"", said, PassageText("", said)})
 	}
 	return out
 }

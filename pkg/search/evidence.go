@@ -3,26 +3,42 @@ package search
 import (
 	"math"
 	"sort"
+
+	"github.com/ccmem/ccmem/pkg/lexicon"
 )
 
 // evidence weighs what a prompt's hits hold of it, for recall's bar: only
 // the prompt's telling terms count — not small talk, not the words
-// requests are built of (weakTerms), and not a term this person's
-// sessions hold so often that it tells none of them apart (common: in a
-// quarter of them or more, once there are enough to tell).
+// requests are built of, not grammar (weakTerms) — and each counts by how
+// unlikely it is that a session holds it by chance: what the word is in
+// the language at large (lexicon.Chance: an everyday word is likely, a
+// name, a piece of jargon or an identifier is not) and what it is in this
+// person's sessions (held by most of them, it tells none apart). The two
+// are pooled as a small store needs: the sessions that hold the word, and
+// priorSessions imaginary sessions that hold it as often as the language
+// says. In a store of five sessions, one that holds "item" says little; in
+// a store of five hundred, one that holds "invoicing" says much.
 type evidence struct {
 	rd      reading
 	terms   []string
 	idf, df []float64
+	// chance is each term's chance in the language (lexicon.Chance), w its
+	// weight toward the bar once the sessions that hold it are counted
+	// (see settle).
+	chance, w []float64
 	// weak is why each term does not count ("" when it does, so far).
 	weak []string
 	// bit is each counted term's bit in a document's mask (0: not
 	// tracked: weak, or past the 64 weightiest).
 	bit []uint64
 	// in counts the sessions holding each term, sessions all sessions
-	// in scope (both as the search found them).
-	in       []int
+	// in scope; held counts the memories holding it, sessions and the
+	// memories that are no session (a line of a MEMORY.md, a learned
+	// entry, a record), memories the latter in scope (all as the search
+	// found them).
+	in, held []int
 	sessions int
+	memories int
 	// telling is the mask of terms that count once common ones are
 	// known; total their weight.
 	telling uint64
@@ -31,39 +47,60 @@ type evidence struct {
 	// (its index among the query's, from 1; 0: none): a span's terms
 	// weigh as one, however many days it has.
 	group []int
-	// bar is the least evidence recall takes (see Bar).
-	bar float64
 	// own is how many of terms are the query's: the rest are related
 	// words the bridge brought, which count toward a hit's evidence at
-	// their (lowered) weight but not toward the whole.
+	// bridgeEvidence of their weight but not toward the whole.
 	own int
 }
 
-// Bar is the least evidence a hit needs to be recalled: MinEvidence, or
-// less in a memory so small that no term weighs that much (a term held by
-// one session and one of its passages).
-func (ev *evidence) Bar() float64 { return ev.bar }
+// priorSessions is how many memories' worth the language's word counts
+// weigh beside this person's (see evidence).
+const priorSessions = 4
+
+// sessionTerms and memoryTerms are the lengths, in terms, of a session
+// and of a memory that is no session (a line, an entry) that chances are
+// reckoned for: lexicon.Chance is a session's; a line of a dozen words
+// holds a word by chance a hundred times less often.
+const (
+	sessionTerms = 2000
+	memoryTerms  = 20
+)
+
+// chanceDate is the chance a session says or names a given day.
+const chanceDate = 0.04
 
 // commonShare and commonFloor say when a term is common in a person's
-// memory: held by at least commonShare of their sessions, when they have
-// commonFloor sessions or more (fewer tell nothing about their habits).
+// memory, to say so: held by at least commonShare of their sessions, when
+// they have commonFloor sessions or more (fewer tell nothing about their
+// habits). Its weight already says it (see evidence).
 const (
 	commonShare = 0.25
 	commonFloor = 8
 )
 
-func newEvidence(rd reading, terms []string, idf, df []float64, group []int, docs, own int) *evidence {
-	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, len(terms)), bit: make([]uint64, len(terms)), in: make([]int, len(terms)),
-		group: append(group, make([]int, len(terms)-len(group))...), bar: min(MinEvidence, math.Log(1+(float64(docs)-1.5)/2.5)), own: own}
+func newEvidence(rd reading, terms []string, idf, df []float64, group []int, own int) *evidence {
+	n := len(terms)
+	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, n), bit: make([]uint64, n), in: make([]int, n), held: make([]int, n),
+		chance: make([]float64, n), w: make([]float64, n), group: append(group, make([]int, n-len(group))...), own: own}
 	var telling []int
 	for i, t := range terms {
 		ev.weak[i] = rd.why[t]
+		switch {
+		case ev.group[i] > 0 || isDateTerm(t):
+			ev.chance[i] = chanceDate
+		default:
+			ev.chance[i] = lexicon.Chance(t)
+		}
+		if ev.weak[i] == "" && ev.chance[i] >= 1 {
+			ev.weak[i] = weakGrammar
+		}
 		if ev.weak[i] == "" {
 			telling = append(telling, i)
 		}
 	}
-	// The weightiest 64 are tracked (a pasted page has hundreds).
-	sort.SliceStable(telling, func(a, b int) bool { return idf[telling[a]] > idf[telling[b]] })
+	// The 64 least likely by chance are tracked (a pasted page has
+	// hundreds of terms).
+	sort.SliceStable(telling, func(a, b int) bool { return ev.chance[telling[a]] < ev.chance[telling[b]] })
 	for k, i := range telling[:min(len(telling), 64)] {
 		ev.bit[i] = 1 << k
 	}
@@ -73,14 +110,16 @@ func newEvidence(rd reading, terms []string, idf, df []float64, group []int, doc
 // reset clears the counts before a scoring pass.
 func (ev *evidence) reset() {
 	clear(ev.in)
-	ev.sessions = 0
+	clear(ev.held)
+	ev.sessions, ev.memories = 0, 0
 }
 
-// settle marks the common terms, once every unit is scored, and the seams
-// they make in text written without spaces (see reading.seams); then sums
-// the telling terms' weight. A term no memory holds counts toward that
-// weight, unless it is a bigram of text written without spaces: those
-// are mostly the seams between its words, which no memory holds either.
+// settle weighs each term once every unit is scored (the sessions that
+// hold it are known), marks the seams common terms make in text written
+// without spaces (see reading.seams), then sums the telling terms' weight.
+// A term no memory holds counts toward that weight, unless it is a bigram
+// of text written without spaces: those are mostly the seams between its
+// words, which no memory holds either.
 func (ev *evidence) settle() {
 	at := map[string]int{}
 	for i, t := range ev.terms {
@@ -93,9 +132,21 @@ func (ev *evidence) settle() {
 	ev.telling, ev.total = 0, 0
 	spans := map[int]float64{}
 	for i, t := range ev.terms {
+		// The chance a memory of this store holds the term, from the
+		// language: a session's, and a short memory's for the rest.
+		c := ev.chance[i]
+		if units := ev.sessions + ev.memories; units > 0 && c < 1 {
+			short := -math.Expm1(math.Log1p(-c) * memoryTerms / sessionTerms)
+			c = (float64(ev.sessions)*c + float64(ev.memories)*short) / float64(units)
+		}
+		held := (float64(ev.held[i]) + priorSessions*c) / (float64(ev.sessions+ev.memories) + priorSessions)
+		ev.w[i] = -math.Log(min(held, 1))
+		if i >= ev.own {
+			ev.w[i] *= bridgeEvidence // a related word the bridge brought
+		}
 		ev.weak[i] = ev.rd.why[t]
-		if ev.weak[i] == "" && ev.Common(i) && ev.group[i] == 0 {
-			ev.weak[i] = weakCommon
+		if ev.weak[i] == "" && ev.chance[i] >= 1 {
+			ev.weak[i] = weakGrammar
 		}
 		if ev.bit[i] == 0 || ev.weak[i] != "" {
 			continue
@@ -104,10 +155,10 @@ func (ev *evidence) settle() {
 		switch {
 		case i >= ev.own:
 		case ev.group[i] > 0:
-			spans[ev.group[i]] = max(spans[ev.group[i]], ev.idf[i])
+			spans[ev.group[i]] = max(spans[ev.group[i]], ev.w[i])
 		case ev.df[i] == 0 && isCJKTerm(t):
 		default:
-			ev.total += ev.idf[i]
+			ev.total += ev.w[i]
 		}
 	}
 	for _, w := range spans {
@@ -120,29 +171,33 @@ func (ev *evidence) Common(i int) bool {
 	return ev.sessions >= commonFloor && float64(ev.in[i]) >= commonShare*float64(ev.sessions)
 }
 
-// of is the evidence a document's mask gives: the weight of the telling
-// terms it holds, and that as a share of theirs all.
-func (ev *evidence) of(mask uint64) (float64, float64) {
+// saidEvidence is how much a telling term counts when a memory holds it
+// only in what the model said (a reply's generic words), not in what a
+// person wrote.
+const saidEvidence = 0.5
+
+// of is the evidence a document's masks give (all the telling terms it
+// holds, and those it holds outside what the model said): their weight,
+// and that as a share of theirs all.
+func (ev *evidence) of(mask, own uint64) (float64, float64) {
 	w := 0.0
 	var spans map[int]float64
 	for i, b := range ev.bit {
 		if b == 0 || mask&b == 0 || ev.telling&b == 0 {
 			continue
 		}
+		x := ev.w[i]
+		if own&b == 0 {
+			x *= saidEvidence
+		}
 		if g := ev.group[i]; g > 0 {
 			if spans == nil {
 				spans = map[int]float64{}
 			}
-			spans[g] = max(spans[g], ev.idf[i])
+			spans[g] = max(spans[g], x)
 			continue
 		}
-		if i >= ev.own {
-			// A related word the bridge brought: ranked at bridgeWeight,
-			// it counts toward the bar at bridgeEvidence of its idf.
-			w += ev.idf[i] * bridgeEvidence / bridgeWeight
-			continue
-		}
-		w += ev.idf[i]
+		w += x
 	}
 	for _, x := range spans {
 		w += x

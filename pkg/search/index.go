@@ -528,8 +528,8 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 		for i, t := range terms {
 			group[i] = opt.spanOf[t]
 		}
-		ev = newEvidence(rd, terms, idf, df, group, n, len(terms)-bridged)
-		acc.masks = make([]uint64, largest)
+		ev = newEvidence(rd, terms, idf, df, group, len(terms)-bridged)
+		acc.masks, acc.owns = make([]uint64, largest), make([]uint64, largest)
 	}
 	for {
 		top := &topK{keep: keep}
@@ -583,16 +583,13 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			h := Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet, Turn: d.Turn,
 				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000}
 			if ev != nil {
-				h.Evidence, h.Share = ev.of(c.mask)
+				h.Evidence, h.Share = ev.of(c.mask, c.own)
 			}
 			hits = append(hits, h)
 		}
 		if len(hits) < opt.Limit && len(cands) == keep && keep < 1<<24 {
 			keep *= 8 // filters left too few: look further down
 			continue
-		}
-		if ev != nil {
-			opt.recallBar = ev.Bar()
 		}
 		hits = adjust(hits, opt.query, opt)
 		return hits[:min(len(hits), opt.Limit)], ev
@@ -727,7 +724,7 @@ func (t *topK) sorted() []cand {
 // prompt, are the telling terms each document holds (see evidence).
 type accumulator struct {
 	scores, matched []float32
-	masks           []uint64
+	masks, owns     []uint64
 	touched         []uint32
 }
 
@@ -738,6 +735,7 @@ type cand struct {
 	score   float32
 	matched float32
 	mask    uint64
+	own     uint64 // of mask, the terms held outside what the model said
 }
 
 // better orders candidates: higher score first, then a stable order.
@@ -755,25 +753,34 @@ func (c cand) better(o cand) bool {
 // (BM25F: each posting's stored impact times the term's idf) and offers
 // them to top.
 func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator, top *topK, ev *evidence, off Signal) {
-	scores, matched, masks := acc.scores, acc.matched, acc.masks
+	scores, matched, masks, owns := acc.scores, acc.matched, acc.masks, acc.owns
 	touched := acc.touched[:0]
 	defer func() {
 		// Clear only what this unit touched, for the next.
 		for _, d := range touched {
 			scores[d], matched[d] = 0, 0
 			if masks != nil {
-				masks[d] = 0
+				masks[d], owns[d] = 0, 0
 			}
 		}
 		acc.touched = touched[:0]
 	}()
 	le := binary.LittleEndian
 	passages := r.hasPassages()
-	if ev != nil && passages {
-		// The sessions in scope, and those that hold each term.
-		ev.sessions += r.tops
+	if ev != nil {
+		// The sessions in scope and the other memories, and those that
+		// hold each term.
+		if passages {
+			ev.sessions += r.tops
+		} else {
+			ev.memories += r.tops
+		}
 		for i, t := range terms {
-			ev.in[i] += int(r.dict[t].top)
+			top := int(r.dict[t].top)
+			if passages {
+				ev.in[i] += top
+			}
+			ev.held[i] += top
 		}
 	}
 	for i, t := range terms {
@@ -781,7 +788,7 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 		if err != nil || len(buf) == 0 {
 			continue
 		}
-		w := float32(idf[i] * impactMax / math.MaxUint16)
+		w := float32(idf[i] * impactMax / impactScale)
 		m := float32(share[i])
 		var bit uint64
 		if ev != nil {
@@ -795,32 +802,35 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 			if matched[d] == 0 {
 				touched = append(touched, d)
 			}
-			scores[d] += w * float32(le.Uint16(buf[off+4:]))
+			v := le.Uint16(buf[off+4:])
+			scores[d] += w * float32(v&impactScale)
 			matched[d] += m
 			if bit != 0 {
 				masks[d] |= bit
+				if v&ownBit != 0 {
+					owns[d] |= bit
+				}
 			}
 		}
 	}
 	for _, d := range touched {
 		score, m := scores[d], matched[d]
-		var mask uint64
+		var mask, own uint64
 		if masks != nil {
-			mask = masks[d]
+			mask, own = masks[d], owns[d]
 		}
 		// A passage is fused with its session: what it says, and how
-		// well the whole session matches.
+		// well the whole session matches. Its evidence for recall is its
+		// own: what it quotes must hold the prompt's words, not a long
+		// session somewhere around it.
 		if p := r.parent(d); p > 0 && passages && off&SignalSessions == 0 {
 			score += passageFusion * scores[p-1]
 			m = max(m, matched[p-1])
-			if masks != nil {
-				mask |= masks[p-1]
-			}
 		}
 		if len(top.h) == top.keep && score < top.h[0].score {
 			continue // below the worst kept: most docs of a large unit
 		}
-		top.offer(cand{r: r, doc: d, score: score, matched: m, mask: mask})
+		top.offer(cand{r: r, doc: d, score: score, matched: m, mask: mask, own: own})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -29,11 +30,17 @@ type RecallOptions struct {
 	Off Signal
 }
 
-// MinEvidence is the least weight of a prompt's telling terms (by idf)
-// that a memory must hold to be recalled: about one word that fewer than
-// one in seven of the memories hold. A prompt made only of small talk,
-// request words and words common in this memory holds none.
-const MinEvidence = 2.0
+// MinEvidence is the least weight of a prompt's telling terms that a
+// memory must hold to be recalled (see evidence): odds of about one in
+// twenty that a session holds them by chance. A prompt made only of small
+// talk, request words, grammar and words common in this memory holds none.
+// A question (see AsksQuestion) needs MinQuestionEvidence: it asks for
+// what memory holds, and a short one ("what pets does Nate have?") has few
+// words to hold.
+const (
+	MinEvidence         = 3.0
+	MinQuestionEvidence = 2.0
+)
 
 // maxRecallPrompt is how much of a prompt recall reads for its words: a
 // person's question fits many times over; a pasted log of megabytes would
@@ -72,6 +79,10 @@ type RecallReport struct {
 	Recalled []Hit    `json:"recalled"`
 	// Silent says why nothing was recalled ("" when something was).
 	Silent string `json:"silent,omitempty"`
+	// Question says the prompt asks a question (its bar is
+	// MinQuestionEvidence), Bar the evidence a first hit needs.
+	Question bool    `json:"question"`
+	Bar      float64 `json:"bar"`
 }
 
 // Recall finds the few memories relevant to a user's prompt (see
@@ -104,6 +115,7 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	if len(prompt) > maxRecallPrompt {
 		prompt = strings.ToValidUTF8(prompt[:maxRecallPrompt], "")
 	}
+	prompt = ClientMarks(prompt)
 	// Small talk needs no index read at all.
 	weak := weakTerms(prompt)
 	telling := false
@@ -117,8 +129,14 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		rep.Silent = "the prompt is small talk or request words only"
 		return rep, nil
 	}
+	rep.Question = AsksQuestion(prompt)
+	bar := MinEvidence
+	if rep.Question {
+		bar = MinQuestionEvidence
+	}
+	rep.Bar = bar
 	opt := Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
-		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off}
+		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off, recallBar: bar}
 	if hook {
 		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, 1) == "" }
 	}
@@ -130,16 +148,12 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	if ev != nil {
 		rep.Sessions = ev.sessions
 		for i, t := range ev.terms {
-			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.idf[i]), In: ev.in[i], Weak: ev.weak[i], Related: i >= ev.own})
+			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.w[i]), In: ev.in[i], Weak: ev.weak[i], Related: i >= ev.own})
 		}
 	}
 	if len(hits) == 0 {
 		rep.Silent = "no memory holds a word of the prompt"
 		return rep, nil
-	}
-	bar := MinEvidence
-	if ev != nil {
-		bar = ev.Bar()
 	}
 	rep.Verdicts = make([]string, len(hits))
 	for i, h := range hits {
@@ -165,6 +179,20 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		rep.Recalled = append(rep.Recalled, h)
 	}
 	return rep, nil
+}
+
+// clientMark matches what the client writes into a prompt in place of
+// what was pasted or dropped in ("[Pasted text #1 +19 lines]", "[Image
+// #2]") and its notes ("[Request interrupted by user]"): words no person
+// typed, which say nothing about what the prompt needs.
+var clientMark = lazyregexp.New(`\[(?:Pasted text #\d+(?: \+\d+ lines?)?|Image #\d+|Image: [^\]\n]{0,200}|Request interrupted by user[^\]\n]{0,40})\]`)
+
+// ClientMarks is a prompt without the client's placeholders and notes.
+func ClientMarks(prompt string) string {
+	if !strings.Contains(prompt, "[") {
+		return prompt
+	}
+	return clientMark.ReplaceAllString(prompt, " ")
 }
 
 // followBar is the part of the bar a hit after the first must clear: the

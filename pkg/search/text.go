@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ccmem/ccmem/pkg/lexicon"
 )
 
 // stopwords are words too common in English to tell memories apart
@@ -367,22 +369,43 @@ func (rd reading) seams(common func(string) bool) {
 	}
 	for _, bgs := range rd.runs {
 		why := make([]string, len(bgs))
-		covered := make([]bool, len(bgs)+1)
+		// cover: the bigram is a word (a request word, a word common in
+		// this memory or a word of the language), whose characters it
+		// takes.
+		cover := make([]bool, len(bgs))
 		for i, bg := range bgs {
+			cover[i] = lexicon.Word(bg)
 			switch {
 			case stopped(bg):
 				why[i] = weakSmallTalk
+				cover[i] = true
 			case common != nil && common(bg):
 				why[i] = weakCommon
-			case hasGrammar(bg):
+				cover[i] = true
+			case hasGrammar(bg) || lexicon.Grammar(bg):
 				why[i] = weakGrammar
 			}
-			if why[i] == weakSmallTalk || why[i] == weakCommon {
-				covered[i], covered[i+1] = true, true
+		}
+		// A bigram whose first character a word or a character of grammar
+		// on its left takes, and whose second one a word or a character
+		// of grammar on its right takes, only joins them ("件报" in 插件报错,
+		// "我確" in 幫我確認, "交代" in 提交代码).
+		taken := func(i int, left bool) bool {
+			r, _ := utf8.DecodeRuneInString(bgs[i])
+			if !left {
+				_, size := utf8.DecodeRuneInString(bgs[i])
+				r, _ = utf8.DecodeRuneInString(bgs[i][size:])
 			}
+			if lexicon.GrammarChar(r) {
+				return true
+			}
+			if left {
+				return i > 0 && cover[i-1]
+			}
+			return i+1 < len(bgs) && cover[i+1]
 		}
 		for i, bg := range bgs {
-			if why[i] == "" && covered[i] && covered[i+1] {
+			if why[i] == "" && taken(i, true) && taken(i, false) {
 				why[i] = weakSeam
 			}
 			rd.mark(bg, why[i])
@@ -401,3 +424,36 @@ func hasGrammar(bg string) bool {
 	}
 	return false
 }
+
+// AsksQuestion tells whether a prompt asks a question: it ends with a
+// question mark, opens with a question word (what, when, how, did, ¿…),
+// or holds one of Chinese (什麼, 哪, 誰, 嗎, 呢, 多少) or Japanese (いつ, どこ,
+// 誰, 何, ending in か).
+func AsksQuestion(prompt string) bool {
+	p := strings.TrimSpace(ClientMarks(prompt))
+	if p == "" {
+		return false
+	}
+	if strings.HasSuffix(p, "?") || strings.HasSuffix(p, "？") || strings.HasPrefix(p, "¿") {
+		return true
+	}
+	if words := strings.FieldsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }); len(words) > 0 &&
+		slices.Contains(questionWords, strings.ToLower(words[0])) {
+		return true
+	}
+	for _, q := range questionCJK {
+		if strings.Contains(p, q) {
+			return true
+		}
+	}
+	return strings.HasSuffix(p, "か") || strings.HasSuffix(p, "か。")
+}
+
+// questionWords open an English or Spanish question.
+var questionWords = []string{"what", "what's", "whats", "when", "where", "who", "whom", "whose", "which", "why", "how", "did", "do",
+	"does", "is", "are", "was", "were", "can", "could", "should", "would", "will", "have", "has", "qué", "cuándo", "dónde",
+	"quién", "cómo", "cuál", "cuánto", "por"}
+
+// questionCJK are the words Chinese and Japanese questions are asked with.
+var questionCJK = []string{"什麼", "什么", "哪", "誰", "谁", "幾", "几", "嗎", "吗", "呢", "多少", "怎麼", "怎么", "為何", "为何",
+	"いつ", "どこ", "どう", "何"}

@@ -59,21 +59,21 @@ func TestTerms(t *testing.T) {
 }
 
 // TestWeakTerms: the terms of a prompt that tell nothing about which
-// memory it needs — small talk, request words, kana grammar, single
-// characters and the bigrams that only join two request words — in every
-// script, and the ones that do.
+// memory it needs — small talk, request words, kana grammar, Chinese
+// grammar, single characters and the bigrams that only join two words —
+// in every script, and the ones that do.
 func TestWeakTerms(t *testing.T) {
 	for prompt, want := range map[string]map[string]string{
 		"thanks, ok — go on please":   {"thank": weakSmallTalk, "ok": weakSmallTalk, "go": weakSmallTalk, "pleas": weakSmallTalk},
 		"ok, and the invoice export?": {"ok": weakSmallTalk, "invoic": "", "export": ""},
 		"好的謝謝":                        {"好的": weakSmallTalk, "的謝": weakGrammar, "謝謝": weakSmallTalk},
-		"幫我調整字體":                      {"幫我": weakSmallTalk, "我調": "", "調整": "", "整字": "", "字體": ""},
+		"幫我調整字體":                      {"幫我": weakSmallTalk, "我調": weakSeam, "調整": "", "整字": weakSeam, "字體": ""},
 		"這個函式的回傳值":                    {"這個": weakSmallTalk, "個函": "", "函式": "", "式的": weakGrammar, "的回": weakGrammar, "回傳": "", "傳值": ""},
 		"fix the date parser":         {"fix": weakSmallTalk, "date": "", "parser": ""},
 		"幫我確認":                        {"幫我": weakSmallTalk, "我確": weakSeam, "確認": weakSmallTalk},
 		"幫我看一下":                       {"幫我": weakSmallTalk, "我看": weakSeam, "看一": weakSmallTalk, "一下": weakSmallTalk},
 		"好":                           {"好": weakSingle},
-		"幫我確認一下羽毛球拍":                  {"幫我": weakSmallTalk, "我確": weakSeam, "確認": weakSmallTalk, "認一": weakSeam, "一下": weakSmallTalk, "下羽": "", "羽毛": "", "毛球": "", "球拍": ""},
+		"幫我確認一下羽毛球拍":                  {"幫我": weakSmallTalk, "我確": weakSeam, "確認": weakSmallTalk, "認一": weakSeam, "一下": weakSmallTalk, "下羽": weakSeam, "羽毛": "", "毛球": weakSeam, "球拍": ""},
 		"ありがとう":                       {"あり": weakSmallTalk, "りが": weakSmallTalk, "がと": weakSmallTalk, "とう": weakSmallTalk},
 		"関数の戻り値":                      {"関数": "", "数の": weakGrammar, "の戻": weakGrammar, "戻り": weakGrammar, "り値": weakGrammar},
 		// A term weak in one place and telling in another tells.
@@ -117,12 +117,13 @@ func TestStopListsAreCurrent(t *testing.T) {
 }
 
 // TestSeamsOfCommonWords: once a word is known to be common in a
-// person's memory (調整, "adjust"), the bigrams that only join it to a
-// request word (我調, 整一) are seams too; the words after it still tell.
+// person's memory (調整, "adjust"), it is weak, and the bigrams that only
+// join it to the words around it (我調, 整一) are seams; the words after it
+// still tell.
 func TestSeamsOfCommonWords(t *testing.T) {
 	rd := readPrompt("幫我調整一下標題")
 	rd.seams(func(t string) bool { return t == "調整" })
-	want := map[string]string{"幫我": weakSmallTalk, "我調": weakSeam, "調整": weakCommon, "整一": weakSeam, "一下": weakSmallTalk, "下標": "", "標題": ""}
+	want := map[string]string{"幫我": weakSmallTalk, "我調": weakSeam, "調整": weakCommon, "整一": weakSeam, "一下": weakSmallTalk, "下標": weakSeam, "標題": ""}
 	if !reflect.DeepEqual(rd.why, want) {
 		t.Fatalf("why = %q, want %q", rd.why, want)
 	}

@@ -192,7 +192,9 @@ func (u unit) docs(ents []entry) []Doc {
 //	postings: per posting: u32 doc, u16 impact — the term's BM25F weight
 //	  in the doc before idf (saturated term frequency over the fields,
 //	  normalised by the fields' lengths against the unit's averages),
-//	  scaled to 0..65535: a query multiplies and adds, nothing more
+//	  scaled to 0..32767: a query multiplies and adds, nothing more; bit
+//	  15 set when the doc holds the term outside what the model said
+//	  (see Doc.Said)
 //	doc offsets: per doc, u32 offset of its record in docs
 //	docs: per doc: u8 kind (bit 7: hidden unless asked for), i64 unix
 //	  seconds, u32 line, u32 turn, then path, title, snippet and scope,
@@ -210,7 +212,7 @@ func (u unit) docs(ents []entry) []Doc {
 // block's when it is read (all of a small file's at open). A damaged file
 // is never trusted: the unit is rebuilt from its sources.
 const (
-	magic      = "CCMIDX09"
+	magic      = "CCMIDX10"
 	headerLen  = 80
 	postingLen = 6
 	blockLen   = 4096
@@ -219,6 +221,10 @@ const (
 	// hiddenBit marks a doc left out unless asked for (a retired or
 	// archived record: forgotten, never recalled).
 	hiddenBit = 0x80
+	// impactScale is the largest stored impact; ownBit marks a posting of
+	// a term the doc holds outside what the model said.
+	impactScale = 0x7fff
+	ownBit      = 0x8000
 )
 
 // ieee is the checksum's polynomial: IEEE, whose table costs nothing to
@@ -257,8 +263,9 @@ func index(stamp string, docs []Doc) *built {
 	// field: a unit of thousands of passages is held compactly until the
 	// field lengths' averages are known.
 	type termFreq struct {
-		id uint32
-		tf [nFields]uint16
+		id  uint32
+		tf  [nFields]uint16
+		own bool // held outside what the model said (see Doc.Said)
 	}
 	ids := map[string]uint32{}
 	var names []string
@@ -270,14 +277,19 @@ func index(stamp string, docs []Doc) *built {
 		d := &docs[i]
 		var tfs []termFreq
 		clear(at)
+		asked := map[string]bool{}
+		for _, t := range Terms(d.Asked) {
+			asked[t] = true
+		}
 		for f := range nFields {
 			terms := Terms(d.Fields[f])
+			said := len(terms)
 			if f == fieldBody {
-				terms = append(terms, d.Dates...)
+				terms = append(terms, d.Dates...) // the days: facts, whoever said them
 			}
 			lens[i][f] = len(terms)
 			totals[f] += float64(len(terms))
-			for _, t := range terms {
+			for k, t := range terms {
 				id, ok := ids[t]
 				if !ok {
 					id = uint32(len(names))
@@ -293,9 +305,13 @@ func index(stamp string, docs []Doc) *built {
 				if tfs[j].tf[f] < math.MaxUint16 {
 					tfs[j].tf[f]++
 				}
+				if !d.Said[f] || k >= said || asked[t] {
+					tfs[j].own = true
+				}
 			}
 			d.Fields[f] = "" // indexed: only the stored parts are written
 		}
+		d.Asked = ""
 		all[i] = tfs
 	}
 	var avg [nFields]float64
@@ -311,9 +327,12 @@ func index(stamp string, docs []Doc) *built {
 				}
 			}
 			impact := (k1 + 1) * tf / (k1 + tf)
-			q := uint16(min(math.Round(impact/impactMax*math.MaxUint16), math.MaxUint16))
+			q := uint16(max(min(math.Round(impact/impactMax*impactScale), impactScale), 1))
+			if x.own {
+				q |= ownBit
+			}
 			t := names[x.id]
-			b.post[t] = append(b.post[t], posting{uint32(i), max(q, 1)})
+			b.post[t] = append(b.post[t], posting{uint32(i), q})
 		}
 		all[i] = nil
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // SampleSize is how many prompts of a source are labelled (all its
@@ -244,6 +245,36 @@ func (r *replayer) search(ctx context.Context, p Prompt, limit int) []string {
 	return sessionsIn(paths.String())
 }
 
+// explain writes how recall weighs a prompt (see ReplayOptions.Explain).
+func (r *replayer) explain(ctx context.Context, w io.Writer, lb Label, p Prompt) {
+	ex, err := memory.ExplainPrompt(ctx, r.env, p.Project, p.Text)
+	if err != nil {
+		fmt.Fprintf(w, "%s: %v\n", lb.ID, err)
+		return
+	}
+	fmt.Fprintf(w, "\n=== %s %s %s rel=%v part=%v | %s\n", lb.ID, lb.Kind, p.Lang, lb.Related, lb.Partly, strings.Join(strings.Fields(p.Text), " "))
+	var terms []string
+	for _, t := range ex.Terms {
+		x := fmt.Sprintf("%s:%.2f/%d", t.Term, t.Weight, t.In)
+		if t.Weak != "" {
+			x += "(" + t.Weak + ")"
+		}
+		terms = append(terms, x)
+	}
+	fmt.Fprintf(w, "  sessions %d; terms %s\n", ex.Sessions, strings.Join(terms, " "))
+	for i, h := range ex.Ranked[:min(3, len(ex.Ranked))] {
+		v := "recalled"
+		if i < len(ex.Verdicts) && ex.Verdicts[i] != "" {
+			v = ex.Verdicts[i]
+		}
+		sid := strings.Join(sessionsIn(h.Path), "")
+		fmt.Fprintf(w, "  %d %s ev=%.2f share=%.2f score=%.2f %s | %s | %s\n", i+1, sid[:min(8, len(sid))], h.Evidence, h.Share, h.Score, v, textfmt.Shorten(h.Title, 60), textfmt.Shorten(strings.Join(strings.Fields(h.Snippet), " "), 100))
+	}
+	if ex.Silent != "" {
+		fmt.Fprintf(w, "  silent: %s\n", ex.Silent)
+	}
+}
+
 // ReplayOptions shape a replay.
 type ReplayOptions struct {
 	// Split, when set, replays only that split's sources.
@@ -252,6 +283,10 @@ type ReplayOptions struct {
 	// Log.
 	Verbose bool
 	Log     io.Writer
+	// Explain writes to Log, for each prompt of a dev source, its text and
+	// how recall weighed it (ccmem show --recall's report): for tuning on
+	// this machine, never for a held-out source or a committed file.
+	Explain bool
 }
 
 // Outcome is what one labelled prompt got.
@@ -315,13 +350,20 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			if err := r.advance(ctx, j.p.Time); err != nil {
 				return nil, fmt.Errorf("%s: %v", j.lb.ID, err)
 			}
+			if o.Explain && s.Split == Dev && o.Log != nil {
+				r.explain(ctx, o.Log, j.lb, j.p)
+			}
 			got, _ := r.ask(ctx, j.p)
 			docs := r.docs(j.p.Project)
 			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Search: r.search(ctx, j.p, 5),
 				BM25: baseline.NewIndex(docs).BM25(j.p.Text), Grep: baseline.Grep(docs, j.p.Text)}
 			rep.Outcomes = append(rep.Outcomes, out)
 			if o.Verbose && o.Log != nil {
-				fmt.Fprintf(o.Log, "%-8s %-4s %-2s %-5s recalled %-3s %s\n", j.lb.ID, s.Split[:3], j.p.Lang, j.lb.Kind, yes(len(got) > 0), out.verdict())
+				first := "-"
+				if len(out.Search) > 0 {
+					first = [...]string{"unrelated", "partly", "related"}[j.lb.relation(out.Search[0])]
+				}
+				fmt.Fprintf(o.Log, "%-8s %-4s %-2s %-5s recalled %-3s %-26s search's first: %s\n", j.lb.ID, s.Split[:3], j.p.Lang, j.lb.Kind, yes(len(got) > 0), out.verdict(), first)
 			}
 		}
 		os.RemoveAll(r.home)
