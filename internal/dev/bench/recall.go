@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ccmem/ccmem/internal/dev/devcorpus"
 	"github.com/ccmem/ccmem/internal/dev/evalset"
 	"github.com/ccmem/ccmem/internal/dev/recallset"
 	"github.com/ccmem/ccmem/pkg/config"
@@ -14,6 +15,24 @@ import (
 // recallSeeds are the corpora the precision report averages over: the
 // memories are the same, the filler around them differs.
 var recallSeeds = []int64{1, 2, 3, 4, 5}
+
+// realCorpus prints the replay of real people's prompts (see
+// internal/dev/devcorpus), or how to lay the corpus out when it is not.
+func realCorpus() error {
+	dir := devcorpus.DefaultDir()
+	for _, s := range devcorpus.Sources {
+		if _, err := devcorpus.Load(dir, s); err != nil {
+			fmt.Printf("real people's prompts: not laid out under %s (%v); go run ./scripts/devcorpus lay lays it out from the sources' snapshots\n", dir, err)
+			return nil
+		}
+	}
+	rep, err := devcorpus.Replay(context.Background(), dir, devcorpus.Sources, devcorpus.ReplayOptions{})
+	if err != nil {
+		return err
+	}
+	rep.Print(os.Stdout)
+	return nil
+}
 
 // recallReport prints the evaluation corpus's figures (ccmem beside its
 // baselines), then the precision of search and per-prompt recall on the
@@ -45,6 +64,10 @@ func recallReport(o options) error {
 		return err
 	}
 	chat.PrintChat(os.Stdout)
+	fmt.Println()
+	if err := realCorpus(); err != nil {
+		return err
+	}
 	fmt.Println()
 	dir, err = os.MkdirTemp("", "ccmem-ablation-")
 	if err != nil {

@@ -353,7 +353,16 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			if o.Explain && s.Split == Dev && o.Log != nil {
 				r.explain(ctx, o.Log, j.lb, j.p)
 			}
-			got, _ := r.ask(ctx, j.p)
+			// What ccmem show --recall predicts, then what the hooks do.
+			ex, err := memory.ExplainPrompt(ctx, r.env, j.p.Project, j.p.Text)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", j.lb.ID, err)
+			}
+			got, text := r.ask(ctx, j.p)
+			rep.Asked++
+			if ex.Context != text {
+				rep.Mispredicted = append(rep.Mispredicted, j.lb.ID)
+			}
 			docs := r.docs(j.p.Project)
 			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Search: r.search(ctx, j.p, 5),
 				BM25: baseline.NewIndex(docs).BM25(j.p.Text), Grep: baseline.Grep(docs, j.p.Text)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
 
 // Targets on the held-out split, per language (issue 39).
@@ -16,6 +17,10 @@ const (
 // ReplayReport is the replay's outcomes.
 type ReplayReport struct {
 	Outcomes []Outcome
+	// Asked counts the prompts asked; Mispredicted those (by id) for
+	// which ccmem show --recall did not predict what the hooks gave.
+	Asked        int
+	Mispredicted []string
 }
 
 // Row is one split and language's figures.
@@ -136,6 +141,11 @@ func (r *ReplayReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "  targets on held-out, per language: small talk given memory ≤ %.2f; tasks given memory ≥ %.2f, ≥ %.0f%% of those related or partly\n",
 		TargetTalkGiven, TargetTasksGiven, 100*TargetTasksRelated)
 	fmt.Fprintf(w, "  (related: the first session recalled bears on the task, by the labels; partly: on part of it; the rest are unrelated: noise)\n")
+	fmt.Fprintf(w, "  ccmem show --recall predicted what the hooks gave on %d of %d prompts", r.Asked-len(r.Mispredicted), r.Asked)
+	if len(r.Mispredicted) > 0 {
+		fmt.Fprintf(w, " (not on %s)", strings.Join(r.Mispredicted, ", "))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "\n  tasks an earlier session bears on: the first session (hit@1) and any of the first five (hit@5) related\n")
 	fmt.Fprintf(w, "  %-9s %-4s %5s %9s", "split", "lang", "tasks", "recalled")
 	for _, name := range Rankers {

@@ -2,12 +2,15 @@ package evalset
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -194,4 +197,67 @@ func refsOf(hits []search.Hit) []string {
 		out = append(out, h.Ref())
 	}
 	return out
+}
+
+// TestShowRecallIsTheHook holds `ccmem show --recall` (memory.ExplainPrompt)
+// to what the hooks give the first prompt of a new session, its start-up
+// block included: for every question, small-talk prompt and unrelated
+// request of both corpora, the context show --recall predicts is the one
+// the userpromptsubmit binary adds after the sessionstart binary ran.
+func TestShowRecallIsTheHook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays two corpora through the hook binaries (make test runs it)")
+	}
+	dir, bins := t.TempDir(), hooks(t)
+	for name, c := range map[string]*Corpus{"chat": GenerateChat(), "coding": Generate(1)} {
+		w, err := Replay(filepath.Join(dir, name), bins, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type ask struct{ text, project string }
+		var asks []ask
+		for _, q := range c.Questions {
+			asks = append(asks, ask{q.Text, c.projectOf(q)})
+		}
+		for _, s := range append(append([]string{}, c.SmallTalk...), c.Unrelated...) {
+			if p := c.SmallTalkIn[s]; p != "" {
+				asks = append(asks, ask{s, p})
+			}
+		}
+		// A fact the start-up block shows: the hook does not recall it
+		// again, and show --recall must not predict it does.
+		if err := os.MkdirAll(filepath.Dir(w.Env.GlobalMemory()), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(w.Env.GlobalMemory(), []byte("## Machines\n- The build server zephyr-ci-04 listens on port 6543 for the quartz uploader\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for p := range w.Roots {
+			asks = append(asks, ask{"which port does zephyr-ci-04 listen on for the quartz uploader?", p})
+			break
+		}
+		env := w.Env
+		at := w.askedAt()
+		env.Now = func() time.Time { return at }
+		spoke := 0
+		for _, a := range asks {
+			ex, err := memory.ExplainPrompt(context.Background(), env, w.Roots[a.project], a.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := w.askOnce(a.project, a.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != "" {
+				spoke++
+			}
+			if got != ex.Context {
+				t.Errorf("%s %q: show --recall predicts\n%s\nthe hook gave\n%s", name, a.text, ex.Context, got)
+			}
+		}
+		if spoke == 0 || spoke == len(asks) {
+			t.Errorf("%s: recall spoke for %d of %d prompts: the comparison proves nothing", name, spoke, len(asks))
+		}
+	}
 }
