@@ -327,4 +327,3 @@ func eachField(path string, fn func([]string)) error {
 	}
 	return sc.Err()
 }
-
