@@ -35,6 +35,35 @@ var zhTable string
 //go:embed t2s.txt
 var foldTable string
 
+// wn.txt: "term related related…" lines sorted by term: WordNet's
+// bridge between related English words.
+//
+//go:embed wn.txt
+var wnTable string
+
+// Related are the English words WordNet relates to the search term t (see
+// internal/dev/lexgen: synonyms, one level more general, two more
+// particular), as search.Terms makes them; none when it knows none.
+func Related(t string) []string {
+	lo, hi := 0, len(wnTable)
+	for lo < hi {
+		m := (lo + hi) / 2
+		start := strings.LastIndexByte(wnTable[:m], '\n') + 1
+		end := start + strings.IndexByte(wnTable[start:], '\n')
+		line := wnTable[start:end]
+		term, rest, _ := strings.Cut(line, " ")
+		switch {
+		case term == t:
+			return strings.Fields(rest)
+		case term < t:
+			lo = end + 1
+		default:
+			hi = start
+		}
+	}
+	return nil
+}
+
 // zhgram.txt: the characters that are words of grammar on their own,
 // sorted.
 //
@@ -245,6 +274,14 @@ func zhClass(w string) (byte, bool) {
 		}
 	}
 	return 0, false
+}
+
+// English tells whether an English list holds t as a word of its own
+// (search's stem asks it of a word in -is: "analysis" is a word,
+// "ferraris" a plural).
+func English(t string) bool {
+	_, ok := englishTier(t)
+	return ok
 }
 
 // englishTier finds a term's size class in en.txt, by bisecting its

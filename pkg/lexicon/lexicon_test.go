@@ -66,3 +66,14 @@ func TestSpanishGrammarIsSorted(t *testing.T) {
 		}
 	}
 }
+
+func TestRelated(t *testing.T) {
+	for term, want := range map[string]string{"doctor": "dermatologist", "car": "sedan", "dog": "terrier"} {
+		if got := Related(term); !slices.Contains(got, want) {
+			t.Errorf("Related(%q) = %v, want it to hold %q", term, got, want)
+		}
+	}
+	if got := Related("zzzz"); got != nil {
+		t.Errorf("Related of an unknown word = %v", got)
+	}
+}

@@ -428,10 +428,14 @@ func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 				}
 			}
 			// A month's or a weekday's name is a word too ("deploys on
-			// Fridays are banned").
+			// Fridays are banned"), of the span it names: a text that says
+			// "April" seven times does not outweigh one said in it.
 			for _, w := range Terms(low[m.start:m.end]) {
 				if namesDay(w) {
 					terms = append(terms, w)
+					if opt.spanOf[w] == 0 {
+						opt.spanOf[w] = k + 1
+					}
 				}
 			}
 		}
@@ -521,7 +525,14 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	for _, r := range readers {
 		largest = max(largest, r.nDocs)
 	}
-	acc := &accumulator{scores: make([]float32, largest), matched: make([]float32, largest)}
+	acc := newAccumulator(largest)
+	// The terms of the spans the query names (its days and months, and
+	// the month's or weekday's name as a word) weigh as one (see
+	// scoreUnit).
+	span := make([]bool, len(terms))
+	for i, t := range terms {
+		span[i] = isDateTerm(t) || opt.spanOf[t] > 0
+	}
 	var ev *evidence
 	if opt.prompt {
 		group := make([]int, len(terms))
@@ -537,7 +548,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			ev.reset()
 		}
 		for _, r := range readers {
-			scoreUnit(r, terms, idf, share, acc, top, ev, opt.Off)
+			scoreUnit(r, terms, span, idf, share, acc, top, ev, opt.Off)
 		}
 		if ev != nil {
 			ev.settle()
@@ -722,10 +733,18 @@ func (t *topK) sorted() []cand {
 // accumulator holds the scores of one unit's documents while it is scored;
 // it is shared by the units of a search, cleared after each. masks, for a
 // prompt, are the telling terms each document holds (see evidence).
+// newAccumulator holds the scores of units of up to n docs.
+func newAccumulator(n int) *accumulator {
+	return &accumulator{scores: make([]float32, n), dates: make([]float32, n), matched: make([]float32, n), seen: make([]uint32, n)}
+}
+
 type accumulator struct {
-	scores, matched []float32
-	masks, owns     []uint64
-	touched         []uint32
+	scores, dates, matched []float32
+	masks, owns            []uint64
+	touched                []uint32
+	// seen marks the docs a unit's scoring touched (seen[d] == gen).
+	seen []uint32
+	gen  uint32
 }
 
 // cand is a scored document of a unit.
@@ -752,13 +771,15 @@ func (c cand) better(o cand) bool {
 // scoreUnit scores the documents of one unit that hold a query term
 // (BM25F: each posting's stored impact times the term's idf) and offers
 // them to top.
-func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator, top *topK, ev *evidence, off Signal) {
-	scores, matched, masks, owns := acc.scores, acc.matched, acc.masks, acc.owns
+func scoreUnit(r *reader, terms []string, span []bool, idf, share []float64, acc *accumulator, top *topK, ev *evidence, off Signal) {
+	scores, dates, matched, masks, owns := acc.scores, acc.dates, acc.matched, acc.masks, acc.owns
+	acc.gen++
+	gen := acc.gen
 	touched := acc.touched[:0]
 	defer func() {
 		// Clear only what this unit touched, for the next.
 		for _, d := range touched {
-			scores[d], matched[d] = 0, 0
+			scores[d], dates[d], matched[d] = 0, 0, 0
 			if masks != nil {
 				masks[d], owns[d] = 0, 0
 			}
@@ -790,6 +811,10 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 		}
 		w := float32(idf[i] * impactMax / impactScale)
 		m := float32(share[i])
+		var into []float32 // dates, for a term of a span the query names
+		if span[i] && off&SignalDates == 0 {
+			into = dates
+		}
 		var bit uint64
 		if ev != nil {
 			bit = ev.bit[i]
@@ -799,11 +824,23 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 			if int(d) >= r.nDocs {
 				return // damaged: nothing more from this unit
 			}
-			if matched[d] == 0 {
+			if acc.seen[d] != gen {
+				acc.seen[d] = gen
 				touched = append(touched, d)
 			}
 			v := le.Uint16(buf[off+4:])
-			scores[d] += w * float32(v&impactScale)
+			x := w * float32(v&impactScale)
+			if v&ownBit == 0 {
+				x *= saidRank // only in what the model said
+			}
+			if into == nil {
+				scores[d] += x
+			} else {
+				// The days of a span weigh as one, however often a text
+				// names them: a session that names every day of it does
+				// not outweigh one said on one.
+				dates[d] = max(dates[d], w*impactScale/2)
+			}
 			matched[d] += m
 			if bit != 0 {
 				masks[d] |= bit
@@ -814,7 +851,7 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 		}
 	}
 	for _, d := range touched {
-		score, m := scores[d], matched[d]
+		score, date, m := scores[d], dates[d], matched[d]
 		var mask, own uint64
 		if masks != nil {
 			mask, own = masks[d], owns[d]
@@ -825,14 +862,21 @@ func scoreUnit(r *reader, terms []string, idf, share []float64, acc *accumulator
 		// session somewhere around it.
 		if p := r.parent(d); p > 0 && passages && off&SignalSessions == 0 {
 			score += passageFusion * scores[p-1]
+			date += passageFusion * dates[p-1]
 			m = max(m, matched[p-1])
 		}
+		score += date
 		if len(top.h) == top.keep && score < top.h[0].score {
 			continue // below the worst kept: most docs of a large unit
 		}
 		top.offer(cand{r: r, doc: d, score: score, matched: m, mask: mask, own: own})
 	}
 }
+
+// saidRank is how much of its weight a term brings a memory's rank when
+// the memory holds it only in what the model said: what a person wrote
+// outweighs a generic reply.
+const saidRank = 0.75
 
 // bridge adds to a query the words related to its telling terms (see
 // related), each at bridgeWeight of its idf, the rarest maxBridged of

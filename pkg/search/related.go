@@ -3,6 +3,8 @@ package search
 import (
 	"sort"
 	"strings"
+
+	"github.com/ccmem/ccmem/pkg/lexicon"
 )
 
 // The bridge between words a question and its answer do not share: a
@@ -107,9 +109,36 @@ func relatedGroups() [][]string {
 	return groups
 }
 
+// relatedSource says where related words come from: the hand-written
+// table, WordNet's bridge (lexicon.Related), or both (measured by make
+// recall).
+var relatedSource = relatedBoth
+
+const (
+	relatedTable = 1 << iota
+	relatedWordNet
+	relatedBoth = relatedTable | relatedWordNet
+)
+
 // related are the words related to t, without t: the other terms of
 // every group t is in.
 func related(t string) []string {
+	var out []string
+	if relatedSource&relatedTable != 0 {
+		out = relatedInTable(t)
+	}
+	if relatedSource&relatedWordNet != 0 && (relatedSource&relatedTable == 0 || len(out) == 0) {
+		for _, r := range lexicon.Related(t) {
+			if r != t && !contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// relatedInTable are the words the hand-written table relates to t.
+func relatedInTable(t string) []string {
 	i := sort.Search(len(relatedTerms), func(i int) bool { return relatedTerms[i].term >= t })
 	var out []string
 	for ; i < len(relatedTerms) && relatedTerms[i].term == t; i++ {

@@ -91,7 +91,7 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		acc := &accumulator{scores: make([]float32, r.nDocs), matched: make([]float32, r.nDocs)}
+		acc := newAccumulator(r.nDocs)
 		top := &topK{keep: 50}
 		var terms []string
 		for term := range r.dict {
@@ -101,7 +101,7 @@ func FuzzReader(f *testing.F) {
 		for i := range idf {
 			idf[i], share[i] = 1, 1/float64(len(terms)+1)
 		}
-		scoreUnit(r, terms, idf, share, acc, top, nil, 0)
+		scoreUnit(r, terms, make([]bool, len(terms)), idf, share, acc, top, nil, 0)
 		for _, c := range top.sorted() {
 			r.key(c.doc)
 			r.doc(c.doc)

@@ -233,7 +233,10 @@ func stem(w string) string {
 		w = w[:len(w)-2]
 	case strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zes"):
 		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
+		(!strings.HasSuffix(w, "is") || len(w) > 4 && !lexicon.English(w)):
+		// A word in -is is a plural ("Ferraris", "wikis") unless English
+		// knows it as it is ("analysis", "tennis").
 		w = w[:len(w)-1]
 	}
 	switch {

@@ -78,7 +78,11 @@ func generate() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{"en.txt": en, "t2s.txt": fold, "zh.bin": zh, "zhgram.txt": gram}, nil
+	wn, err := wordnet()
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{"en.txt": en, "t2s.txt": fold, "zh.bin": zh, "zhgram.txt": gram, "wn.txt": wn}, nil
 }
 
 // english writes each English search term (as search.Terms makes it) and
@@ -129,6 +133,202 @@ func english() ([]byte, error) {
 		b.WriteByte('\n')
 	}
 	return b.Bytes(), nil
+}
+
+// wordnetRelated is the most related words a word keeps: a word with
+// more is too general to bridge anything ("thing", "person").
+const wordnetRelated = 40
+
+// wordnet writes the bridge from a general English noun to the
+// particular ones a memory may say instead: for each noun of SCOWL's 35
+// and commoner whose commonest use is as a noun (WordNet's tagged sense
+// counts), in its commonest sense, the words of its synset and of the
+// synsets one and two levels more particular (siblings → sister, doctor →
+// specialist → dermatologist, vehicle → car); only words of SCOWL's 50 and
+// commoner, of one word. One line a word: "term related related…", as
+// search.Terms makes them, sorted; a word with more than wordnetRelated
+// is left out (too general to bridge anything).
+func wordnet() ([]byte, error) {
+	common, err := scowlWords("10", "20", "35", "40")
+	if err != nil {
+		return nil, err
+	}
+	known, err := scowlWords("10", "20", "35", "40", "50")
+	if err != nil {
+		return nil, err
+	}
+	// The tagged sense counts of each lemma as a verb and as an
+	// adjective: a noun that is mostly used otherwise bridges nothing.
+	other := map[string]int{}
+	for _, pos := range []string{"verb", "adj", "adv"} {
+		if err := eachField(filepath.Join(wordnetDir, "index."+pos), func(f []string) {
+			if len(f) < 6 {
+				return
+			}
+			pc, _ := strconv.Atoi(f[3])
+			if len(f) < 6+pc {
+				return
+			}
+			n, _ := strconv.Atoi(f[5+pc])
+			other[f[0]] = max(other[f[0]], n)
+		}); err != nil {
+			return nil, fmt.Errorf("%w: %v (hint: apt-get install wordnet-base)", errMissing, err)
+		}
+	}
+	syn, err := readSynsets(filepath.Join(wordnetDir, "data.noun"))
+	if err != nil {
+		return nil, err
+	}
+	rel := map[string]map[string]bool{}
+	if err := eachField(filepath.Join(wordnetDir, "index.noun"), func(f []string) {
+		if len(f) < 6 {
+			return
+		}
+		lemma := f[0]
+		if strings.Contains(lemma, "_") || !common[lemma] || strings.HasSuffix(lemma, "ing") {
+			return // a gerund's stem is its verb's ("buying" is "buy")
+		}
+		pc, _ := strconv.Atoi(f[3])
+		if len(f) < 7+pc {
+			return
+		}
+		if tagged, _ := strconv.Atoi(f[5+pc]); tagged < other[lemma] {
+			return // mostly a verb or an adjective
+		}
+		set := map[string]bool{}
+		add := func(off string) {
+			for _, w := range syn[off].words {
+				if !strings.Contains(w, "_") && known[w] {
+					set[w] = true
+				}
+			}
+		}
+		first := f[6+pc]
+		add(first)
+		for _, h := range syn[first].hypo {
+			add(h)
+			for _, g := range syn[h].hypo {
+				add(g)
+			}
+		}
+		src := search.Terms(lemma)
+		if len(src) != 1 {
+			return
+		}
+		for w := range set {
+			for _, t := range search.Terms(w) {
+				if t == src[0] {
+					continue
+				}
+				if rel[src[0]] == nil {
+					rel[src[0]] = map[string]bool{}
+				}
+				rel[src[0]][t] = true
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	terms := make([]string, 0, len(rel))
+	for t, r := range rel {
+		if len(r) <= wordnetRelated {
+			terms = append(terms, t)
+		}
+	}
+	sort.Strings(terms)
+	var b strings.Builder
+	for _, t := range terms {
+		var rs []string
+		for r := range rel[t] {
+			rs = append(rs, r)
+		}
+		sort.Strings(rs)
+		b.WriteString(t + " " + strings.Join(rs, " ") + "\n")
+	}
+	return []byte(b.String()), nil
+}
+
+// synset is what the bridge reads of a WordNet synset: its words, and the
+// synsets one level more general and more particular.
+type synset struct {
+	words       []string
+	hyper, hypo []string
+}
+
+// readSynsets reads a WordNet data file, by synset offset.
+func readSynsets(path string) (map[string]synset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s (hint: apt-get install wordnet-base)", errMissing, path)
+	}
+	defer f.Close()
+	out := map[string]synset{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, " ") {
+			continue // the licence
+		}
+		head, _, _ := strings.Cut(line, " | ")
+		fs := strings.Fields(head)
+		if len(fs) < 5 {
+			continue
+		}
+		wc, err := strconv.ParseInt(fs[3], 16, 32)
+		if err != nil || len(fs) < 5+2*int(wc) {
+			continue
+		}
+		var s synset
+		for i := range int(wc) {
+			w := strings.ToLower(fs[4+2*i])
+			if j := strings.IndexByte(w, '('); j > 0 {
+				w = w[:j] // an adjective's marker: "(a)", "(p)"
+			}
+			s.words = append(s.words, w)
+		}
+		k := 4 + 2*int(wc)
+		pc, err := strconv.Atoi(fs[k])
+		if err != nil || len(fs) < k+1+4*pc {
+			continue
+		}
+		for i := range pc {
+			sym, off, pos := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i]
+			if pos != fs[2] && !(fs[2] == "s" && pos == "a") {
+				continue
+			}
+			switch sym {
+			case "@", "@i":
+				s.hyper = append(s.hyper, off)
+			case "~", "~i":
+				s.hypo = append(s.hypo, off)
+			}
+		}
+		out[fs[0]] = s
+	}
+	return out, sc.Err()
+}
+
+// scowlWords is the set of SCOWL's words of the size classes named.
+func scowlWords(sizes ...string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, size := range sizes {
+		for _, kind := range []string{"english-words", "american-words"} {
+			f, err := os.Open(filepath.Join(scowlDir, kind+"."+size))
+			if err != nil {
+				if kind == "english-words" {
+					return nil, fmt.Errorf("%w: %s (hint: apt-get install scowl)", errMissing, filepath.Join(scowlDir, kind+"."+size))
+				}
+				continue
+			}
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				out[strings.ToLower(latin1(sc.Bytes()))] = true
+			}
+			f.Close()
+		}
+	}
+	return out, nil
 }
 
 // latin1 decodes SCOWL's ISO-8859-1 lines.
