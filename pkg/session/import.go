@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,6 +159,14 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	// earlier run may not have judged.
 	touched, judge := map[string]store.Project{}, map[string]store.Project{}
 	done := map[string]*imported{}
+	// Each project's episodes and archive are listed once, and the
+	// INDEX.md lines of the sessions imported are written in batches: a
+	// year of sessions costs no listing, and no rewrite of the menu, per
+	// session. (Killed before a batch is written, the menu lacks lines
+	// that the next import, or session start, restores: see HealIndex.)
+	listings := importListings{}
+	menus := &pendingMenus{}
+	defer menus.flush(e)
 	forks := &forkFamilies{}
 	for i, tf := range files {
 		if opt.Progress != nil {
@@ -182,7 +191,8 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		// began before ccmem was installed) is imported as it is now: if
 		// it goes on, a later import brings its episode up to date.
 		recent := now.Sub(tf.mtime) < cfg.OrphanAfter
-		if fileExists(e.CheckpointPath(p.Key, tf.sid)) || findArchived(e, p.Key, tf.sid) {
+		known := listings.of(e, p.Key)
+		if fileExists(e.CheckpointPath(p.Key, tf.sid)) || known.archived[tf.sid] {
 			rep.Known++
 			judge[p.Key] = p // a run killed before it judged this one's project
 			continue
@@ -190,7 +200,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		if recent && !opt.DryRun {
 			follow = append(follow, tf.path)
 		}
-		if ep := findEpisode(e, p.Key, tf.sid); ep != "" {
+		if ep := known.episodes[tf.sid]; ep != "" {
 			if grew, err := refreshImported(ctx, e, p, ep, tf, cfg, now); err != nil {
 				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			} else if grew {
@@ -243,6 +253,10 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.Imported--
 			continue
 		}
+		known.episodes[tf.sid] = path
+		if err := menus.add(e, p.Key, indexEdit{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}); err != nil {
+			rep.Failed = append(rep.Failed, err.Error())
+		}
 		done[tf.sid] = &imported{c: c, p: p, path: path}
 	}
 	if opt.Progress != nil {
@@ -260,8 +274,95 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.Failed = append(rep.Failed, err.Error())
 		}
 	}
+	if err := menus.flush(e); err != nil {
+		rep.Failed = append(rep.Failed, err.Error())
+	}
+	if !opt.DryRun {
+		// An import killed before it wrote its last batch left episodes
+		// without a line: this one (or the next session start) adds them.
+		for _, key := range slices.Sorted(maps.Keys(judge)) {
+			_, _ = HealIndex(ctx, e, key)
+		}
+	}
 	rep.Automated = classifyImported(e, judge, done, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
 	return rep, nil
+}
+
+// importListings are the projects' episodes and archived sessions as an
+// import found them, by project key, each listed once.
+type importListings map[string]*projectListing
+
+type projectListing struct {
+	episodes map[string]string // session → its (newest) episode
+	archived map[string]bool
+}
+
+func (l importListings) of(e store.Env, key string) *projectListing {
+	if pl := l[key]; pl != nil {
+		return pl
+	}
+	pl := &projectListing{episodes: map[string]string{}, archived: map[string]bool{}}
+	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodesDir(key), func(de fs.DirEntry) {
+		n := de.Name()
+		if sid := episodeSession(n); sid != "" {
+			path := filepath.Join(e.EpisodesDir(key), n)
+			if path > pl.episodes[sid] {
+				pl.episodes[sid] = path
+			}
+		}
+	})
+	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodeArchiveDir(key), func(de fs.DirEntry) {
+		if sid := episodeSession(de.Name()); sid != "" {
+			pl.archived[sid] = true
+		}
+	})
+	l[key] = pl
+	return pl
+}
+
+// menuBatch is how many INDEX.md lines an import writes at once.
+const menuBatch = 256
+
+// pendingMenus are INDEX.md lines an import has yet to write, by project.
+type pendingMenus struct {
+	edits map[string][]indexEdit
+}
+
+// add queues a line, writing the project's batch when it is full.
+func (m *pendingMenus) add(e store.Env, key string, ed indexEdit) error {
+	if m.edits == nil {
+		m.edits = map[string][]indexEdit{}
+	}
+	m.edits[key] = append(m.edits[key], ed)
+	if len(m.edits[key]) < menuBatch {
+		return nil
+	}
+	return m.write(e, key)
+}
+
+// flush writes every batch.
+func (m *pendingMenus) flush(e store.Env) error {
+	var first error
+	for _, key := range slices.Sorted(maps.Keys(m.edits)) {
+		if err := m.write(e, key); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (m *pendingMenus) write(e store.Env, key string) error {
+	edits := m.edits[key]
+	delete(m.edits, key)
+	if len(edits) == 0 {
+		return nil
+	}
+	unlock, err := store.Lock(e.ProjectDir(key))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return editIndex(e, key, edits, nil)
 }
 
 // refreshImported brings an imported episode up to date with its
@@ -295,8 +396,9 @@ type imported struct {
 	path string
 }
 
-// writeImported writes an imported session's episode and its INDEX.md
-// line, under the project's lock; it returns the episode's path.
+// writeImported writes an imported session's episode, under the
+// project's lock; it returns the episode's path. (Its INDEX.md line is
+// the caller's: see pendingMenus.)
 func writeImported(e store.Env, p store.Project, c *Checkpoint, now time.Time) (string, error) {
 	p, err := store.ClaimProject(e, p)
 	if err != nil {
@@ -312,19 +414,7 @@ func writeImported(e store.Env, p store.Project, c *Checkpoint, now time.Time) (
 	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, true); err != nil {
 		return "", err
 	}
-	return path, editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, name)}}, nil)
-}
-
-// findArchived tells whether a session's episode moved to the archive.
-func findArchived(e store.Env, key, sid string) bool {
-	found := false
-	suffix := "-" + sid + ".json"
-	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodeArchiveDir(key), func(de fs.DirEntry) {
-		if n := de.Name(); strings.HasSuffix(n, suffix) && episodeSession(n) == sid {
-			found = true
-		}
-	})
-	return found
+	return path, nil
 }
 
 // spawn is a shell call that started a headless client (`claude -p`):
@@ -496,7 +586,6 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			if c.ArchivedAt == "" || c.Automated || c.State.Checked && c.Process.PID != 0 {
 				continue
 			}
-			fresh := !c.State.Checked
 			c.State.Checked = true
 			if on && headless(c) && !usesEditorTools(c) {
 				if s, ok := started[c.SessionID]; ok {
@@ -509,8 +598,11 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			if c.Automated {
 				marked++
 			}
-			if dryRun || f.path == "" || !fresh && !c.Automated {
-				continue // nothing changed
+			if dryRun || f.path == "" || !c.Automated {
+				// Nothing a reader sees changed: the episode is not
+				// written again to say it was judged (an imported
+				// session is judged at every import).
+				continue
 			}
 			if err := rewriteEpisode(e, p, f.path, c); err != nil {
 				continue
