@@ -214,22 +214,49 @@ var hintsOf = sync.OnceValue(func() *hintIndex {
 	return x
 })
 
-// held marks which hints text holds.
-func (x *hintIndex) held(text string) []bool {
+// held marks which hints text holds, and tells whether it holds any. With
+// fold, text is ASCII in any case (the hints are lower case): it is
+// compared as if lowered, so that a text with no hint is never lowered.
+func (x *hintIndex) held(text string, fold bool) ([]bool, bool) {
 	found := make([]bool, len(x.hints))
+	tab := &sameByte
+	if fold {
+		tab = &lowerByte
+	}
+	any := false
 	for i := 0; i+1 < len(text); i++ {
-		l := hintsBy[uint16(text[i])<<8|uint16(text[i+1])]
+		l := hintsBy[uint16(tab[text[i]])<<8|uint16(tab[text[i+1]])]
 		if l == 0 {
 			continue
 		}
 		for _, id := range x.lists[l-1] {
-			if !found[id] && strings.HasPrefix(text[i:], x.hints[id]) {
-				found[id] = true
+			h := x.hints[id]
+			if found[id] || len(text)-i < len(h) {
+				continue
+			}
+			j := 2
+			for j < len(h) && tab[text[i+j]] == h[j] {
+				j++
+			}
+			if j == len(h) {
+				found[id], any = true, true
 			}
 		}
 	}
-	return found
+	return found, any
 }
+
+// sameByte maps a byte to itself; lowerByte, an ASCII capital to its
+// small letter.
+var sameByte, lowerByte = func() (same, lower [256]byte) {
+	for i := range same {
+		same[i], lower[i] = byte(i), byte(i)
+		if 'A' <= i && i <= 'Z' {
+			lower[i] = byte(i) + 'a' - 'A'
+		}
+	}
+	return
+}()
 
 // tried says whether rule i is to be tried on a text whose hints are
 // found: it holds one of the rule's hints, and one of its also if any.
@@ -244,11 +271,23 @@ func findDates(text string, at time.Time, past bool) []dateMention {
 	if at.IsZero() || text == "" {
 		return nil
 	}
-	low := strings.ToLower(text)
+	// Most texts name no day: an ASCII one is searched for the rules'
+	// hints before it is lowered.
+	x := hintsOf()
+	var low string
+	var found []bool
+	if ascii(text) {
+		var any bool
+		if found, any = x.held(text, true); !any {
+			return nil
+		}
+		low = strings.ToLower(text)
+	} else {
+		low = strings.ToLower(text)
+		found, _ = x.held(low, false)
+	}
 	var out []dateMention
 	var taken [][2]int
-	x := hintsOf()
-	found := x.held(low)
 	for i, r := range dayRules {
 		if !x.tried(found, i) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -96,15 +97,29 @@ func TestDateHintsHideNoMatch(t *testing.T) {
 	x := hintsOf()
 	for _, text := range texts {
 		for _, low := range []string{strings.ToLower(text), "we said " + strings.ToLower(text) + " then"} {
-			found := x.held(low)
+			found, _ := x.held(low, false)
 			for i, r := range dayRules {
 				if r.re.MatchString(low) && !x.tried(found, i) {
 					t.Errorf("%q: rule %d (%s…) matches but its hints keep it from being tried", low, i, r.hints[0])
 				}
 			}
+			// An ASCII text is searched for hints in any case, unlowered.
+			if ascii(low) {
+				for _, cased := range []string{strings.ToUpper(low), strings.Title(low)} { //nolint:staticcheck // ASCII only
+					folded, _ := x.held(cased, true)
+					if !slices.Equal(folded, found) {
+						t.Errorf("%q: its hints are not found as in %q", cased, low)
+					}
+				}
+			}
 		}
-		if len(findDates(text, time.Date(2026, 10, 9, 15, 0, 0, 0, time.UTC), false)) == 0 {
+		at := time.Date(2026, 10, 9, 15, 0, 0, 0, time.UTC)
+		got := findDates(text, at, false)
+		if len(got) == 0 {
 			t.Errorf("%q: no date found", text)
+		}
+		if up := findDates(strings.ToUpper(text), at, false); !reflect.DeepEqual(up, got) && ascii(text) {
+			t.Errorf("%q in capitals: %v, want %v", text, up, got)
 		}
 	}
 }

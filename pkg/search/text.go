@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -127,7 +128,30 @@ func set(words string) map[string]bool {
 // Terms are the search terms of a text: case-folded words (runs of letters
 // and digits), without stopwords, lightly stemmed so that "invoices",
 // "invoice" and "invoicing" are one term.
-func Terms(s string) []string { return appendTerms(nil, s, inList(stopList)) }
+func Terms(s string) []string { return appendTerms(nil, s, isStopword) }
+
+// isStopword tells whether w is in stopList. Indexing asks it of every
+// word of every session; a prompt, of a few: the map is made on first use
+// (a few microseconds), which a list searched by bisection loses to after
+// some thousands of words.
+func isStopword(w string) bool {
+	if len(w) > maxStopword {
+		return false
+	}
+	_, ok := stopSet()[w]
+	return ok
+}
+
+// maxStopword is the length of the longest word in stopList.
+const maxStopword = 8
+
+var stopSet = sync.OnceValue(func() map[string]struct{} {
+	m := make(map[string]struct{}, len(stopList))
+	for _, w := range stopList {
+		m[w] = struct{}{}
+	}
+	return m
+})
 
 // appendTerms adds the terms of s: each run of letters and digits, case
 // folded, without stop words and stemmed; a run of Han, Hiragana,
@@ -314,7 +338,7 @@ func readPrompt(prompt string) reading {
 		run := prompt[start:end]
 		start = -1
 		if !cjk {
-			for _, t := range appendTerms(nil, run, inList(stopList)) {
+			for _, t := range appendTerms(nil, run, isStopword) {
 				if stopped(t) {
 					rd.mark(t, weakSmallTalk)
 				} else {

@@ -95,6 +95,11 @@ func TestWeakTerms(t *testing.T) {
 // they were written from (and the stems of small talk), so an edit to a
 // text without its list fails here.
 func TestStopListsAreCurrent(t *testing.T) {
+	for _, w := range stopList {
+		if len(w) > maxStopword || !isStopword(w) {
+			t.Errorf("stopword %q: maxStopword is %d, isStopword says %v", w, maxStopword, isStopword(w))
+		}
+	}
 	stop := set(stopText)
 	prompt := set(stopText)
 	for w := range set(chatterText) {
