@@ -78,6 +78,9 @@ type PromptRequest struct {
 	// CCMem says how the model can run ccmem, for triage's note; it is
 	// asked only when there is one.
 	CCMem func() string
+	// Binary is the path of the ccmem command, which indexes memory in the
+	// background when recall finds the index stale (nil: never).
+	Binary func() string
 }
 
 // PromptResult is what the hook adds to the prompt's context.
@@ -118,8 +121,12 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	}
 	if rc := pl.cfg.Recall; rc.Enabled && rc.MaxItems > 0 && rc.Answers(req.Source) {
 		sc := search.ScopeOf(pl.project, false)
+		var refresh func()
+		if req.Binary != nil && pl.project != nil {
+			refresh = func() { _ = search.StartRefresh(e, req.Binary(), pl.project.Root) }
+		}
 		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
-			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
+			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched, Refresh: refresh})
 		if err == nil && len(hits) > 0 {
 			text, refs := RecallText(hits, req.Prompt, rc.MaxChars)
 			if text != "" {

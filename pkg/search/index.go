@@ -61,8 +61,12 @@ type Options struct {
 	Skip     func(key [refKeyLen]byte) bool
 	SkipMost int
 	// BuildFor, when set, bounds the time spent (re)building the index:
-	// what is not built by then is left out of this search.
+	// what is not built by then is left out of this search; below zero,
+	// nothing is built.
 	BuildFor time.Duration
+	// Stale, when set, is told when a unit this search needed built was
+	// left out (see BuildFor).
+	Stale func()
 	// Forgotten includes memory that is kept but forgotten (retired and
 	// archived records); without it, it is never found or recalled.
 	Forgotten bool
@@ -192,14 +196,20 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // open brings the index of every unit up to date and opens it. A unit
 // whose sources cannot be read has no docs; a unit that cannot be brought
 // up to date before ctx ends is left out of this search.
-func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor time.Duration) []*reader {
+// left says whether a unit that needed building was left out.
+func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor time.Duration) (readers []*reader, left bool) {
+	return openUnits(ctx, e, units, quick, buildFor, nil)
+}
+
+// openUnits is open; built, when set, is told of each unit built.
+func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, buildFor time.Duration, built func()) (readers []*reader, left bool) {
 	dir := Dir(e)
 	// Building is bounded apart: a unit that cannot be built in time is
 	// left out of this search (and built by a later one).
 	build := ctx
-	if buildFor > 0 {
+	if buildFor != 0 {
 		var cancel context.CancelFunc
-		build, cancel = context.WithTimeout(ctx, buildFor)
+		build, cancel = context.WithTimeout(ctx, max(buildFor, 0))
 		defer cancel()
 	}
 	var out []*reader
@@ -284,6 +294,7 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 			if f != nil {
 				f.ok = false
 			}
+			left = true
 			continue
 		}
 		if !tidied {
@@ -294,9 +305,22 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 		if f != nil {
 			ents = f.bucketed[u.bucket]
 		}
-		data := index(want, u.docs(ents)).encode()
+		docs, ok := u.docs(build, ents)
+		if !ok {
+			// Out of time halfway: what was read is dropped, not indexed
+			// as if it were all.
+			if f != nil {
+				f.ok = false
+			}
+			left = true
+			continue
+		}
+		data := index(want, docs).encode()
 		if err := store.WriteCacheFile(path, data); err != nil && f != nil {
 			f.ok = false
+		}
+		if built != nil {
+			built()
 		}
 		if r, err := readerOf(data); err == nil {
 			out = append(out, r)
@@ -310,7 +334,7 @@ func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor t
 			writeDirStamp(filepath.Join(dir, g+".dir"), f.stamp, f.bucketed)
 		}
 	}
-	return out
+	return out, left
 }
 
 // pruneBuckets removes the index files of buckets that no longer exist
@@ -454,7 +478,11 @@ func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 		}
 	}
 	for try := 0; ; try++ {
-		readers := open(ctx, e, units, opt.Quick, opt.BuildFor)
+		readers, left := open(ctx, e, units, opt.Quick, opt.BuildFor)
+		if left && opt.Stale != nil {
+			opt.Stale()
+			opt.Stale = nil
+		}
 		hits, ev := rank(readers, terms, opt)
 		damaged := false
 		for _, r := range readers {

@@ -28,6 +28,10 @@ type RecallOptions struct {
 	Now time.Time
 	// Off switches search's signals off, to measure them (see Signal).
 	Off Signal
+	// Refresh, when set, is called when the prompt found part of the index
+	// missing or stale and no refresh is building it: it starts one in the
+	// background (see StartRefresh), as the prompt does not wait for it.
+	Refresh func()
 }
 
 // MinEvidence is the least weight of a prompt's telling terms that a
@@ -47,10 +51,11 @@ const (
 // otherwise cost the hook its deadline (and hundreds of megabytes).
 const maxRecallPrompt = 16 << 10
 
-// recallBuild bounds the index building one prompt may do: the first
-// prompt in a large store that was never searched does not wait for all of
-// it (`ccmem search` builds the rest, or later prompts do).
-const recallBuild = time.Second
+// recallBuild bounds the index building one prompt may do (see
+// refresh.go): a prompt in a store whose index is missing or stale answers
+// from what there is and leaves the rest to the background refresh, or to
+// the next prompts.
+const recallBuild = 100 * time.Millisecond
 
 // RecallTerm is one term of a prompt as recall weighed it.
 type RecallTerm struct {
@@ -136,7 +141,11 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	}
 	rep.Bar = bar
 	opt := Options{Scope: o.Scope, Limit: 2 * o.MaxItems, Quick: true, Skip: o.Skip, SkipMost: o.SkipMost,
-		prompt: true, BuildFor: recallBuild, Now: o.Now, Off: o.Off, recallBar: bar}
+		prompt: true, BuildFor: recallBuild, Stale: o.Refresh, Now: o.Now, Off: o.Off, recallBar: bar}
+	if Building(e) {
+		// A refresh builds it: this prompt takes what there is.
+		opt.BuildFor, opt.Stale = -1, nil
+	}
 	if hook {
 		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, 1) == "" }
 	}

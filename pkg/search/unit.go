@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -57,11 +58,18 @@ func (u unit) group() string {
 
 // read reads one of the unit's files.
 func (u unit) read(path string, max int64) ([]byte, error) {
+	if TestOnlyReadDelay > 0 {
+		time.Sleep(TestOnlyReadDelay)
+	}
 	if u.root != "" {
 		return store.ReadFileIn(u.root, path, max)
 	}
 	return store.ReadSmallFile(path, max)
 }
+
+// TestOnlyReadDelay, when a test sets it, makes reading each file for the
+// index take that much longer, as a slow disk or a huge store would.
+var TestOnlyReadDelay time.Duration
 
 func bucketOf(name string, buckets int) int {
 	if buckets <= 1 {
@@ -136,17 +144,20 @@ func (u unit) fileStamp() string {
 }
 
 // docs reads a unit's sources (for a folder: the files of its bucket)
-// into documents.
-func (u unit) docs(ents []entry) []Doc {
+// into documents; ok is false when ctx ended before it read them all.
+func (u unit) docs(ctx context.Context, ents []entry) (docs []Doc, ok bool) {
 	if u.file != "" {
 		data, err := u.read(u.file, maxMarkdown)
 		if err != nil {
-			return nil
+			return nil, true
 		}
-		return markdownDocs(u.kind, u.file, data)
+		return markdownDocs(u.kind, u.file, data), true
 	}
 	var out []Doc
 	for _, e := range ents {
+		if ctx.Err() != nil {
+			return nil, false
+		}
 		path := filepath.Join(u.dir, e.name)
 		if u.kind == KindRecord {
 			if d, ok := recordDoc(u.root, path); ok {
@@ -175,7 +186,7 @@ func (u unit) docs(ents []entry) []Doc {
 			}
 		}
 	}
-	return out
+	return out, true
 }
 
 // The index file of a unit, all integers little-endian:
@@ -277,9 +288,14 @@ func index(stamp string, docs []Doc) *built {
 		d := &docs[i]
 		var tfs []termFreq
 		clear(at)
-		asked := map[string]bool{}
-		for _, t := range Terms(d.Asked) {
-			asked[t] = true
+		// What the person asked counts as theirs where the model said it
+		// too: only a doc with a said field needs it.
+		var asked map[string]bool
+		if d.Said != [nFields]bool{} {
+			asked = map[string]bool{}
+			for _, t := range Terms(d.Asked) {
+				asked[t] = true
+			}
 		}
 		for f := range nFields {
 			terms := Terms(d.Fields[f])
@@ -350,7 +366,9 @@ var kindIndex = func() map[string]uint8 {
 }()
 
 func (b *built) encode() []byte {
-	var dict, post, offs, docs, keys, parents bytes.Buffer
+	// The parts are appended to byte slices (binary.Write through an
+	// interface was a tenth of building an index).
+	var dict, post, offs, docs, keys, parents []byte
 	withParents := false
 	for _, d := range b.docs {
 		withParents = withParents || d.Parent > 0
@@ -364,75 +382,75 @@ func (b *built) encode() []byte {
 	}
 	for _, t := range b.terms {
 		ps := b.post[t]
-		binary.Write(&dict, le, uint16(len(t)))
-		dict.WriteString(t)
-		binary.Write(&dict, le, uint32(len(ps)))
-		binary.Write(&dict, le, uint32(post.Len()))
+		dict = le.AppendUint16(dict, uint16(len(t)))
+		dict = append(dict, t...)
+		dict = le.AppendUint32(dict, uint32(len(ps)))
+		dict = le.AppendUint32(dict, uint32(len(post)))
 		top := 0
 		for _, p := range ps {
-			binary.Write(&post, le, p.doc)
-			binary.Write(&post, le, p.impact)
+			post = le.AppendUint32(post, p.doc)
+			post = le.AppendUint16(post, p.impact)
 			if b.docs[p.doc].Parent == 0 {
 				top++
 			}
 		}
-		binary.Write(&dict, le, uint32(top))
+		dict = le.AppendUint32(dict, uint32(top))
 	}
 	putString := func(s string) {
 		if len(s) > math.MaxUint16 {
 			s = s[:math.MaxUint16]
 		}
-		binary.Write(&docs, le, uint16(len(s)))
-		docs.WriteString(s)
+		docs = le.AppendUint16(docs, uint16(len(s)))
+		docs = append(docs, s...)
 	}
 	for _, d := range b.docs {
 		k := RefKey(d.Ref())
-		keys.Write(k[:])
-		binary.Write(&offs, le, uint32(docs.Len()))
+		keys = append(keys, k[:]...)
+		offs = le.AppendUint32(offs, uint32(len(docs)))
 		kind := kindIndex[d.Kind]
 		if d.Hidden {
 			kind |= hiddenBit
 		}
-		docs.WriteByte(kind)
+		docs = append(docs, kind)
 		var unix int64
 		if !d.Time.IsZero() {
 			unix = d.Time.Unix()
 		}
-		binary.Write(&docs, le, unix)
-		binary.Write(&docs, le, uint32(d.Line))
-		binary.Write(&docs, le, uint32(d.Turn))
+		docs = le.AppendUint64(docs, uint64(unix))
+		docs = le.AppendUint32(docs, uint32(d.Line))
+		docs = le.AppendUint32(docs, uint32(d.Turn))
 		if withParents {
-			binary.Write(&parents, le, uint32(d.Parent))
+			parents = le.AppendUint32(parents, uint32(d.Parent))
 		}
 		putString(d.Path)
 		putString(d.Title)
 		putString(d.Snippet)
 		putString(d.Scope)
 	}
-	bodyStart := uint64(headerLen + len(b.stamp) + dict.Len())
+	bodyStart := uint64(headerLen + len(b.stamp) + len(dict))
 	postStart := bodyStart
-	offsStart := postStart + uint64(post.Len())
-	docsStart := offsStart + uint64(offs.Len())
-	keysStart := docsStart + uint64(docs.Len())
-	parentsStart := keysStart + uint64(keys.Len())
-	crcStart := parentsStart + uint64(parents.Len())
+	offsStart := postStart + uint64(len(post))
+	docsStart := offsStart + uint64(len(offs))
+	keysStart := docsStart + uint64(len(docs))
+	parentsStart := keysStart + uint64(len(keys))
+	crcStart := parentsStart + uint64(len(parents))
 	out := bytes.NewBuffer(make([]byte, 0, crcStart+4*(crcStart-bodyStart)/blockLen+8))
 	out.WriteString(magic)
 	binary.Write(out, le, uint32(len(b.docs)))
 	binary.Write(out, le, uint32(len(b.terms)))
 	binary.Write(out, le, uint32(len(b.stamp)))
-	binary.Write(out, le, uint32(dict.Len()))
+	binary.Write(out, le, uint32(len(dict)))
 	binary.Write(out, le, []uint64{postStart, offsStart, docsStart, keysStart, parentsStart, crcStart})
 	out.Write(make([]byte, headerLen-4-out.Len())) // the header's checksum (below)
 	binary.Write(out, le, uint32(tops))
 	out.WriteString(b.stamp)
-	out.Write(dict.Bytes())
+	out.Write(dict)
 	le.PutUint32(out.Bytes()[headCRCAt:], crc32.Checksum(out.Bytes(), ieee))
-	out.Write(post.Bytes())
-	out.Write(offs.Bytes())
-	out.Write(docs.Bytes())
-	out.Write(keys.Bytes())
-	out.Write(parents.Bytes())
+	out.Write(post)
+	out.Write(offs)
+	out.Write(docs)
+	out.Write(keys)
+	out.Write(parents)
 	var crcs []byte
 	for body := out.Bytes()[bodyStart:]; len(body) > 0; body = body[min(blockLen, len(body)):] {
 		crcs = le.AppendUint32(crcs, crc32.Checksum(body[:min(blockLen, len(body))], ieee))

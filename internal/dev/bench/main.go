@@ -50,6 +50,7 @@ func main() {
 	restoreDir := flag.String("restore", "", "internal: put a generated store's episodes back as generated")
 	recallOnly := flag.Bool("recall", false, "only the precision report of search and per-prompt recall")
 	peers := flag.Bool("peers", false, "time claude-mem's hooks beside ccmem's (make bench-peers)")
+	yearOnly := flag.Bool("year", false, "only the year of sessions: 3,000 imported, then prompts")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -77,6 +78,11 @@ func main() {
 			fail(err)
 		}
 		return
+	case *yearOnly:
+		if err := yearRow(o); err != nil {
+			fail(err)
+		}
+		return
 	}
 	if err := run(o); err != nil {
 		fail(err)
@@ -87,6 +93,29 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// yearRow runs the year of sessions alone (make bench runs it last).
+func yearRow(o options) error {
+	tmp, err := os.MkdirTemp("", "ccmem-bench-year-")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		fmt.Println("store kept in", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	if err := o.prepare(tmp); err != nil {
+		return err
+	}
+	rep, err := measureYear(o, filepath.Join(tmp, "year"))
+	if err != nil {
+		return err
+	}
+	pass, total := printYear(rep)
+	fmt.Printf("%d of %d targets PASS\n", pass, total)
+	return nil
 }
 
 // binaries are the built binaries the rows run: ccmem and every hook.
@@ -255,8 +284,17 @@ func run(o options) error {
 		}
 	}
 	missed += uiTotal - uiPass
+	yearPass, yearTotal := 0, 0
+	if o.only == "" || strings.Contains("year", o.only) {
+		rep, err := measureYear(o, filepath.Join(tmp, "year"))
+		if err != nil {
+			return fmt.Errorf("a year of sessions: %v", err)
+		}
+		yearPass, yearTotal = printYear(rep)
+		missed += yearTotal - yearPass
+	}
 	fmt.Printf("\nload average: %s before, %s after (1, 5 and 15 minutes)\n", loadBefore, loadAverage())
-	fmt.Printf("%d of %d targets PASS\n", len(rows)+uiTotal-missed, len(rows)+uiTotal)
+	fmt.Printf("%d of %d targets PASS\n", len(rows)+uiTotal+yearTotal-missed, len(rows)+uiTotal+yearTotal)
 	return nil
 }
 

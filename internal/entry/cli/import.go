@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -21,7 +22,8 @@ var cmdImport = &command.Command{
 records each finished session as an episode of its project, through the
 same capture the hooks run: its title, counts, files and digest (what was
 asked, concluded, failed and fixed), secrets redacted. The next session in
-each project then has a menu, and search and recall find what was said.
+each project then has a menu, and search and recall find what was said:
+the imported sessions are indexed for search before it ends.
 
 It is safe to run again: a session already recorded is left alone, so a
 second run adds nothing, and a run stopped midway goes on where it stopped.
@@ -92,8 +94,24 @@ func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error
 	if err != nil {
 		return err
 	}
+	// The sessions imported are indexed for search now, so that no prompt
+	// waits for it later.
+	indexed := 0
+	if !dryRun {
+		for _, root := range rep.Projects {
+			p := store.ProjectAt(c.Env, root)
+			ir, err := search.Refresh(c, c.Env, search.ScopeOf(&p, false))
+			if err != nil {
+				return fmt.Errorf("indexing %s for search: %w", c.Env.Tilde(root), err)
+			}
+			indexed += ir.Built
+		}
+	}
 	if asJSON {
-		return c.PrintJSON(rep)
+		return c.PrintJSON(struct {
+			session.ImportReport
+			Indexed int `json:"indexed"`
+		}{rep, indexed})
 	}
 	printImport(c, rep, dryRun)
 	return nil

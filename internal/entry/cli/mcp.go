@@ -73,7 +73,8 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if strings.TrimSpace(in.Query) == "" {
 						return "", errors.New("search needs a query")
 					}
-					opt := search.Options{Limit: min(max(in.Limit, 0), 50), Scope: searchScope(c, "", in.AllProjects)}
+					sc, _ := searchScope(c, "", in.AllProjects) // the server's folder: no --cwd to be wrong
+					opt := search.Options{Limit: min(max(in.Limit, 0), 50), Scope: sc}
 					for _, k := range strings.Split(in.Kind, ",") {
 						if k = strings.TrimSpace(k); k != "" {
 							opt.Kinds = append(opt.Kinds, k)
@@ -102,7 +103,8 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if in.Turn > 0 {
 						turn = in.Turn
 					}
-					root := searchScope(c, "", false).Root
+					sc, _ := searchScope(c, "", false)
+					root := sc.Root
 					if turn > 0 {
 						return search.GetTurns(c.Env, path, root, turn, 1)
 					}

@@ -14,12 +14,13 @@ import (
 )
 
 var cmdSearch = &command.Command{
-	Name: "search", Args: "[--kind K] [--limit N] [--all-projects] [--forgotten] [--cwd DIR] [--json] QUERY…",
+	Name: "search", Args: "[--kind K] [--limit N] [--all-projects] [--forgotten] [--cwd DIR] [--json] QUERY… | --index [--cwd DIR] [--json]",
 	Summary: "find memory by its words, ranked: every kind, archived sessions too",
-	Help: `Ranks the memory of this project and of every project by the words of
-QUERY: lines of the global and the repository MEMORY.md and their topic
-files, learned entries, records, the briefing, and sessions (archived ones
-too). Words are matched case-folded and lightly stemmed ("invoice" finds
+	Help: `Ranks this project's memory and the memory that applies to every
+project by the words of QUERY (--all-projects: every project's memory,
+as the search page of ccmem ui does): lines of the global and the
+repository MEMORY.md and their topic files, learned entries, records, the
+briefing, and sessions (archived ones too). Words are matched case-folded and lightly stemmed ("invoice" finds
 "invoices"); a name, title or goal counts more than a description, and a
 description more than a body. Chinese, Japanese and Korean are matched
 by overlapping pairs of characters, so a word is found inside a sentence.
@@ -31,11 +32,15 @@ Among near-equal matches the newer ranks first, and time words in QUERY
 hit shows the file to read (with its line for a line of a file). --kind limits the kinds (comma-separated):
 ` + strings.Join(search.Kinds, ", ") + `. --all-projects searches every
 project in the store. Retired and archived records are forgotten: never
-found or recalled unless --forgotten asks for them. No match prints
-nothing (--json: []) and exits 0.
+found or recalled unless --forgotten asks for them. No match says so on
+stderr (--json prints []) and exits 0.
 
 The index lives in ~/.claude/ccmem/search/; it is rebuilt wherever its
-files changed, so it never answers from stale memory.`,
+files changed, so it never answers from stale memory. --index brings up
+to date the part a search here covers (with --all-projects, all of it)
+and exits: a session start or a prompt that finds it stale runs it in
+the background, and ccmem import when it ends, so that no prompt waits
+for it (a prompt answers from the index there is).`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		kind := fs.String("kind", "", "only these `kinds`, comma-separated")
 		limit := fs.Int("limit", 10, "the most `hits` to show")
@@ -43,7 +48,14 @@ files changed, so it never answers from stale memory.`,
 		forgotten := fs.Bool("forgotten", false, "also retired and archived records")
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the hits as a JSON array")
+		index := fs.Bool("index", false, "bring the search index up to date, and search nothing")
 		return func(c *command.Ctx, args []string) error {
+			if *index {
+				if len(args) > 0 {
+					return command.Usagef("ccmem search --index", "--index takes no query")
+				}
+				return runIndex(c, *cwd, *all, *asJSON)
+			}
 			query := strings.Join(args, " ")
 			if strings.TrimSpace(query) == "" {
 				return command.Usagef(`for example: ccmem search invoice export`, "search needs words to look for")
@@ -76,15 +88,41 @@ func contains(list []string, s string) bool {
 }
 
 // searchScope is the scope of a search run in dir: its project, if any.
-func searchScope(c *command.Ctx, cwd string, all bool) search.Scope {
-	if p, err := projectHere(c, cwd); err == nil {
-		return search.ScopeOf(&p, all)
+// A --cwd that names no folder is an error, not a search of nothing.
+func searchScope(c *command.Ctx, cwd string, all bool) (search.Scope, error) {
+	p, err := projectHere(c, cwd)
+	if err == nil {
+		return search.ScopeOf(&p, all), nil
 	}
-	return search.ScopeOf(nil, all)
+	if cwd != "" {
+		return search.Scope{}, fmt.Errorf("--cwd %s: %w", cwd, err)
+	}
+	return search.ScopeOf(nil, all), nil
+}
+
+// runIndex brings the index of this project's scope up to date.
+func runIndex(c *command.Ctx, cwd string, all, asJSON bool) error {
+	sc, err := searchScope(c, cwd, all)
+	if err != nil {
+		return err
+	}
+	rep, err := search.Refresh(c, c.Env, sc)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.PrintJSON(rep)
+	}
+	fmt.Fprintf(c.Stdout, "search index: %d of %d files built (the others were current)\n", rep.Built, rep.Units)
+	return nil
 }
 
 func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJSON bool) error {
-	opt.Scope = searchScope(c, cwd, opt.Scope.All)
+	sc, err := searchScope(c, cwd, opt.Scope.All)
+	if err != nil {
+		return err
+	}
+	opt.Scope = sc
 	hits, err := search.Search(c, c.Env, query, opt)
 	if err != nil {
 		return err
@@ -94,7 +132,15 @@ func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJ
 		hits[i].Project = names.of(hits[i].Path)
 	}
 	if asJSON {
-		return c.PrintJSON(hits)
+		return c.PrintJSON(orEmpty(hits))
+	}
+	if len(hits) == 0 {
+		hint := "fewer or other words"
+		if !opt.Scope.All {
+			hint += ", or --all-projects to search every project"
+		}
+		fmt.Fprintf(c.Stderr, "ccmem: no memory matches %q (hint: %s)\n", query, hint)
+		return nil
 	}
 	for i, h := range hits {
 		if h.Kind == search.KindEpisode {

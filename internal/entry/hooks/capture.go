@@ -3,13 +3,14 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
-	"github.com/ccmem/ccmem/pkg/session"
 	"os"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 const stopUsage = `usage: stop < hook-input.json
@@ -75,6 +76,12 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 func ccmemCommand() string {
 	exe, _ := os.Executable()
 	return registration.CommandFor(exe)
+}
+
+// ccmemBinary is the path of the ccmem command installed beside this hook.
+func ccmemBinary() string {
+	exe, _ := os.Executable()
+	return syncstate.Binary(exe)
 }
 
 // turnOf is the turn a Stop or PreCompact hook runs after, from its input

@@ -7,6 +7,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -33,6 +35,9 @@ func TestMain(m *testing.M) {
 	if d, err := time.ParseDuration(os.Getenv("CCMEM_TEST_ARCHIVE_DELAY")); err == nil {
 		session.TestOnlyArchiveDelay = d
 	}
+	if d, err := time.ParseDuration(os.Getenv("CCMEM_TEST_READ_DELAY")); err == nil {
+		search.TestOnlyReadDelay = d
+	}
 	switch os.Getenv("CCMEM_TEST_HOOK") {
 	case "sessionstart":
 		os.Exit(SessionStart(hookio.OS()))
@@ -40,6 +45,8 @@ func TestMain(m *testing.M) {
 		os.Exit(Stop(hookio.OS()))
 	case "precompact":
 		os.Exit(PreCompact(hookio.OS()))
+	case "userpromptsubmit":
+		os.Exit(UserPromptSubmit(hookio.OS()))
 	}
 	os.Exit(m.Run())
 }
@@ -399,4 +406,67 @@ func TestDeadlineWithSlowStore(t *testing.T) {
 		t.Fatalf("INDEX.md has %d lines for %d episodes", got, len(eps))
 	}
 	noLeftovers(t, w.env.Store)
+}
+
+// TestPromptWithoutIndex: in a store of a thousand sessions whose index is
+// missing (never built, or deleted), with every file made slow to read (so
+// that no machine is fast enough to build it in the prompt's allowance),
+// the prompt hook answers in time with what exists, leaves the build to a
+// background ccmem (a stand-in beside the hook records that it was run),
+// and once that index exists recalls from it.
+func TestPromptWithoutIndex(t *testing.T) {
+	w := newFaultWorld(t)
+	p, err := store.ResolveProject(w.env, w.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	for i := 0; i < n; i++ {
+		goal := fmt.Sprintf("tune the cache eviction policy, take %d", i)
+		if i == 637 {
+			goal = "switch the session cache to LFU eviction"
+		}
+		at := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 8 * time.Hour)
+		w.mkfile(filepath.Join(w.env.EpisodeArchiveDir(p.Key), at.Format("20060102T150405Z")+fmt.Sprintf("-s%04d.json", i)),
+			fmt.Sprintf(`{"session_id":"s%04d","goal":%q,"turns":3,"files_changed":["cache/evict.go"],"started_at":%q,"outcome":"done","friction":{"class":"OK"}}`, i, goal, at.Format(time.RFC3339)), 0o600)
+	}
+	ran := filepath.Join(w.dir, "ccmem-ran")
+	w.mkfile(filepath.Join(w.dir, "ccmem"), "#!/bin/sh\necho \"$@\" > "+ran+"\n", 0o755)
+	payload := fmt.Sprintf(`{"session_id":"now","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":"why did we switch to LFU?"}`,
+		filepath.Join(w.dir, "now.jsonl"), w.repo)
+
+	r := w.run("userpromptsubmit", payload, false, "CCMEM_TEST_READ_DELAY=20ms") // 1,000 files: 20 s
+	checkContract(t, "userpromptsubmit", r)
+	t.Logf("without an index: exit %d in %v", r.code, r.took)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if r.took > 5*time.Second {
+		t.Fatalf("userpromptsubmit took %v; the client kills hooks at 5 s", r.took)
+	}
+	var got string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(ran); err == nil && len(b) > 0 {
+			got = string(b)
+			break
+		}
+	}
+	if want := "search --index --cwd " + p.Root + "\n"; got != want {
+		t.Fatalf("the background refresh ran as %q, want %q", got, want)
+	}
+
+	// What the background ccmem does: build the index; the next prompt
+	// recalls from it.
+	if _, err := search.Refresh(context.Background(), w.env, search.ScopeOf(&p, false)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(ran)
+	r = w.run("userpromptsubmit", payload, false, "CCMEM_TEST_READ_DELAY=20ms")
+	checkContract(t, "userpromptsubmit", r)
+	if b := block(t, r); !strings.Contains(b, "LFU") {
+		t.Fatalf("with the index built, recall should find the session:\n%s", b)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("a prompt with a current index started a refresh")
+	}
 }

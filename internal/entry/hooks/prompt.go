@@ -41,7 +41,7 @@ func UserPromptSubmit(p hookio.Process) int {
 			return 1
 		}
 		res, err := memory.Prompt(context.Background(), r.env, memory.PromptRequest{
-			SessionID: r.in.SessionID, Cwd: r.in.Cwd, Prompt: r.in.Prompt, Source: r.in.Source, Started: r.started, CCMem: ccmemCommand,
+			SessionID: r.in.SessionID, Cwd: r.in.Cwd, Prompt: r.in.Prompt, Source: r.in.Source, Started: r.started, CCMem: ccmemCommand, Binary: ccmemBinary,
 		})
 		if err != nil {
 			writeLine(p.Stderr, name+": "+err.Error())

@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
@@ -88,6 +89,12 @@ func SessionStart(p hookio.Process) int {
 		if inj.Config.Sync.Auto && syncstate.Due(r.env, inj.Config.Sync.Interval) {
 			exe, _ := os.Executable()
 			_ = syncstate.StartDetached(r.env, syncstate.Binary(exe))
+		}
+		// Memory that changed since the search index was built (sessions
+		// archived now, a sync, an import) is indexed in the background:
+		// no prompt waits for it.
+		if p := inj.Project; p != nil && inj.Config.Recall.Enabled {
+			search.RefreshIfStale(r.env, search.ScopeOf(p, false), ccmemBinary(), p.Root)
 		}
 		// Sessions an import follows (they began before install) are
 		// brought up to date in the background, now and then.
