@@ -22,10 +22,11 @@ type evidence struct {
 	rd      reading
 	terms   []string
 	idf, df []float64
-	// chance is each term's chance in the language (lexicon.Chance), w its
-	// weight toward the bar once the sessions that hold it are counted
-	// (see settle).
-	chance, w []float64
+	// chance is each term's chance in the language (lexicon.Chance); w
+	// its weight toward the bar in a session once the sessions that hold
+	// it are counted, lineW in a memory that is no session (a line, an
+	// entry) once those are (see settle).
+	chance, w, lineW []float64
 	// weak is why each term does not count ("" when it does, so far).
 	weak []string
 	// bit is each counted term's bit in a document's mask (0: not
@@ -40,9 +41,9 @@ type evidence struct {
 	sessions int
 	memories int
 	// telling is the mask of terms that count once common ones are
-	// known; total their weight.
-	telling uint64
-	total   float64
+	// known; total their weight in a session, lineTotal in another memory.
+	telling          uint64
+	total, lineTotal float64
 	// group is, for each term, the span of time it is a day or month of
 	// (its index among the query's, from 1; 0: none): a span's terms
 	// weigh as one, however many days it has.
@@ -81,7 +82,7 @@ const (
 func newEvidence(rd reading, terms []string, idf, df []float64, group []int, own int) *evidence {
 	n := len(terms)
 	ev := &evidence{rd: rd, terms: terms, idf: idf, df: df, weak: make([]string, n), bit: make([]uint64, n), in: make([]int, n), held: make([]int, n),
-		chance: make([]float64, n), w: make([]float64, n), group: append(group, make([]int, n-len(group))...), own: own}
+		chance: make([]float64, n), w: make([]float64, n), lineW: make([]float64, n), group: append(group, make([]int, n-len(group))...), own: own}
 	var telling []int
 	for i, t := range terms {
 		ev.weak[i] = rd.why[t]
@@ -129,20 +130,24 @@ func (ev *evidence) settle() {
 		i, ok := at[t]
 		return ok && ev.Common(i)
 	})
-	ev.telling, ev.total = 0, 0
-	spans := map[int]float64{}
+	ev.telling, ev.total, ev.lineTotal = 0, 0, 0
+	spans, lineSpans := map[int]float64{}, map[int]float64{}
 	for i, t := range ev.terms {
-		// The chance a memory of this store holds the term, from the
-		// language: a session's, and a short memory's for the rest.
+		// A session is weighed among the sessions, a memory that is no
+		// session among those: a word every session holds tells no
+		// session apart, however few lines of MEMORY.md hold it. The
+		// language's chance is a session's; a line of a dozen words holds
+		// a word by chance far less often.
 		c := ev.chance[i]
-		if units := ev.sessions + ev.memories; units > 0 && c < 1 {
-			short := -math.Expm1(math.Log1p(-c) * memoryTerms / sessionTerms)
-			c = (float64(ev.sessions)*c + float64(ev.memories)*short) / float64(units)
+		short := c
+		if c < 1 {
+			short = -math.Expm1(math.Log1p(-c) * memoryTerms / sessionTerms)
 		}
-		held := (float64(ev.held[i]) + priorSessions*c) / (float64(ev.sessions+ev.memories) + priorSessions)
-		ev.w[i] = -math.Log(min(held, 1))
+		ev.w[i] = weightAmong(ev.in[i], ev.sessions, c)
+		ev.lineW[i] = weightAmong(ev.held[i]-ev.in[i], ev.memories, short)
 		if i >= ev.own {
 			ev.w[i] *= bridgeEvidence // a related word the bridge brought
+			ev.lineW[i] *= bridgeEvidence
 		}
 		ev.weak[i] = ev.rd.why[t]
 		if ev.weak[i] == "" && ev.chance[i] >= 1 {
@@ -156,14 +161,25 @@ func (ev *evidence) settle() {
 		case i >= ev.own:
 		case ev.group[i] > 0:
 			spans[ev.group[i]] = max(spans[ev.group[i]], ev.w[i])
+			lineSpans[ev.group[i]] = max(lineSpans[ev.group[i]], ev.lineW[i])
 		case ev.df[i] == 0 && isCJKTerm(t):
 		default:
 			ev.total += ev.w[i]
+			ev.lineTotal += ev.lineW[i]
 		}
 	}
-	for _, w := range spans {
+	for g, w := range spans {
 		ev.total += w
+		ev.lineTotal += lineSpans[g]
 	}
+}
+
+// weightAmong is a term's weight toward the bar in a memory of a kind
+// that n memories in scope are, held of them by held: how unlikely it is
+// that such a memory holds it by chance, the language's chance c pooled
+// as priorSessions memories' worth.
+func weightAmong(held, n int, c float64) float64 {
+	return -math.Log(min((float64(held)+priorSessions*c)/(float64(n)+priorSessions), 1))
 }
 
 // Common tells whether term i is common in this memory.
@@ -178,15 +194,21 @@ const saidEvidence = 0.5
 
 // of is the evidence a document's masks give (all the telling terms it
 // holds, and those it holds outside what the model said): their weight,
-// and that as a share of theirs all.
-func (ev *evidence) of(mask, own uint64) (float64, float64) {
+// and that as a share of theirs all; session says whether the document is
+// a session's (weighed among the sessions) or another memory (among
+// those).
+func (ev *evidence) of(mask, own uint64, session bool) (float64, float64) {
+	weights, total := ev.lineW, ev.lineTotal
+	if session {
+		weights, total = ev.w, ev.total
+	}
 	w := 0.0
 	var spans map[int]float64
 	for i, b := range ev.bit {
 		if b == 0 || mask&b == 0 || ev.telling&b == 0 {
 			continue
 		}
-		x := ev.w[i]
+		x := weights[i]
 		if own&b == 0 {
 			x *= saidEvidence
 		}
@@ -202,7 +224,7 @@ func (ev *evidence) of(mask, own uint64) (float64, float64) {
 	for _, x := range spans {
 		w += x
 	}
-	if ev.total == 0 {
+	if total == 0 {
 		// No word of the prompt's own is in memory (only related ones
 		// are): the share is of nothing, the bar alone decides.
 		if w > 0 {
@@ -210,7 +232,7 @@ func (ev *evidence) of(mask, own uint64) (float64, float64) {
 		}
 		return 0, 0
 	}
-	return math.Round(w*1000) / 1000, math.Round(min(w/ev.total, 1)*1000) / 1000
+	return math.Round(w*1000) / 1000, math.Round(min(w/total, 1)*1000) / 1000
 }
 
 func isCJKTerm(t string) bool {

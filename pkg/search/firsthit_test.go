@@ -1,11 +1,15 @@
 package search
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -90,5 +94,44 @@ func TestNoHitTwice(t *testing.T) {
 			}
 			seen[h.Ref()] = true
 		}
+	}
+}
+
+// TestEverySessionHoldsItTellsNoneApart: when every session holds a
+// prompt's words, no session is recalled for them, however many lines of
+// memory that are no session leave them out (a session is weighed among
+// sessions, a line among lines); and a line that holds a word few lines
+// hold is recalled, though every session holds that word too.
+func TestEverySessionHoldsItTellsNoneApart(t *testing.T) {
+	w := newWorld(t)
+	at := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		w.digestEpisode(t, fmt.Sprintf("s%02d", i), "shop work", at.Add(time.Duration(i)*time.Hour),
+			[2]string{fmt.Sprintf("the checkout client payment timeout again, take %d", i), "Looked at it."})
+	}
+	var lines strings.Builder
+	lines.WriteString("## Notes\n")
+	for i := range 120 {
+		fmt.Fprintf(&lines, "- note %d about the warehouse shelving labels\n", i)
+	}
+	lines.WriteString("- The payment provider's sandbox answers on port 8443\n")
+	storetest.Mkfile(t, store.RepoMemory(w.root), lines.String())
+	sc := ScopeOf(&w.p, false)
+	o := RecallOptions{Scope: sc, MaxItems: 3}
+	rep, err := ExplainRecall(context.Background(), w.e, "the checkout client payment timeout?", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range rep.Recalled {
+		if h.Kind == KindEpisode {
+			t.Fatalf("a session recalled for words every session holds: %+v\nterms %+v", h, rep.Terms)
+		}
+	}
+	rep, err = ExplainRecall(context.Background(), w.e, "which port does the payment sandbox answer on?", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Recalled) == 0 || rep.Recalled[0].Path != store.RepoMemory(w.root) {
+		t.Fatalf("the line about the sandbox is not recalled: %+v\nterms %+v", rep.Recalled, rep.Terms)
 	}
 }

@@ -546,7 +546,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 	}
 	bridged := 0
 	if opt.Off&SignalBridge == 0 {
-		terms, idf, df, share, bridged = bridge(readers, terms, idf, df, share, why, idfOf)
+		terms, idf, df, share, bridged = bridge(readers, terms, idf, df, share, why, idfOf, opt.Off)
 	}
 	keep := opt.Limit*8 + 32 + min(opt.SkipMost, 1<<16)
 	largest := 0
@@ -622,7 +622,7 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 			h := Hit{Kind: d.Kind, Path: d.Path, Line: d.Line, Title: d.Title, Snippet: d.Snippet, Turn: d.Turn,
 				Score: math.Round(float64(c.score)*1000) / 1000, Time: d.Time, Matched: math.Round(float64(c.matched)*1000) / 1000}
 			if ev != nil {
-				h.Evidence, h.Share = ev.of(c.mask, c.own)
+				h.Evidence, h.Share = ev.of(c.mask, c.own, c.r.hasPassages())
 			}
 			hits = append(hits, h)
 		}
@@ -910,7 +910,7 @@ const saidRank = 0.75
 // related), each at bridgeWeight of its idf, the rarest maxBridged of
 // those the memory holds; it returns the terms with them last, and how
 // many there are.
-func bridge(readers []*reader, terms []string, idf, df, share []float64, why map[string]string, idfOf func(float64) float64) ([]string, []float64, []float64, []float64, int) {
+func bridge(readers []*reader, terms []string, idf, df, share []float64, why map[string]string, idfOf func(float64) float64, off Signal) ([]string, []float64, []float64, []float64, int) {
 	type cand struct {
 		t  string
 		df float64
@@ -924,7 +924,7 @@ func bridge(readers []*reader, terms []string, idf, df, share []float64, why map
 		if why[t] != "" || isDateTerm(t) {
 			continue
 		}
-		for _, r := range related(t) {
+		for _, r := range related(t, off) {
 			if seen[r] {
 				continue
 			}
@@ -963,6 +963,10 @@ const (
 	// SignalSessions: a passage counts what its whole session matches
 	// (passageFusion).
 	SignalSessions
+	// SignalWordNet and SignalTable: the related words WordNet's bridge
+	// gives (lexicon.Related), and the hand-written table's (related).
+	SignalWordNet
+	SignalTable
 )
 
 // passageFusion is how much of its session's score a passage adds to its

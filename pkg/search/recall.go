@@ -60,10 +60,14 @@ const recallBuild = 100 * time.Millisecond
 // RecallTerm is one term of a prompt as recall weighed it.
 type RecallTerm struct {
 	Term string `json:"term"`
-	// Weight is its idf over the memory searched; In the sessions that
-	// hold it.
-	Weight float64 `json:"weight"`
-	In     int     `json:"in_sessions"`
+	// Weight is its weight toward the bar in a session, In the sessions
+	// that hold it; LineWeight its weight in a memory that is no session
+	// (a line of a MEMORY.md, a learned entry, a record), InOther those
+	// that hold it (see evidence).
+	Weight     float64 `json:"weight"`
+	In         int     `json:"in_sessions"`
+	LineWeight float64 `json:"line_weight"`
+	InOther    int     `json:"in_other"`
 	// Weak says why it does not count toward the bar ("" when it does).
 	Weak string `json:"weak,omitempty"`
 	// Related marks a word the prompt does not hold, brought by the
@@ -76,6 +80,9 @@ type RecallReport struct {
 	Terms []RecallTerm `json:"terms"`
 	// Sessions is how many sessions the memory searched holds.
 	Sessions int `json:"sessions"`
+	// Others is how many memories that are no session it holds (lines,
+	// entries, records).
+	Others int `json:"other_memories"`
 	// Ranked is search's ranking of the prompt (its first few), each with
 	// its evidence, and Verdicts why each was not recalled ("" when it
 	// was); Recalled is what recall gives the model.
@@ -155,9 +162,10 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	}
 	rep.Ranked = hits
 	if ev != nil {
-		rep.Sessions = ev.sessions
+		rep.Sessions, rep.Others = ev.sessions, ev.memories
 		for i, t := range ev.terms {
-			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.w[i]), In: ev.in[i], Weak: ev.weak[i], Related: i >= ev.own})
+			rep.Terms = append(rep.Terms, RecallTerm{Term: t, Weight: round3(ev.w[i]), In: ev.in[i],
+				LineWeight: round3(ev.lineW[i]), InOther: ev.held[i] - ev.in[i], Weak: ev.weak[i], Related: i >= ev.own})
 		}
 	}
 	if len(hits) == 0 {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/proc"
@@ -65,27 +64,21 @@ func Refresh(ctx context.Context, e store.Env, sc Scope) (RefreshReport, error) 
 	return rep, ctx.Err()
 }
 
-// Stale tells whether the index of the scope lacks a unit or holds one
-// older than its files, as a prompt's quick look would find it (folders
-// trusted by their modification time): a session start asks it to decide
-// whether to refresh the index in the background. It reads stamps, never
-// the memory itself.
+// Stale tells whether the index of the scope's sessions (its project's
+// episodes and archive) is out of date, as a prompt's quick look would
+// find it: a folder's modification time differs from the one its index
+// was built at. A session start asks it to decide whether to refresh the
+// index in the background: archiving, an import or a sync change these
+// folders, and a bucket of thousands of sessions is what a prompt cannot
+// build in its allowance. Everything else (a MEMORY.md, a few learned
+// entries) is small enough for the prompt to build, or to find missing and
+// start the refresh itself (see RecallOptions.Refresh). It reads a few
+// stamps, never the memory itself.
 func Stale(e store.Env, sc Scope) bool {
 	dir := Dir(e)
 	checked := map[string]bool{}
 	for _, u := range layout(e, sc) {
-		path := filepath.Join(dir, u.key+".idx")
-		if u.file != "" {
-			want := u.fileStamp()
-			if want == "absent" {
-				if _, err := os.Lstat(path); err == nil {
-					return true // an index of a file that is gone
-				}
-				continue
-			}
-			if stampOf(path) != want {
-				return true
-			}
+		if u.kind != KindEpisode {
 			continue
 		}
 		g := u.group()
@@ -93,40 +86,12 @@ func Stale(e store.Env, sc Scope) bool {
 			continue
 		}
 		checked[g] = true
-		trusted, nonEmpty := readDirStamp(filepath.Join(dir, g+".dir"), dirStamp(u.dir))
-		if !trusted {
-			if dirStamp(u.dir) == "absent" {
-				continue // no folder, nothing to index
-			}
+		stamp := dirStamp(u.dir)
+		if trusted, _ := readDirStamp(filepath.Join(dir, g+".dir"), stamp); !trusted && stamp != "absent" {
 			return true
-		}
-		for b := range nonEmpty {
-			if _, err := os.Lstat(filepath.Join(dir, g+"."+strconv.Itoa(b)+".idx")); err != nil {
-				return true
-			}
 		}
 	}
 	return false
-}
-
-// stampOf is the stamp an index file records ("" when there is none to
-// read).
-func stampOf(path string) string {
-	f, _, err := store.OpenRegular(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, headerLen+512)
-	n, _ := f.Read(head)
-	if n < headerLen || string(head[:len(magic)]) != magic {
-		return ""
-	}
-	stampLen := int(uint32(head[16]) | uint32(head[17])<<8 | uint32(head[18])<<16 | uint32(head[19])<<24)
-	if stampLen > n-headerLen {
-		return ""
-	}
-	return strings.Clone(string(head[headerLen : headerLen+stampLen]))
 }
 
 // StartRefresh runs `ccmem search --index` (ccmem at path) for the project

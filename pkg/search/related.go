@@ -109,25 +109,16 @@ func relatedGroups() [][]string {
 	return groups
 }
 
-// relatedSource says where related words come from: the hand-written
-// table, WordNet's bridge (lexicon.Related), or both (measured by make
-// recall).
-var relatedSource = relatedBoth
-
-const (
-	relatedTable = 1 << iota
-	relatedWordNet
-	relatedBoth = relatedTable | relatedWordNet
-)
-
 // related are the words related to t, without t: the other terms of
-// every group t is in.
-func related(t string) []string {
+// every group of the hand-written table t is in or, when the table has
+// none, what WordNet relates to it (lexicon.Related). Off switches
+// either source off, to measure it (make recall).
+func related(t string, off Signal) []string {
 	var out []string
-	if relatedSource&relatedTable != 0 {
+	if off&SignalTable == 0 {
 		out = relatedInTable(t)
 	}
-	if relatedSource&relatedWordNet != 0 && (relatedSource&relatedTable == 0 || len(out) == 0) {
+	if off&SignalWordNet == 0 && len(out) == 0 {
 		for _, r := range lexicon.Related(t) {
 			if r != t && !contains(out, r) {
 				out = append(out, r)

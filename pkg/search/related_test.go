@@ -57,7 +57,7 @@ func TestRelatedIsCurrent(t *testing.T) {
 // TestRelated: a word brings its group's other words, from every group it
 // is in, and a word in no group brings none.
 func TestRelated(t *testing.T) {
-	got := related("dog")
+	got := related("dog", 0)
 	for _, want := range []string{"greyhound", "puppy", "perro", "寵物"} {
 		if !contains(got, want) && !contains(got, stem(want)) {
 			t.Errorf("related(dog) = %q, lacks %q", got, want)
@@ -66,7 +66,7 @@ func TestRelated(t *testing.T) {
 	if contains(got, "dog") {
 		t.Errorf("related(dog) holds dog itself")
 	}
-	if got := related("zeppelin"); len(got) != 0 {
+	if got := related("zeppelin", 0); len(got) != 0 {
 		t.Errorf("related(zeppelin) = %q", got)
 	}
 }

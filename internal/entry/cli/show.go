@@ -87,9 +87,24 @@ func runShowRecall(c *command.Ctx, cwd, prompt string, asJSON bool) error {
 		fmt.Fprintf(c.Stdout, "(the start-up block shows %s: recall does not repeat them)\n", textfmt.Plural(ex.Shown, "memory", "memories"))
 	}
 	fmt.Fprintln(c.Stdout)
-	fmt.Fprintf(c.Stdout, "── the prompt's words, as recall weighs them (%s in this memory) ──\n", textfmt.Plural(ex.Sessions, "session", "sessions"))
+	// A word weighs by how many sessions hold it in a session, and by how
+	// many other memories do in one of those: the columns of a kind this
+	// memory has none of are left out.
+	if ex.Sessions+ex.Others > 0 {
+		fmt.Fprintf(c.Stdout, "── the prompt's words, as recall weighs them (searched: %s and %s) ──\n",
+			textfmt.Plural(ex.Sessions, "session", "sessions"), textfmt.Plural(ex.Others, "other memory", "other memories"))
+	} else {
+		fmt.Fprintln(c.Stdout, "── the prompt's words (no memory was searched) ──")
+	}
 	tw := command.NewTable(c.Stdout)
-	tw.Row("word", "weight", "sessions", "counts toward the bar")
+	head := []any{"word"}
+	if ex.Sessions > 0 {
+		head = append(head, "in a session", "sessions")
+	}
+	if ex.Others > 0 {
+		head = append(head, "in another memory", "memories")
+	}
+	tw.Row(append(head, "counts toward the bar")...)
 	for _, t := range ex.Terms {
 		name := t.Term
 		switch {
@@ -105,7 +120,14 @@ func runShowRecall(c *command.Ctx, cwd, prompt string, asJSON bool) error {
 		if t.Weak != "" {
 			counts = "no: " + t.Weak
 		}
-		tw.Row(textfmt.Line(name), fmt.Sprintf("%.2f", t.Weight), t.In, counts)
+		row := []any{textfmt.Line(name)}
+		if ex.Sessions > 0 {
+			row = append(row, fmt.Sprintf("%.2f", t.Weight), t.In)
+		}
+		if ex.Others > 0 {
+			row = append(row, fmt.Sprintf("%.2f", t.LineWeight), t.InOther)
+		}
+		tw.Row(append(row, counts)...)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
