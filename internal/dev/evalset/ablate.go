@@ -44,6 +44,8 @@ func Ablate(chat, bare, coding *World) []AblationRow {
 		{"without the openings kept", 0, bare},
 		{"without dates", search.SignalDates, chat},
 		{"without related words", search.SignalBridge, chat},
+		{"related words from the table alone", search.SignalWordNet, chat},
+		{"related words from WordNet alone", search.SignalTable, chat},
 		{"without the session's score in its passages'", search.SignalSessions, chat},
 	}
 	var rows []AblationRow
