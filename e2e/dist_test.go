@@ -104,7 +104,7 @@ func releaseSnapshot(t *testing.T) string {
 var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart", "ccmem-ui"}
 
 // TestReleaseSnapshot: `make release-snapshot` (goreleaser) writes six
-// archives, each with ccmem, the seven hooks, ccmem-ui, README.md and LICENSE, the
+// archives, each with ccmem, the seven hooks, ccmem-ui, README.md, LICENSE and NOTICE, the
 // binaries executable and of the plugin's version; SHA256SUMS that verify
 // every artifact; .deb, .rpm and .apk packages with ccmem in /usr/bin and
 // the hooks in /usr/lib/ccmem; a Homebrew formula and a Scoop manifest
@@ -160,7 +160,7 @@ func TestReleaseSnapshot(t *testing.T) {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		wantNames := []string{top + "/LICENSE", top + "/README.md", top + "/ccmem" + exe}
+		wantNames := []string{top + "/LICENSE", top + "/NOTICE", top + "/README.md", top + "/ccmem" + exe}
 		for _, h := range hookNames {
 			wantNames = append(wantNames, top+"/"+h+exe)
 		}

@@ -304,7 +304,7 @@ func pluginVersion(t *testing.T) string {
 }
 
 // releaseFiles is a release for this machine as goreleaser lays it out:
-// the archive of the built binaries, README and LICENSE in one folder, and
+// the archive of the built binaries, README, LICENSE and NOTICE in one folder, and
 // SHA256SUMS.
 func releaseFiles(t *testing.T, version string) map[string][]byte {
 	t.Helper()
@@ -324,6 +324,7 @@ func releaseFiles(t *testing.T, version string) map[string][]byte {
 	}
 	add("README.md", "../README.md", 0o644)
 	add("LICENSE", "../LICENSE", 0o644)
+	add("NOTICE", "../NOTICE", 0o644)
 	for _, b := range []string{"ccmem", "sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
 		add(b, filepath.Join(binDir, b), 0o755)
 	}
