@@ -1,6 +1,7 @@
 package devcorpus
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -160,5 +161,38 @@ func TestLayCopiesOnlyWhatItMay(t *testing.T) {
 	}
 	if sum := sha256.Sum256([]byte("fix the invoice exporter")); l.Prompts[0].Hash != hex.EncodeToString(sum[:5]) {
 		t.Errorf("hash %q, want the first 10 hex digits of the typed text's SHA-256", l.Prompts[0].Hash)
+	}
+}
+
+// TestShowRecallOnRealPrompts replays every labelled prompt of the real
+// corpus in time order and holds `ccmem show --recall`
+// (memory.ExplainPrompt) to exactly what the prompt hook's body added,
+// after a session start, at each one. The corpus is other people's text,
+// laid out on a developer's machine only (go run ./scripts/devcorpus
+// lay): where it is not, the test says so and skips; the same check on
+// the generated corpora always runs (evalset's TestShowRecallIsTheHook).
+func TestShowRecallOnRealPrompts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 421 real prompts (make test runs it)")
+	}
+	dir := DefaultDir()
+	for _, s := range Sources {
+		if _, err := Load(dir, s); err != nil {
+			t.Skipf("the real corpus is not laid out under %s (%v): go run ./scripts/devcorpus lay", dir, err)
+		}
+	}
+	rep, err := Replay(context.Background(), dir, Sources, ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := ReadLabels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Asked != len(labels) {
+		t.Fatalf("%d prompts asked of %d labelled", rep.Asked, len(labels))
+	}
+	if len(rep.Mispredicted) > 0 {
+		t.Fatalf("show --recall mispredicted the hook on %d of %d prompts: %s", len(rep.Mispredicted), rep.Asked, strings.Join(rep.Mispredicted, ", "))
 	}
 }
