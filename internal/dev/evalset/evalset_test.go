@@ -159,16 +159,7 @@ func TestRecallAsExplained(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		type ask struct{ text, project string }
-		var asks []ask
-		for _, q := range c.Questions {
-			asks = append(asks, ask{q.Text, c.projectOf(q)})
-		}
-		for _, s := range append(append([]string{}, c.SmallTalk...), c.Unrelated...) {
-			if p := c.SmallTalkIn[s]; p != "" {
-				asks = append(asks, ask{s, p})
-			}
-		}
+		asks := asksOf(c)
 		spoke := 0
 		for _, a := range asks {
 			p, err := store.ResolveProject(w.Env, w.Roots[a.project])
@@ -197,6 +188,24 @@ func TestRecallAsExplained(t *testing.T) {
 	}
 }
 
+// ask is a prompt of a corpus and the project it is asked in.
+type ask struct{ text, project string }
+
+// asksOf is every prompt of a corpus: its questions, its small talk and
+// its unrelated requests.
+func asksOf(c *Corpus) []ask {
+	var asks []ask
+	for _, q := range c.Questions {
+		asks = append(asks, ask{q.Text, c.projectOf(q)})
+	}
+	for _, s := range append(append([]string{}, c.SmallTalk...), c.Unrelated...) {
+		if p := c.SmallTalkIn[s]; p != "" {
+			asks = append(asks, ask{s, p})
+		}
+	}
+	return asks
+}
+
 func refsOf(hits []search.Hit) []string {
 	out := []string{}
 	for _, h := range hits {
@@ -220,16 +229,7 @@ func TestShowRecallIsTheHook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		type ask struct{ text, project string }
-		var asks []ask
-		for _, q := range c.Questions {
-			asks = append(asks, ask{q.Text, c.projectOf(q)})
-		}
-		for _, s := range append(append([]string{}, c.SmallTalk...), c.Unrelated...) {
-			if p := c.SmallTalkIn[s]; p != "" {
-				asks = append(asks, ask{s, p})
-			}
-		}
+		asks := asksOf(c)
 		// A fact the start-up block shows: the hook does not recall it
 		// again, and show --recall must not predict it does.
 		if err := os.MkdirAll(filepath.Dir(w.Env.GlobalMemory()), 0o700); err != nil {
