@@ -57,6 +57,17 @@ type Config struct {
 	Guard                  Guard   `yaml:"guard" json:"guard"`
 	Records                Records `yaml:"records" json:"records"`
 	Sync                   Sync    `yaml:"sync" json:"sync"`
+	MCP                    MCP     `yaml:"mcp" json:"mcp"`
+}
+
+// MCP configures what ccmem's MCP server gives the model (read from the
+// global config only).
+type MCP struct {
+	// OtherProjects lets the model search and read the memory of every
+	// project, not only the one the server runs in (off by default:
+	// project memory never reaches another project unless the person
+	// says so).
+	OtherProjects bool `yaml:"other_projects" json:"other_projects"`
 }
 
 // Sync configures the automatic `ccmem sync` (read from the global config):
@@ -420,9 +431,11 @@ func Merge(read func(string) ([]byte, error), paths ...string) (Config, []File) 
 			cf.Err = err
 		} else {
 			if i > 0 {
-				// sync is the person's, across projects: a repository (or
-				// a project's personal file) cannot turn it on.
+				// sync and what the MCP server may read across projects
+				// are the person's, across projects: a repository (or a
+				// project's personal file) cannot turn them on.
 				next.Sync = cfg.Sync
+				next.MCP = cfg.MCP
 			}
 			cfg = next
 		}

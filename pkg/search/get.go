@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,20 +18,17 @@ import (
 // ErrNotMemory is a path outside the places memory lives.
 var ErrNotMemory = errors.New("not a memory file: only files in ccmem's store or in a repository's .claude/memory/ can be read")
 
+// ErrOtherProject is a memory file of a project other than the scope's.
+var ErrOtherProject = errors.New("not this project's memory: another project's memory is read only where the person turned on mcp.other_projects in ~/.claude/ccmem/config.yaml")
+
 // maxGet bounds what Get returns of a file.
 const maxGet = 256 << 10
 
-// Get reads a memory file a hit named: a file in the store, or in the
-// memory folder of a repository the store knows (or the current one,
-// root), never following a symlink. A file over 256 KB is cut, saying so.
-func Get(e store.Env, path, root string) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("%s: the path must be absolute, as search gives it", path)
-	}
-	f, fi, err := store.OpenMemory(e, filepath.Clean(path), knownRoots(e, root))
-	if errors.Is(err, store.ErrOutside) {
-		return "", fmt.Errorf("%s: %w", path, ErrNotMemory)
-	}
+// Get reads a memory file a hit named, of the scope: a file a search of
+// the scope indexes (see covered), opened without following a symlink. A
+// file over 256 KB is cut, saying so.
+func Get(e store.Env, path string, sc Scope) (string, error) {
+	f, fi, err := openCovered(e, path, sc)
 	if err != nil {
 		return "", err
 	}
@@ -42,6 +40,38 @@ func Get(e store.Env, path, root string) (string, error) {
 		text += fmt.Sprintf("\n… (cut: the file has %d bytes; read it with your file tools for the rest)", fi.Size())
 	}
 	return text, nil
+}
+
+// openCovered opens path when it is a memory file of the scope: in the
+// store or in the memory folder of the scope's repository (of every
+// repository the store knows, for a scope of every project), and one a
+// search of the scope indexes.
+func openCovered(e store.Env, path string, sc Scope) (*os.File, os.FileInfo, error) {
+	if !filepath.IsAbs(path) {
+		return nil, nil, fmt.Errorf("%s: the path must be absolute, as search gives it", path)
+	}
+	path = filepath.Clean(path)
+	roots := []string{sc.Root}
+	if sc.All {
+		roots = knownRoots(e, sc.Root)
+	}
+	if !store.Within(e.Store, path) && !slices.ContainsFunc(roots, func(r string) bool { return r != "" && store.Within(store.RepoMemoryDir(r), path) }) {
+		if !sc.All && slices.ContainsFunc(knownRoots(e, ""), func(r string) bool { return store.Within(store.RepoMemoryDir(r), path) }) {
+			return nil, nil, fmt.Errorf("%s: %w", path, ErrOtherProject)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrNotMemory)
+	}
+	if !covered(e, sc, path) {
+		if !sc.All && covered(e, Scope{All: true}, path) {
+			return nil, nil, fmt.Errorf("%s: %w", path, ErrOtherProject)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrNotMemory)
+	}
+	f, fi, err := store.OpenMemory(e, path, roots)
+	if errors.Is(err, store.ErrOutside) {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrNotMemory)
+	}
+	return f, fi, err
 }
 
 // knownRoots are the project roots the store knows, and root.
@@ -61,18 +91,41 @@ func knownRoots(e store.Env, root string) []string {
 	return out
 }
 
+// covered tells whether path is a memory file of the scope: one a search
+// of the scope indexes (see layout) — a learned project or reference entry
+// only when it belongs to the scope's project, as search ranks them.
+func covered(e store.Env, sc Scope, path string) bool {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for _, u := range layout(e, sc) {
+		if u.file != "" {
+			if u.file == path {
+				return true
+			}
+			continue
+		}
+		if u.dir != dir || !u.match(base) || bucketOf(base, u.buckets) != u.bucket {
+			continue
+		}
+		if u.kind == KindLearned && !sc.All {
+			data, err := u.read(path, maxEntry)
+			if err != nil {
+				return false
+			}
+			if d, ok := learnedDoc(u.typ, path, data); !ok || d.Scope != "" && !inScope(d.Scope, sc) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // GetTurns reads the passage a hit named in a session's record — what
 // was said in turn, and in the turns either side of it (around) — with
-// the session's title and date, as Get finds and opens the file. A file
+// the session's title and date, of a file Get would read. A file
 // that is not a session's record is an error saying to read it whole.
-func GetTurns(e store.Env, path, root string, turn, around int) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("%s: the path must be absolute, as search gives it", path)
-	}
-	f, fi, err := store.OpenMemory(e, filepath.Clean(path), knownRoots(e, root))
-	if errors.Is(err, store.ErrOutside) {
-		return "", fmt.Errorf("%s: %w", path, ErrNotMemory)
-	}
+func GetTurns(e store.Env, path string, sc Scope, turn, around int) (string, error) {
+	f, fi, err := openCovered(e, path, sc)
 	if err != nil {
 		return "", err
 	}

@@ -76,23 +76,40 @@ func (w *secretWorld) attacks() []string {
 // the user's; the repository's own files and the store still read.
 func TestGetRefusesSymlinkedRepositoryMemory(t *testing.T) {
 	w := newSecretWorld(t)
-	for _, root := range append([]string{""}, w.roots...) { // as the MCP server starts in each
+	for _, sc := range w.scopes(t) { // as the MCP server starts in each, other projects on and off
 		for _, path := range w.attacks() {
-			text, err := Get(w.e, path, root)
+			text, err := Get(w.e, path, sc)
 			if err == nil || strings.Contains(text, "PRIVATE KEY") {
-				t.Errorf("Get(%s) from %q = %q, %v; want a refusal", path, root, text, err)
+				t.Errorf("Get(%s) in %+v = %q, %v; want a refusal", path, sc, text, err)
 			}
 		}
 	}
-	if text, err := Get(w.e, w.e.GlobalMemory(), ""); err != nil || !strings.Contains(text, "a fact of my own") {
+	if text, err := Get(w.e, w.e.GlobalMemory(), Scope{}); err != nil || !strings.Contains(text, "a fact of my own") {
 		t.Errorf("the store's own file: %q, %v", text, err)
 	}
-	if text, err := Get(w.e, store.RepoMemory(w.roots[2]), w.roots[2]); err != nil || !strings.Contains(text, "read me") {
+	p, _ := store.ResolveProject(w.e, w.roots[2])
+	if text, err := Get(w.e, store.RepoMemory(w.roots[2]), ScopeOf(&p, false)); err != nil || !strings.Contains(text, "read me") {
 		t.Errorf("the repository's own MEMORY.md: %q, %v", text, err)
 	}
-	if _, err := Get(w.e, filepath.Join(w.roots[0], ".claude", "memory", "etc", "passwd"), ""); !errors.Is(err, store.ErrSymlink) {
+	// A file a search of the repository would read, through its
+	// symlinked .claude/memory: refused at the link.
+	if _, err := Get(w.e, store.RepoMemory(w.roots[0]), Scope{All: true}); !errors.Is(err, store.ErrSymlink) {
 		t.Errorf("a path through a symlinked .claude/memory: %v, want ErrSymlink", err)
 	}
+}
+
+// scopes are the scopes the MCP server may run with in the world: no
+// project, and each repository's, with other projects off and on.
+func (w *secretWorld) scopes(t testing.TB) []Scope {
+	out := []Scope{{}, {All: true}}
+	for _, root := range w.roots {
+		p, err := store.ResolveProject(w.e, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ScopeOf(&p, false), ScopeOf(&p, true))
+	}
+	return out
 }
 
 // FuzzGet: whatever path the model passes, get never returns the secret
@@ -104,11 +121,12 @@ func FuzzGet(f *testing.F) {
 	}
 	f.Add(store.RepoMemory(w.roots[2]))
 	f.Add(w.e.GlobalMemory())
+	scopes := w.scopes(f)
 	f.Fuzz(func(t *testing.T, path string) {
-		for _, root := range []string{"", w.roots[0], w.roots[2]} {
-			text, _ := Get(w.e, path, root)
+		for _, sc := range scopes {
+			text, _ := Get(w.e, path, sc)
 			if strings.Contains(text, "PRIVATE KEY") {
-				t.Fatalf("Get(%q) from %q read the secret", path, root)
+				t.Fatalf("Get(%q) in %+v read the secret", path, sc)
 			}
 		}
 	})

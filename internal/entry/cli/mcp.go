@@ -14,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/mcp"
 	"github.com/ccmem/ccmem/internal/version"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -28,16 +29,18 @@ var cmdMCP = &command.Command{
 declares it too). Its tools, for the model:
 
 - search: ranked memory for a query (as ccmem search)
-- get: the text of a file a search hit named (only files in the store or
-  in a repository's .claude/memory/); for a hit in a past session, the
-  turn it named with the turns around it
+- get: the text of a file a search hit named (only this project's memory,
+  the memory of every project and this repository's .claude/memory/); for
+  a hit in a past session, the turn it named with the turns around it
 - remember: add a fact to the global or the project MEMORY.md
 - forget: move a fact, a learned entry or a record to the archive, with
   the reason (when the user asks to forget something)
 - review: the memories awaiting the user's review (candidate rules from
   friction, corrections Claude Code saved), and the user's decision on one
 
-The project is the one of the directory the server runs in.`,
+The project is the one of the directory the server runs in. Another
+project's memory is out of its reach unless the global config says
+mcp: {other_projects: true}.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -46,6 +49,16 @@ The project is the one of the directory the server runs in.`,
 			return mcpServer(c).Serve(c, os.Stdin, c.Stdout)
 		}
 	},
+}
+
+// mcpScope is the memory the MCP server's tools reach: the project of the
+// folder it runs in (and the memory of every project), and whether the
+// person let it reach other projects' (mcp.other_projects, in the global
+// config only).
+func mcpScope(c *command.Ctx) (search.Scope, bool) {
+	sc, _ := searchScope(c, "", false) // the server's folder: no --cwd to be wrong
+	cfg, _ := config.Load(c.Env, "", "")
+	return sc, cfg.MCP.OtherProjects
 }
 
 // mcpServer is ccmem's MCP server, its tools bound to the store of c.
@@ -59,7 +72,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			{
 				Name: "search", Title: "Search memory",
 				Description: "Ranked full-text search of ccmem's memory: global and project MEMORY.md lines and topic files, learned entries, project records, the briefing, and past sessions (archived ones too). Returns one entry per hit with the file to read.",
-				InputSchema: schema(`{"type":"object","properties":{"query":{"type":"string","description":"words to look for"},"limit":{"type":"integer","description":"most hits (default 10)","minimum":1,"maximum":50},"kind":{"type":"string","description":"only these kinds, comma-separated: ` + strings.Join(search.Kinds, ", ") + `"},"all_projects":{"type":"boolean","description":"search every project, not only this one"}},"required":["query"],"additionalProperties":false}`),
+				InputSchema: schema(`{"type":"object","properties":{"query":{"type":"string","description":"words to look for"},"limit":{"type":"integer","description":"most hits (default 10)","minimum":1,"maximum":50},"kind":{"type":"string","description":"only these kinds, comma-separated: ` + strings.Join(search.Kinds, ", ") + `"},"all_projects":{"type":"boolean","description":"search every project, not only this one (only where the user turned it on: mcp.other_projects)"}},"required":["query"],"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
 						Query       string `json:"query"`
@@ -73,7 +86,12 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if strings.TrimSpace(in.Query) == "" {
 						return "", errors.New("search needs a query")
 					}
-					sc, _ := searchScope(c, "", in.AllProjects) // the server's folder: no --cwd to be wrong
+					sc, others := mcpScope(c)
+					if in.AllProjects && !others {
+						return "", errors.New("search: all_projects is off: this project's memory and the memory of every project are searched; " +
+							"another project's memory is searched only where the user turned on mcp.other_projects in ~/.claude/ccmem/config.yaml")
+					}
+					sc.All = in.AllProjects
 					opt := search.Options{Limit: min(max(in.Limit, 0), 50), Scope: sc}
 					for _, k := range strings.Split(in.Kind, ",") {
 						if k = strings.TrimSpace(k); k != "" {
@@ -103,12 +121,12 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if in.Turn > 0 {
 						turn = in.Turn
 					}
-					sc, _ := searchScope(c, "", false)
-					root := sc.Root
+					sc, others := mcpScope(c)
+					sc.All = others
 					if turn > 0 {
-						return search.GetTurns(c.Env, path, root, turn, 1)
+						return search.GetTurns(c.Env, path, sc, turn, 1)
 					}
-					return search.Get(c.Env, path, root)
+					return search.Get(c.Env, path, sc)
 				},
 			},
 			{
