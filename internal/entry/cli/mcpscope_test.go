@@ -83,8 +83,8 @@ func TestMCPStaysInItsProject(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]string{
-		e.GlobalMemory():                  "terse answers",
-		store.RepoMemory(repoA):           "8080",
+		e.GlobalMemory():        "terse answers",
+		store.RepoMemory(repoA): "8080",
 		filepath.Join(e.EpisodesDir(pA.Key), "20261003T090000Z-a1.json"): "vault",
 	} {
 		if text, err := call(get, `{"path":`+quote(path)+`}`); err != nil || !strings.Contains(text, want) {
