@@ -36,6 +36,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Branch is the branch every machine syncs.
@@ -454,14 +455,19 @@ func (s *Syncer) recover(ctx context.Context) error {
 	return nil
 }
 
+// machine names this machine in commit messages and archived copies:
+// Machine (CCMEM_MACHINE) or the host name, on one line, redacted, then
+// shortened (it leaves the machine in every commit).
 func (s *Syncer) machine() string {
-	if s.Machine != "" {
-		return s.Machine
+	name := s.Machine
+	if name == "" {
+		name, _ = os.Hostname()
 	}
-	if h, err := os.Hostname(); err == nil && h != "" {
-		return h
+	name, _ = redact.Shorten(strings.TrimSpace(textfmt.Line(name)), 64)
+	if name == "" {
+		return "this machine"
 	}
-	return "this machine"
+	return name
 }
 
 // identity is the committer git falls back to when the user set none.

@@ -7,6 +7,7 @@ package redact
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -65,8 +66,12 @@ var rules = []rule{
 		hint: []string{"pass", "pwd", "secret", "token", "key", "credential"}, fold: true, assigns: true},
 }
 
-// String returns s with every secret replaced, and how many were.
+// String returns s with every secret replaced, and how many were. An
+// invisible character inside a run of a token's characters (a zero-width
+// space in "ghp_ab\u200bcd…") is taken out first: it would split the
+// secret for the rules and not for a reader.
 func String(s string) (string, int) {
+	s = joinInvisible(s)
 	n := 0
 	lower := ""
 	for i := range rules {
@@ -103,6 +108,49 @@ func String(s string) (string, int) {
 		lower = "" // s may have changed
 	}
 	return s, n
+}
+
+// invisibles are the characters that show nothing: zero-width space,
+// non-joiner and joiner, left-to-right and right-to-left marks, word
+// joiner, invisible operators, the byte-order mark, the soft hyphen and
+// the Mongolian vowel separator.
+const invisibles = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
+
+// joinInvisible is s without its invisible characters, but for those
+// between two characters outside ASCII (an emoji sequence's joiner, a
+// mark inside Arabic or Hebrew text): no secret a rule knows is written
+// there.
+func joinInvisible(s string) string {
+	if !strings.ContainsAny(s, invisibles) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0) // the last rune kept
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !strings.ContainsRune(invisibles, r) {
+			b.WriteString(s[i : i+size])
+			prev = r
+			i += size
+			continue
+		}
+		// A run of invisible characters, and what follows it.
+		j := i
+		for j < len(s) {
+			r2, sz := utf8.DecodeRuneInString(s[j:])
+			if !strings.ContainsRune(invisibles, r2) {
+				break
+			}
+			j += sz
+		}
+		next, _ := utf8.DecodeRuneInString(s[j:])
+		if prev >= utf8.RuneSelf && j < len(s) && next >= utf8.RuneSelf {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // tail keeps the "@" that closes a URL's credentials.

@@ -125,3 +125,47 @@ func TestShortenLeavesNoFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleCharactersSplitNoSecret: a zero-width or other invisible
+// character put inside a secret does not hide it from the rules; an
+// emoji sequence's joiner stays.
+func TestInvisibleCharactersSplitNoSecret(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	inv := []rune(invisibles)
+	for _, secret := range secretExamples {
+		for trial := 0; trial < 50; trial++ {
+			rs := []rune(secret)
+			var b strings.Builder
+			for i, c := range rs {
+				b.WriteRune(c)
+				if i > 0 && i < len(rs)-1 && r.Intn(6) == 0 {
+					b.WriteRune(inv[r.Intn(len(inv))])
+				}
+			}
+			in := "the value is " + b.String() + " ok"
+			out, n := String(in)
+			if n == 0 {
+				t.Fatalf("%q: nothing redacted in %q", secret, in)
+			}
+			value := secret
+			if i := strings.IndexAny(secret, "="); i > 0 && i < 20 {
+				value = secret[i+1:]
+			}
+			clean := strings.Map(func(c rune) rune {
+				if strings.ContainsRune(invisibles, c) {
+					return -1
+				}
+				return c
+			}, out)
+			for i := 0; i+8 <= len(value); i++ {
+				if frag := value[i : i+8]; !strings.ContainsAny(frag, " \n") && strings.Contains(clean, frag) {
+					t.Fatalf("%q survived in %q", frag, out)
+				}
+			}
+		}
+	}
+	family := "the family \U0001F468\u200d\U0001F469\u200d\U0001F467 and a soft\u00adhyphen"
+	if out, _ := String(family); !strings.Contains(out, "\U0001F468\u200d\U0001F469") {
+		t.Errorf("an emoji sequence lost its joiner: %q", out)
+	}
+}

@@ -304,7 +304,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			}
 			c.State.CommandOpen, _ = redact.Shorten(e.Text, goalChars)
 			if c.Entrypoint == "" && e.Entrypoint != "" {
-				c.Entrypoint = textfmt.Shorten(e.Entrypoint, 40)
+				c.Entrypoint, _ = redact.Shorten(textfmt.Line(e.Entrypoint), 40)
 			}
 			return
 		}
@@ -319,7 +319,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			c.Goal, c.State.GoalRedactions = redact.Shorten(e.Text, goalChars)
 		}
 		if c.Entrypoint == "" && e.Entrypoint != "" {
-			c.Entrypoint = textfmt.Shorten(e.Entrypoint, 40)
+			c.Entrypoint, _ = redact.Shorten(textfmt.Line(e.Entrypoint), 40)
 		}
 		c.notePrompt(e)
 		c.considerTitle(e.Text)
@@ -354,7 +354,7 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 			}
 			c.Tools[u.Name]++
 			if sk := u.Skill(); sk != "" && len(c.SkillsUsed) < maxSkills && !slices.Contains(c.SkillsUsed, sk) {
-				sk, _ = redact.String(textfmt.Shorten(textfmt.Line(sk), 80))
+				sk, _ = redact.Shorten(textfmt.Line(sk), 80)
 				c.SkillsUsed = append(c.SkillsUsed, sk)
 			}
 			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {

@@ -755,3 +755,32 @@ func TestTornCheckpointIsRebuilt(t *testing.T) {
 		t.Fatal("a torn checkpoint without a transcript was removed")
 	}
 }
+
+// TestSkillNameRedactedBeforeItShortens: a skill name holding a token that
+// the 80-character cut would split (the client writes the name the model
+// chose) is redacted whole before the cut, and so is the entry point: no
+// part of the token reaches disk.
+func TestSkillNameRedactedBeforeItShortens(t *testing.T) {
+	w := newCaptureWorld(t)
+	token := "ghp_" + strings.Repeat("Zq8Xw2Lk9P", 4) // 44 characters
+	skill := strings.Repeat("s", 80-21) + "-" + token // the cut falls 20 characters into the token
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"deploy it"},"entrypoint":"` + strings.Repeat("e", 29) + "-" + token + `"}`,
+		`{"type":"assistant","message":{"id":"m1","model":"m","content":[{"type":"tool_use","id":"t1","name":"Skill","input":{"skill":"` + skill + `"}}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}`,
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	c := w.capture(t, "s1")
+	if len(c.SkillsUsed) != 1 {
+		t.Fatalf("skills used: %q", c.SkillsUsed)
+	}
+	data, err := os.ReadFile(w.e.CheckpointPath(w.p.Key, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+8 <= len(token); i++ {
+		if frag := token[i : i+8]; strings.Contains(string(data), frag) {
+			t.Fatalf("%q of the token reached disk:\n%s", frag, data)
+		}
+	}
+}

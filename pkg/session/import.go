@@ -432,7 +432,7 @@ func (c *Checkpoint) noteSpawn(cmd, ts string) {
 		return
 	}
 	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		line, _ := redact.String(textfmt.Shorten(textfmt.Line(cmd), 300))
+		line, _ := redact.Shorten(textfmt.Line(cmd), 300)
 		c.State.Spawned = append(c.State.Spawned, ts+"\t"+line)
 	}
 }

@@ -535,7 +535,7 @@ func TestOpeningIsKept(t *testing.T) {
 	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Path, "-s1.json") || hits[0].Turn != 1 || !strings.Contains(hits[0].Snippet, "Xiaomi") {
 		t.Fatalf("search: %+v, %v", hits, err)
 	}
-	got, err := search.GetTurns(w.e, hits[0].Path, w.repo, 1, 0)
+	got, err := search.GetTurns(w.e, hits[0].Path, search.ScopeOf(&w.p, false), 1, 0)
 	if err != nil || !strings.Contains(got, "before the first prompt, opening: Welcome back!") || !strings.Contains(got, "turn 1, prompt: help me write") {
 		t.Fatalf("turn 1: %q, %v", got, err)
 	}
