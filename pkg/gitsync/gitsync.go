@@ -488,6 +488,20 @@ func (s *Syncer) commitLocal(ctx context.Context, rep *syncstate.Report, message
 	if _, err := s.git(ctx, "add", "-A"); err != nil {
 		return err
 	}
+	// This machine's settings are never committed (see localOnly).
+	if out, err := s.gitRaw(ctx, nil, "diff", "--cached", "--name-only", "-z", "--no-renames"); err == nil {
+		var mine []string
+		for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+			if localOnly(rel) {
+				mine = append(mine, rel)
+			}
+		}
+		if len(mine) > 0 {
+			if _, err := s.gitRaw(ctx, []byte(strings.Join(mine, "\x00")), "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+				return err
+			}
+		}
+	}
 	out, err := s.gitRaw(ctx, nil, "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev")
 	if err != nil {
 		return err

@@ -352,7 +352,7 @@ func changedOnBothSides(was, ours, their files) []string {
 	var out []string
 	for rel, o := range ours.m {
 		t, ok := their.m[rel]
-		if !ok || t.obj == o.obj || isUnion(rel) || ownFiles[rel] {
+		if !ok || t.obj == o.obj || isUnion(rel) || ownFiles[rel] || localOnly(rel) {
 			continue
 		}
 		if b, inBase := was.m[rel]; inBase && (b.obj == o.obj || b.obj == t.obj) {
@@ -540,8 +540,8 @@ func (s *Syncer) mergeInPlace(ctx context.Context, theirs, base string, was, our
 	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
 	for i := 0; i+1 < len(items); i += 2 {
 		status, rel := string(items[i]), string(items[i+1])
-		if !ownFiles[rel] && carriedPath(rel) != "" {
-			continue // never written nor deleted: not a file sync carries
+		if !ownFiles[rel] && carriedPath(rel) != "" || localOnly(rel) {
+			continue // never written nor deleted: not a file sync carries, or this machine's setting
 		}
 		p := filepath.Join(s.Env.Store, filepath.FromSlash(rel))
 		if err := store.CheckIn(s.Env.Store, p); err != nil {

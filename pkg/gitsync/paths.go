@@ -24,8 +24,26 @@ import (
 //   - it is not derived or this machine's own (the .gitignore's list);
 //   - it is a regular file (no symlink, no submodule).
 //
+// The settings (see localOnly) stay on each machine.
+//
 // The store's .gitignore and .gitattributes are ccmem's own: this
 // machine's are kept, whatever the remote holds.
+
+// localOnly tells the files each machine keeps to itself though a tree
+// may hold them: the settings (config.yaml at the root and in a project's
+// folder). A setting changes how ccmem behaves — what compaction is told,
+// how soon sessions are archived, whether ccmem runs at all — and a remote
+// carries memory, never authority: what a tree holds of them is never
+// written here, and this machine's are never committed. (A tree that
+// holds one, from a machine with an older ccmem, keeps it as it is, so
+// that machine does not lose its own.)
+func localOnly(rel string) bool {
+	if rel == "config.yaml" {
+		return true
+	}
+	parts := strings.Split(rel, "/")
+	return len(parts) == 3 && parts[0] == "projects" && parts[2] == "config.yaml"
+}
 
 // maxDepth bounds how deep a synced file lies (archive/sync/projects/<key>/
 // episodes/<file> is the deepest ccmem writes).
