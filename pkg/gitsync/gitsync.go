@@ -695,7 +695,7 @@ func (s *Syncer) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	for _, e := range bytes.Split(out, []byte{0}) {
-		if len(e) > 3 && e[2] == ' ' {
+		if len(e) > 3 && e[2] == ' ' && !localOnly(string(e[3:])) {
 			st.Changed++
 		}
 	}

@@ -639,3 +639,179 @@ func TestRemoteSettingsActNowhere(t *testing.T) {
 		t.Errorf("the remote's config.yaml is now %q: a machine's own settings were pushed", got)
 	}
 }
+
+// remove deletes the entry at path (its parts) from the tree.
+func (n *node) remove(path []string) {
+	for _, p := range path[:len(path)-1] {
+		k, ok := n.kids[p]
+		if !ok || k.kids == nil {
+			return
+		}
+		n = k
+	}
+	delete(n.kids, path[len(path)-1])
+}
+
+// episodesOf lists the remote's episode paths, sorted.
+func (a attacker) episodesOf(root *node, key string) []string {
+	var out []string
+	for name := range root.kids["projects"].kids[key].kids["episodes"].kids {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lossWorld is two machines syncing one remote that holds forty sessions.
+func lossWorld(t *testing.T) (a, b *machine, mal attacker, key string) {
+	remote := bareRemote(t)
+	a, b = newMachine(t, "laptop"), newMachine(t, "desktop")
+	for i := range 40 {
+		a.session(fmt.Sprintf("s%02d", i), fmt.Sprintf("session %d", i), time.Date(2026, 11, 1, 9, i, 0, 0, time.UTC))
+	}
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	return a, b, attacker{t, remote}, b.project().Key
+}
+
+func (m *machine) episodeCount() int {
+	eps, _ := filepath.Glob(filepath.Join(m.env.EpisodesDir(m.project().Key), "*.json"))
+	return len(eps)
+}
+
+// TestSmallDeletionsAddUp: a remote that deletes a few sessions at a
+// time — each push under any share a single sync would notice — is
+// stopped once what it took since the last confirmation reaches a
+// quarter of the memory; the person's --keep-deleted puts back all of it,
+// from the store's own history.
+func TestSmallDeletionsAddUp(t *testing.T) {
+	_, b, mal, key := lossWorld(t)
+	var de *gitsync.DeletionError
+	asked := false
+	for round := 0; round < 6 && !asked; round++ {
+		root := mal.head()
+		eps := mal.episodesOf(root, key)
+		for _, name := range eps[:len(eps)*45/100] { // just under half of what is left
+			root.remove([]string{"projects", key, "episodes", name})
+		}
+		mal.push(root, fmt.Sprintf("tidy up %d", round))
+		if _, err := b.s.Sync(context.Background()); errors.As(err, &de) {
+			asked = true
+			t.Logf("asked at round %d: %v", round, err)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !asked {
+		t.Fatalf("six small deletions were never asked about: %d of 40 sessions left", b.episodeCount())
+	}
+	if n := b.episodeCount(); n < 30 {
+		t.Fatalf("%d of 40 sessions left before anyone was asked", n)
+	}
+	b.s.Deletions = gitsync.KeepDeleted
+	rep := b.sync()
+	b.s.Deletions = gitsync.AskFirst
+	if n := b.episodeCount(); n != 40 {
+		t.Fatalf("--keep-deleted put back %v: %d of 40 sessions here", rep.Restored, n)
+	}
+	root := mal.head()
+	if n := len(mal.episodesOf(root, key)); n != 40 {
+		t.Errorf("the remote holds %d of 40 sessions after --keep-deleted", n)
+	}
+}
+
+// TestArchivingAndEmptyingAreDeletions: moving every memory file into the
+// archive (forgotten: never shown or recalled), emptying every one, or
+// padding the archive with junk and then deleting what is real, are each
+// asked about, not applied.
+func TestArchivingAndEmptyingAreDeletions(t *testing.T) {
+	for _, attack := range []struct {
+		name  string
+		apply func(mal attacker, root *node, key string)
+		twice bool
+	}{
+		{"move into the archive", func(mal attacker, root *node, key string) {
+			for _, name := range mal.episodesOf(root, key) {
+				leaf := root.kids["projects"].kids[key].kids["episodes"].kids[name]
+				root.remove([]string{"projects", key, "episodes", name})
+				root.put([]string{"archive", "forgotten", name}, leaf)
+			}
+		}, false},
+		{"empty every file", func(mal attacker, root *node, key string) {
+			for _, name := range mal.episodesOf(root, key) {
+				root.put([]string{"projects", key, "episodes", name}, mal.file(""))
+			}
+		}, false},
+		{"junk in the archive, then the real files", func(mal attacker, root *node, key string) {
+			if root.kids["archive"] == nil {
+				for i := range 60 {
+					root.put([]string{"archive", fmt.Sprintf("junk-%02d.md", i)}, mal.file(fmt.Sprintf("junk %d\n", i)))
+				}
+				return
+			}
+			for _, name := range mal.episodesOf(root, key) {
+				root.remove([]string{"projects", key, "episodes", name})
+			}
+		}, true},
+	} {
+		t.Run(attack.name, func(t *testing.T) {
+			_, b, mal, key := lossWorld(t)
+			var err error
+			for range map[bool]int{false: 1, true: 2}[attack.twice] {
+				root := mal.head()
+				attack.apply(mal, root, key)
+				mal.push(root, attack.name)
+				if _, err = b.s.Sync(context.Background()); err != nil {
+					break
+				}
+			}
+			var de *gitsync.DeletionError
+			if !errors.As(err, &de) {
+				t.Fatalf("not asked: %v; %d of 40 sessions left", err, b.episodeCount())
+			}
+			if n := b.episodeCount(); n != 40 {
+				t.Fatalf("%d of 40 sessions left while the sync waits for a yes", n)
+			}
+			for rel, f := range cleanFiles(t, b) {
+				if strings.Contains(rel, "/episodes/") && f == "" {
+					t.Fatalf("%s was emptied while the sync waits for a yes", rel)
+				}
+			}
+		})
+	}
+}
+
+// TestUndoTheLastSync: what a sync removed without asking (a few files)
+// comes back with ccmem sync --undo, and reaches the remote again.
+func TestUndoTheLastSync(t *testing.T) {
+	a, b, mal, key := lossWorld(t)
+	root := mal.head()
+	eps := mal.episodesOf(root, key)
+	for _, name := range eps[:3] {
+		root.remove([]string{"projects", key, "episodes", name})
+	}
+	mal.push(root, "three less")
+	b.sync()
+	if n := b.episodeCount(); n != 37 {
+		t.Fatalf("%d sessions after a sync that deleted three", n)
+	}
+	rep, err := b.s.Undo(context.Background())
+	if err != nil || len(rep.Restored) != 3 {
+		t.Fatalf("undo: %v, %v", rep.Restored, err)
+	}
+	if n := b.episodeCount(); n != 40 {
+		t.Fatalf("%d sessions after undo", n)
+	}
+	b.sync()
+	a.sync()
+	if n := a.episodeCount(); n != 40 {
+		t.Errorf("the other machine has %d sessions after the undo reached the remote", n)
+	}
+	if _, err := b.s.Undo(context.Background()); !errors.Is(err, gitsync.ErrNothingToUndo) {
+		t.Errorf("a second undo: %v", err)
+	}
+}

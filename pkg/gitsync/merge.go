@@ -65,29 +65,37 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 			return err
 		}
 	}
-	gone := deletedThere(was, ours, their)
+	// What this sync would take away, with what syncs took since the
+	// person last confirmed (see losses.go).
+	lostNow := s.removedBy(ctx, was, ours, their)
+	l := readLosses(s.Env)
 	var stop *DeletionError
-	if massive(len(gone), was.count()) {
+	if len(lostNow) > 0 && tooMany(len(l.Files)+len(lostNow), liveCount(ours)+len(l.Files)) {
 		subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
-		stop = &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(gone), Of: was.count()}
+		stop = &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(lostNow), Of: liveCount(ours), Earlier: len(l.Files), Since: l.Since}
 	} else if base != "" {
 		if stop, err = s.deletionInHistory(ctx, base, tip, ours.own()); err != nil {
 			return err
 		}
 	}
-	if stop != nil {
-		switch s.Deletions {
-		case KeepDeleted:
-			for _, rel := range gone {
-				their.m[rel] = ours.m[rel]
-			}
-			their.dirty = their.dirty || len(gone) > 0
-			rep.Restored = gone
-		case AcceptDeletions:
-			rep.Deleted = len(gone)
-		default:
-			return stop
+	earlier := l.Files
+	switch {
+	case s.Deletions == KeepDeleted:
+		for _, r := range lostNow {
+			their.m[r.Path] = ours.m[r.Path]
+			rep.Restored = append(rep.Restored, r.Path)
 		}
+		their.dirty = their.dirty || len(lostNow) > 0
+		lostNow = nil
+		l = losses{Since: s.Env.Time()}
+	case s.Deletions == AcceptDeletions:
+		rep.Deleted = len(lostNow) + len(l.Files)
+		lostNow, earlier = nil, nil
+		l = losses{Since: s.Env.Time()}
+	case stop != nil:
+		return stop
+	default:
+		earlier = nil
 	}
 	if both := changedOnBothSides(was, ours, their); len(both) > 0 {
 		for _, rel := range both {
@@ -107,6 +115,34 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 		return err
 	}
 	rep.Merged = true
+	// Record what this sync took away; with --keep-deleted, put back what
+	// the syncs before it took.
+	if len(lostNow) > 0 {
+		head, _ := s.git(ctx, "rev-parse", "HEAD")
+		for _, r := range lostNow {
+			r.Sync, r.When = short(head), s.Env.Time()
+			l.Files = append(l.Files, r)
+			rep.Removed = append(rep.Removed, r.Path)
+		}
+	}
+	if err := writeLosses(s.Env, l); err != nil {
+		return err
+	}
+	if s.Deletions == KeepDeleted && len(earlier) > 0 {
+		unlock, err := store.Lock(s.Env.Store)
+		if err != nil {
+			return err
+		}
+		back, err := s.restore(ctx, earlier)
+		unlock()
+		if err != nil {
+			return err
+		}
+		rep.Restored = append(rep.Restored, back...)
+		if err := s.commitLocal(ctx, rep, "ccmem sync: "+s.machine()+" puts back what earlier syncs removed"); err != nil {
+			return err
+		}
+	}
 	deduped, err := dedupeUnion(s.Env.Store)
 	if err != nil {
 		return err
@@ -134,12 +170,25 @@ const (
 // taken from it, and the person says what to do.
 type DeletionError struct {
 	Commit, Subject string
-	Deleted, Of     int
+	// Deleted is how many memory files the remote's commit takes away
+	// (deleted, emptied or moved into the archive), of the Of this machine
+	// holds; Earlier how many syncs took away since the person last
+	// confirmed (Since; zero: never asked).
+	Deleted, Of int
+	Earlier     int
+	Since       time.Time
 }
 
 func (e *DeletionError) Error() string {
-	return fmt.Sprintf("the remote's commit %s %s deletes %d of %d files; nothing was taken from the remote",
+	msg := fmt.Sprintf("the remote's commit %s %s takes away %d of %d memory files (deleted, emptied or moved to the archive)",
 		e.Commit, strconv.Quote(firstChars(e.Subject, 80)), e.Deleted, e.Of)
+	if e.Earlier > 0 {
+		msg += fmt.Sprintf(", after earlier syncs took %d", e.Earlier)
+		if !e.Since.IsZero() {
+			msg += " since " + e.Since.UTC().Format("2006-01-02")
+		}
+	}
+	return msg + "; nothing was taken from the remote"
 }
 
 // firstChars is s cut to n characters.
@@ -153,8 +202,11 @@ func firstChars(s string, n int) string {
 	return s
 }
 
-// file is one file of a commit: its mode and blob.
-type file struct{ mode, obj string }
+// file is one file of a commit: its mode, blob and size in bytes.
+type file struct {
+	mode, obj string
+	size      int64
+}
 
 // files is what sync carries of one commit's tree, by path. dirty says the
 // tree holds more than that (a file sync refused, the remote's own
@@ -183,7 +235,7 @@ func (fs files) count() int { return len(fs.m) - len(fs.own()) }
 // tree from the remote), ccmem's own files are this machine's, whatever
 // the tree holds; with own nil (this machine's HEAD), they are the tree's.
 func (s *Syncer) carriedFiles(ctx context.Context, rev string, own map[string]file) (files, error) {
-	out, err := s.gitRaw(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", rev)
+	out, err := s.gitRaw(ctx, nil, "ls-tree", "-r", "-z", "-l", "--full-tree", rev)
 	if err != nil {
 		return files{}, err
 	}
@@ -193,19 +245,20 @@ func (s *Syncer) carriedFiles(ctx context.Context, rev string, own map[string]fi
 		fs.refused = append(fs.refused, syncstate.Refused{Path: rel, Why: why})
 	}
 	for _, e := range bytes.Split(out, []byte{0}) {
-		// <mode> SP <type> SP <object> TAB <file>
+		// <mode> SP <type> SP <object> SP+ <size> TAB <file>
 		meta, name, ok := bytes.Cut(e, []byte{'\t'})
 		if !ok {
 			continue
 		}
 		f := strings.Fields(string(meta))
 		rel := string(name)
-		if len(f) != 3 {
+		if len(f) != 4 {
 			refuse(rel, "an entry git cannot read")
 			continue
 		}
+		size, _ := strconv.ParseInt(f[3], 10, 64) // "-" for a submodule: refused below
 		if ownFiles[rel] && own != nil {
-			if o, ok := own[rel]; !ok || o != (file{f[0], f[2]}) {
+			if o, ok := own[rel]; !ok || o.mode != f[0] || o.obj != f[2] {
 				fs.dirty = true // the remote's own version: this machine's stands
 			}
 			continue
@@ -223,7 +276,7 @@ func (s *Syncer) carriedFiles(ctx context.Context, rev string, own map[string]fi
 			refuse(rel, why)
 			continue
 		}
-		fs.m[rel] = file{f[0], f[2]}
+		fs.m[rel] = file{f[0], f[2], size}
 	}
 	// A file where another file's folder is cannot be written.
 	dirs := map[string]bool{}
@@ -252,35 +305,6 @@ func next(rel string, i int) int {
 		return -1
 	}
 	return i + 1 + j
-}
-
-// deletedThere lists the files the remote deleted and this machine did
-// not change since the common base: what the merge would delete here. A
-// file whose contents the remote holds under another name (moved, as
-// retention moves episodes to the archive) is not counted.
-func deletedThere(was, ours, their files) []string {
-	if was.m == nil {
-		return nil
-	}
-	held := map[string]bool{}
-	for _, f := range their.m {
-		held[f.obj] = true
-	}
-	var gone []string
-	for rel, o := range ours.m {
-		if ownFiles[rel] {
-			continue
-		}
-		if _, ok := their.m[rel]; ok {
-			continue
-		}
-		if b, ok := was.m[rel]; !ok || b.obj != o.obj || held[o.obj] {
-			continue
-		}
-		gone = append(gone, rel)
-	}
-	slices.Sort(gone)
-	return gone
 }
 
 // massive tells a deletion that needs a person's yes: half or more of
@@ -327,18 +351,20 @@ func (s *Syncer) deletionInHistory(ctx context.Context, base, tip string, own ma
 			return nil, err
 		}
 		kept := map[string]bool{}
-		for _, x := range cur.m {
-			kept[x.obj] = true
+		for rel, x := range cur.m {
+			if live(rel) {
+				kept[x.obj] = true
+			}
 		}
 		deleted := 0
 		for rel, x := range parent.m {
-			if _, ok := cur.m[rel]; !ok && !ownFiles[rel] && !kept[x.obj] {
+			if _, ok := cur.m[rel]; !ok && live(rel) && !kept[x.obj] {
 				deleted++
 			}
 		}
-		if massive(deleted, parent.count()) {
+		if massive(deleted, liveCount(parent)) {
 			subject, _ := s.git(ctx, "log", "-1", "--format=%s", f[0])
-			return &DeletionError{Commit: short(f[0]), Subject: subject, Deleted: deleted, Of: parent.count()}, nil
+			return &DeletionError{Commit: short(f[0]), Subject: subject, Deleted: deleted, Of: liveCount(parent)}, nil
 		}
 	}
 	return nil, nil

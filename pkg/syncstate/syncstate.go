@@ -49,6 +49,10 @@ type Report struct {
 	// deletions applied after a person's yes (--accept-deletions).
 	Restored []string `json:"restored,omitempty"`
 	Deleted  int      `json:"deleted,omitempty"`
+	// Removed are the memory files this sync took away without asking
+	// (deleted, emptied or moved to the archive there, a few of them):
+	// ccmem sync --undo puts them back.
+	Removed []string `json:"removed,omitempty"`
 	// Settled counts the sessions that had ended here, archived before
 	// the commit so the other machines have them.
 	Settled int       `json:"settled,omitempty"`

@@ -16,7 +16,7 @@ import (
 )
 
 var cmdSync = &command.Command{
-	Name: "sync", Args: "[--json] [--accept-deletions | --keep-deleted] | init REMOTE | status",
+	Name: "sync", Args: "[--json] [--accept-deletions | --keep-deleted | --undo] | init REMOTE | status",
 	Summary: "carry the private store between your machines through git",
 	Help: `Syncs the store (~/.claude/ccmem: global memory, learned entries, review,
 archive, each project's briefing, profiles and episodes) with a git remote
@@ -39,9 +39,14 @@ machine, and the sync names it.
 
 The remote is trusted with nothing it could use to act here: only
 ccmem's own files, plainly named, are taken from it (anything else is
-refused and named), and a remote that deletes most of the store stops the
-sync until you say what to do: --accept-deletions follows it,
---keep-deleted keeps the files and puts them back on the remote.
+refused and named), settings (config.yaml) stay on each machine, and what
+syncs take away — files deleted, emptied or moved into the archive there
+— is counted from one sync to the next: once it reaches a quarter of your
+memory, the sync stops until you say what to do. --accept-deletions
+follows the remote (and counts from zero again); --keep-deleted keeps
+what it took since you last confirmed and puts it back on the remote;
+--undo puts back what the last sync took away, from the store's own
+history.
 
 A project with a git remote has the same key on every machine, so its
 episodes from both machines share one menu. With sync.auto: true in the
@@ -53,13 +58,17 @@ another git binary.`,
 		asJSON := fs.Bool("json", false, "print the report as JSON")
 		auto := fs.Bool("auto", false, "run as the automatic sync: quietly, and only when the last is older than sync.interval")
 		accept := fs.Bool("accept-deletions", false, "when the remote deletes most of the store, delete those files here too")
-		keep := fs.Bool("keep-deleted", false, "when the remote deletes most of the store, keep the files and put them back on the remote")
+		keep := fs.Bool("keep-deleted", false, "keep what syncs took away since you last confirmed, and put it back on the remote")
+		undo := fs.Bool("undo", false, "put back what the last sync took away, then sync")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			if *accept && *keep {
-				return command.Usagef("", "--accept-deletions and --keep-deleted are two answers to one question: give one")
+			if *accept && *keep || *undo && (*accept || *keep) {
+				return command.Usagef("", "--accept-deletions, --keep-deleted and --undo are answers to one question: give one")
+			}
+			if *undo {
+				return runUndo(c, *asJSON)
 			}
 			d := gitsync.AskFirst
 			switch {
@@ -160,7 +169,7 @@ func syncError(err error) error {
 	}
 	var de *gitsync.DeletionError
 	if errors.As(err, &de) {
-		return command.WithHint(err, "if that was you, ccmem sync --accept-deletions; to keep them and put them back on the remote, ccmem sync --keep-deleted")
+		return command.WithHint(err, "if that was you (or your other machine), ccmem sync --accept-deletions; to keep them and put them back on the remote, ccmem sync --keep-deleted")
 	}
 	var ge *gitsync.GitError
 	if errors.As(err, &ge) && (ge.Args[0] == "push" || ge.Args[0] == "fetch") {
@@ -192,6 +201,24 @@ func runSync(c *command.Ctx, asJSON, auto bool, d gitsync.Deletions) error {
 	return printSync(c, rep, asJSON, "synced")
 }
 
+// runUndo puts back what the last sync took away, and syncs.
+func runUndo(c *command.Ctx, asJSON bool) error {
+	s := syncer(c)
+	back, err := s.Undo(c)
+	if errors.Is(err, gitsync.ErrNothingToUndo) {
+		return command.WithHint(err, "ccmem sync status says what the last sync did")
+	}
+	if err != nil {
+		return syncError(err)
+	}
+	rep, err := s.Sync(c)
+	rep.Restored = back.Restored
+	if err != nil {
+		return syncError(err)
+	}
+	return printSync(c, rep, asJSON, "put back "+textfmt.Plural(len(back.Restored), "file", "files")+" the last sync took away, and synced")
+}
+
 func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) error {
 	if asJSON {
 		return c.PrintJSON(rep)
@@ -212,7 +239,10 @@ func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) e
 		fmt.Fprintf(w, "both machines changed %s: the newer is kept, the older in %s/\n", k, gitsync.ConflictDir)
 	}
 	if len(rep.Restored) > 0 {
-		fmt.Fprintf(w, "kept %s the remote had deleted, and put them back there\n", textfmt.Plural(len(rep.Restored), "file", "files"))
+		fmt.Fprintf(w, "kept %s the remote had taken away, and put them back there\n", textfmt.Plural(len(rep.Restored), "file", "files"))
+	}
+	if len(rep.Removed) > 0 {
+		fmt.Fprintf(w, "the remote took away %s here (deleted, emptied or archived there): ccmem sync --undo puts them back\n", textfmt.Plural(len(rep.Removed), "file", "files"))
 	}
 	if rep.Deleted > 0 {
 		fmt.Fprintf(w, "deleted %s here, as the remote did\n", textfmt.Plural(rep.Deleted, "file", "files"))
