@@ -815,3 +815,70 @@ func TestUndoTheLastSync(t *testing.T) {
 		t.Errorf("a second undo: %v", err)
 	}
 }
+
+// TestMalformedTreesStopNothing: a commit git's own checks call malformed —
+// a tree holding one name twice, a zero-padded mode, a .gitmodules that
+// would run a command on update — is read as what sync carries of it (the
+// malformed entries refused and named), and the syncs before and after it
+// go on: one hostile commit does not stop sync for good.
+func TestMalformedTreesStopNothing(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("the staging database is heron-7")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	mal := attacker{t, remote}
+	root := mal.head()
+	tree := mal.write(root)
+	// Duplicate entries and a zero-padded mode, written raw.
+	var raw bytes.Buffer
+	ls := mal.git(nil, "ls-tree", tree)
+	for _, line := range strings.Split(ls, "\n") {
+		meta, name, _ := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		id, _ := hex.DecodeString(f[2])
+		mode := f[0]
+		if mode == "040000" {
+			mode = "40000"
+		}
+		fmt.Fprintf(&raw, "%s %s\x00", mode, name)
+		raw.Write(id)
+	}
+	dup, _ := hex.DecodeString(mal.blob("- a duplicate\n"))
+	fmt.Fprintf(&raw, "100644 zzz.md\x00")
+	raw.Write(dup)
+	fmt.Fprintf(&raw, "100644 zzz.md\x00")
+	raw.Write(dup)
+	fmt.Fprintf(&raw, "0100644 zzzz.md\x00")
+	raw.Write(dup)
+	bad := mal.git(raw.Bytes(), "hash-object", "-t", "tree", "--literally", "-w", "--stdin")
+	parent := mal.git(nil, "rev-parse", "refs/heads/main")
+	c := mal.git(nil, "-c", "user.name=m", "-c", "user.email=m@x", "commit-tree", bad, "-p", parent, "-m", "malformed")
+	mal.git(nil, "update-ref", "refs/heads/main", c)
+	root2 := mal.head()
+	root2.put([]string{".gitmodules"}, mal.file("[submodule \"x\"]\n\tpath = x\n\turl = https://example.com/x\n\tupdate = !touch /tmp/ccmem-pwned\n"))
+	mal.push(root2, "gitmodules update command")
+
+	for _, m := range []*machine{b, a} {
+		rep, err := m.s.Sync(context.Background())
+		if err != nil {
+			t.Fatalf("%s: a malformed commit stopped the sync: %v", m.name, err)
+		}
+		if m == b && len(rep.Refused) == 0 {
+			t.Errorf("%s: the malformed entries were not named", m.name) // (the laptop gets the desktop's merge, without them)
+		}
+	}
+	b.remember("the cache is redis")
+	b.sync()
+	a.sync()
+	if mem, _ := os.ReadFile(a.env.GlobalMemory()); !bytes.Contains(mem, []byte("the cache is redis")) {
+		t.Errorf("after the malformed commit, syncing stopped carrying facts:\n%s", mem)
+	}
+	if _, err := os.Lstat("/tmp/ccmem-pwned"); err == nil {
+		t.Fatal("the .gitmodules command ran")
+	}
+}
