@@ -3,8 +3,12 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path"
@@ -111,7 +115,7 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 			return err
 		}
 	}
-	if err := s.mergeInPlace(ctx, tip, base, was, ours, their); err != nil {
+	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their); err != nil {
 		return err
 	}
 	rep.Merged = true
@@ -508,7 +512,7 @@ func dedupeUnion(root string) ([]string, error) {
 // three commits that hold only what sync carries, so a hostile tree never
 // reaches git's merge; the result still has theirs as a parent, so the
 // push that follows is a fast-forward for the remote.
-func (s *Syncer) mergeInPlace(ctx context.Context, theirs, base string, was, ours, their files) error {
+func (s *Syncer) mergeInPlace(ctx context.Context, rep *syncstate.Report, theirs, base string, was, ours, their files) error {
 	left, right := "HEAD", theirs
 	if was.dirty || ours.dirty || their.dirty {
 		var parent []string
@@ -554,41 +558,8 @@ func (s *Syncer) mergeInPlace(ctx context.Context, theirs, base string, was, our
 	} else if commit, err = s.git(ctx, append(s.identity(ctx), "commit-tree", tree, "-p", head, "-p", theirs, "-m", "ccmem sync: "+s.machine()+" integrates the other machines")...); err != nil {
 		return err
 	}
-	unlock, err := store.Lock(s.Env.Store)
-	if err != nil {
+	if err := s.apply(ctx, rep, head, commit); err != nil {
 		return err
-	}
-	defer unlock()
-	diff, err := s.gitRaw(ctx, nil, "diff", "--no-renames", "--name-status", "-z", head, commit)
-	if err != nil {
-		return err
-	}
-	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
-	for i := 0; i+1 < len(items); i += 2 {
-		status, rel := string(items[i]), string(items[i+1])
-		if !ownFiles[rel] && carriedPath(rel) != "" || localOnly(rel) {
-			continue // never written nor deleted: not a file sync carries, or this machine's setting
-		}
-		p := filepath.Join(s.Env.Store, filepath.FromSlash(rel))
-		if err := store.CheckIn(s.Env.Store, p); err != nil {
-			return err
-		}
-		if !s.unchangedSince(ctx, head, rel, p) {
-			continue // written here since the last commit: the next sync takes it
-		}
-		if status == "D" {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			continue
-		}
-		data, err := s.gitRaw(ctx, nil, "cat-file", "blob", commit+":"+rel)
-		if err != nil {
-			return err
-		}
-		if err := s.writeFile(rel, data); err != nil {
-			return err
-		}
 	}
 	if _, err := s.git(ctx, "update-ref", "-m", "ccmem sync: merge", "refs/heads/"+Branch, commit, head); err != nil {
 		return err
@@ -630,19 +601,144 @@ func (s *Syncer) withIndex(ctx context.Context, f func() (string, error)) (strin
 	return f()
 }
 
-// unchangedSince tells whether the store's file rel (at p) is what commit
-// holds (or absent from both).
-func (s *Syncer) unchangedSince(ctx context.Context, commit, rel, p string) bool {
-	want, err := s.git(ctx, "rev-parse", "-q", "--verify", commit+":"+rel)
-	data, rerr := os.ReadFile(p)
-	if err != nil || want == "" {
-		return errors.Is(rerr, fs.ErrNotExist)
+// applyBatch is how many files apply writes under one hold of the
+// store's lock: ccmem's writers wait at most that long.
+const applyBatch = 256
+
+// apply writes into the store the files commit changed from head: each
+// whole (atomically), a batch at a time under the store's lock (ccmem's
+// writers take it), their contents read from git a batch at a time and
+// this machine's files hashed here — a few git processes for thousands of
+// files. A file written here since head (it is not what head holds) is
+// left as it is, for the next sync; what sync does not carry, and this
+// machine's settings, are neither written nor deleted.
+func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit string) error {
+	diff, err := s.gitRaw(ctx, nil, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", head, commit)
+	if err != nil {
+		return err
 	}
-	if rerr != nil {
-		return false
+	format, err := s.git(ctx, "rev-parse", "--show-object-format")
+	if err != nil {
+		return err
 	}
-	got, err := s.gitRaw(ctx, data, "hash-object", "--stdin")
-	return err == nil && strings.TrimSpace(string(got)) == want
+	type change struct{ rel, old, new string }
+	var changes []change
+	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
+	for i := 0; i+1 < len(items); i += 2 {
+		// :<old mode> <new mode> <old object> <new object> <status>, then the path
+		f := strings.Fields(strings.TrimPrefix(string(items[i]), ":"))
+		rel := string(items[i+1])
+		if len(f) != 5 {
+			continue
+		}
+		if !ownFiles[rel] && carriedPath(rel) != "" || localOnly(rel) {
+			continue // never written nor deleted: not a file sync carries, or this machine's setting
+		}
+		c := change{rel: rel, old: f[2], new: f[3]}
+		if strings.Trim(c.old, "0") == "" {
+			c.old = ""
+		}
+		if strings.Trim(c.new, "0") == "" {
+			c.new = ""
+		}
+		changes = append(changes, c)
+	}
+	for len(changes) > 0 {
+		batch := changes[:min(applyBatch, len(changes))]
+		changes = changes[len(batch):]
+		var want []string
+		for _, c := range batch {
+			if c.new != "" {
+				want = append(want, c.new)
+			}
+		}
+		blobs, err := s.blobs(ctx, want)
+		if err != nil {
+			return err
+		}
+		unlock, err := store.Lock(s.Env.Store)
+		if err != nil {
+			return err
+		}
+		for _, c := range batch {
+			p := filepath.Join(s.Env.Store, filepath.FromSlash(c.rel))
+			if err := store.CheckIn(s.Env.Store, p); err != nil {
+				if errors.Is(err, store.ErrSymlink) {
+					// A folder the person linked elsewhere (into their
+					// dotfiles): never written through, said, and the
+					// rest goes on.
+					rep.Refused = append(rep.Refused, syncstate.Refused{Commit: short(commit), Path: c.rel,
+						Why: "not written here: a folder on its way is a symlink on this machine, and sync never writes through one"})
+					continue
+				}
+				unlock()
+				return err
+			}
+			if got := hashFile(p, format); got != c.old {
+				continue // written here since the last commit: the next sync takes it
+			}
+			if c.new == "" {
+				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					unlock()
+					return err
+				}
+				continue
+			}
+			if err := s.writeFile(c.rel, blobs[c.new]); err != nil {
+				unlock()
+				return err
+			}
+		}
+		unlock()
+	}
+	return nil
+}
+
+// blobs reads the contents of objects from git, in one process.
+func (s *Syncer) blobs(ctx context.Context, objs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(objs) == 0 {
+		return out, nil
+	}
+	data, err := s.gitRaw(ctx, []byte(strings.Join(objs, "\n")+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	for len(data) > 0 {
+		// <object> SP <type> SP <size> LF <contents> LF
+		line, rest, ok := bytes.Cut(data, []byte{'\n'})
+		f := strings.Fields(string(line))
+		if !ok || len(f) != 3 || f[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file: unexpected %q", firstChars(string(line), 80))
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n < 0 || n+1 > len(rest) {
+			return nil, fmt.Errorf("git cat-file: a blob cut short")
+		}
+		out[f[0]] = rest[:n]
+		data = rest[n+1:]
+	}
+	return out, nil
+}
+
+// hashFile is the git object id of the file at path as a blob ("" when
+// there is no regular file there), in the repository's object format.
+func hashFile(path, format string) string {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "?" // unreadable: never what a commit holds
+	}
+	var h hash.Hash = sha1.New()
+	if format == "sha256" {
+		h = sha256.New()
+	}
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // settle resolves what merge-tree left conflicted in tree: each

@@ -1,0 +1,107 @@
+//go:build unix
+
+// Counting git's runs goes through a shell script standing in for git.
+
+package gitsync_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+)
+
+// TestManyIncomingFilesFewGits: a machine joining a store of 3,000
+// sessions writes them in batches — a few dozen runs of git in all, not
+// several per file (3,000 files once took three runs each, 20,000 of them
+// minutes under the store's lock).
+func TestManyIncomingFilesFewGits(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	p := a.project()
+	for i := range 3000 {
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
+		name := at.Format("20060102T150405Z") + fmt.Sprintf("-s%04d.json", i)
+		storetest.Mkfile(t, filepath.Join(a.env.EpisodesDir(p.Key), name),
+			fmt.Sprintf(`{"session_id":"s%04d","title":"session %d","turns":2,"started_at":%q,"friction":{"class":"OK"}}`, i, i, at.Format(time.RFC3339)))
+	}
+	if _, err := session.HealIndex(context.Background(), a.env, p.Key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	count := filepath.Join(t.TempDir(), "runs")
+	wrapper := filepath.Join(t.TempDir(), "git")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho run >> '"+count+"'\nexec '"+needGit(t)+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b.s.Git = wrapper
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if n := b.episodeCount(); n != 3000 {
+		t.Fatalf("%d of 3000 sessions joined", n)
+	}
+	data, _ := os.ReadFile(count)
+	runs := bytes.Count(data, []byte("run"))
+	t.Logf("joining 3,000 sessions ran git %d times", runs)
+	if runs > 80 {
+		t.Fatalf("joining 3,000 sessions ran git %d times: the files are not written in batches", runs)
+	}
+}
+
+// TestSymlinkedProjectFolderStopsNothing: a project folder the person
+// moved into their dotfiles and linked back is never written through when
+// the remote changes a file under it; the sync says so and goes on, and
+// the next syncs carry everything else.
+func TestSymlinkedProjectFolderStopsNothing(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.session("s1", "first session", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	dir := b.env.ProjectDir(b.project().Key)
+	dotfiles := filepath.Join(t.TempDir(), "dotfiles", "shop-memory")
+	if err := os.MkdirAll(filepath.Dir(dotfiles), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dir, dotfiles); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dotfiles, dir); err != nil {
+		t.Fatal(err)
+	}
+	a.session("s2", "second session", time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
+	a.sync()
+	rep, err := b.s.Sync(context.Background())
+	if err != nil {
+		t.Fatalf("a change under a symlinked project folder stopped the sync: %v", err)
+	}
+	said := false
+	for _, r := range rep.Refused {
+		said = said || bytes.Contains([]byte(r.Why), []byte("symlink"))
+	}
+	if !said {
+		t.Errorf("the sync did not say what it did not write: %+v", rep.Refused)
+	}
+	if eps, _ := filepath.Glob(filepath.Join(dotfiles, "episodes", "*s2.json")); len(eps) != 0 {
+		t.Errorf("written through the symlink: %v", eps)
+	}
+	a.remember("the cache is redis")
+	a.sync()
+	b.sync()
+	if mem, _ := os.ReadFile(b.env.GlobalMemory()); !bytes.Contains(mem, []byte("the cache is redis")) {
+		t.Errorf("after the symlinked folder, syncs stopped carrying facts")
+	}
+}
