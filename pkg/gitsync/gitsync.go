@@ -58,6 +58,7 @@ desktop.ini
 /learned/.cache.tsv
 /projects/*/INDEX.md
 /projects/*/project.json
+/projects/*/anchors
 /projects/*/checkpoints/
 `
 

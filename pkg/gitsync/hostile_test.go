@@ -17,6 +17,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
@@ -880,5 +881,40 @@ func TestMalformedTreesStopNothing(t *testing.T) {
 	}
 	if _, err := os.Lstat("/tmp/ccmem-pwned"); err == nil {
 		t.Fatal("the .gitmodules command ran")
+	}
+}
+
+// TestRemoteAnchorUnbindsNothing: a remote that rewrites a project's
+// repository.json to name a commit no clone has does not keep a machine's
+// real clone from the project's memory — not on a machine that synced
+// before, and not on one that joins after (the first version is in the
+// history it fetches).
+func TestRemoteAnchorUnbindsNothing(t *testing.T) {
+	remote := bareRemote(t)
+	a, b, c := newMachine(t, "laptop"), newMachine(t, "desktop"), newMachine(t, "server")
+	a.session("a1", "move the queue to kafka", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	key := a.project().Key
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	mal := attacker{t, remote}
+	root := mal.head()
+	root.put([]string{"projects", key, "repository.json"}, mal.file(`{"remote":"github.com/ana/shop","commit":"0123456789abcdef0123456789abcdef01234567"}`+"\n"))
+	mal.push(root, "a new anchor")
+	b.sync()
+	if _, err := c.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*machine{b, c} {
+		p, err := store.ResolveProject(m.env, m.repo)
+		if err != nil || p.Key != key {
+			t.Errorf("%s: the clone lost its project's memory to a rewritten repository.json: key %q %v", m.name, p.Key, err)
+		}
+		if blk := m.block(); !strings.Contains(blk, "kafka") {
+			t.Errorf("%s: the next session has none of the project's memory:\n%s", m.name, blk)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -68,6 +69,11 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 		if was, err = s.carriedFiles(ctx, base, ours.own()); err != nil {
 			return err
 		}
+	}
+	// The anchors this machine held stay known here, whatever the remote's
+	// repository.json says from now on.
+	if err := s.keepAnchors(ctx, tip, was, ours, their, base == ""); err != nil {
+		return err
 	}
 	// What this sync would take away, with what syncs took since the
 	// person last confirmed (see losses.go).
@@ -599,6 +605,61 @@ func (s *Syncer) withIndex(ctx context.Context, f func() (string, error)) (strin
 	s.Environ = append(append([]string{}, env...), "GIT_INDEX_FILE="+idx)
 	defer func() { s.Environ = env }()
 	return f()
+}
+
+// keepAnchors records, in each remote key's anchors this machine has seen
+// (store.AddAnchors), the repository.json this machine held (ours, and
+// the common base), so that a remote that rewrites it cannot unbind the
+// clone; a store joining a remote records every version its history held
+// before (the first is the machine's that claimed the key).
+func (s *Syncer) keepAnchors(ctx context.Context, tip string, was, ours, their files, joining bool) error {
+	blobs := map[string][]string{} // key → blobs of its repository.json
+	add := func(rel string, f file, ok bool) {
+		parts := strings.Split(rel, "/")
+		if ok && len(parts) == 3 && parts[0] == "projects" && parts[2] == "repository.json" && !slices.Contains(blobs[parts[1]], f.obj) {
+			blobs[parts[1]] = append(blobs[parts[1]], f.obj)
+		}
+	}
+	for rel, f := range ours.m {
+		add(rel, f, true)
+	}
+	for rel, f := range was.m {
+		add(rel, f, true)
+	}
+	if joining {
+		for rel := range their.m {
+			if parts := strings.Split(rel, "/"); len(parts) != 3 || parts[0] != "projects" || parts[2] != "repository.json" {
+				continue
+			}
+			out, err := s.git(ctx, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", rel)
+			if err != nil {
+				return err
+			}
+			for _, line := range strings.Split(out, "\n") {
+				// :<old mode> <new mode> <old> <new> <status>\t<path>
+				if f := strings.Fields(line); len(f) >= 5 && strings.Trim(f[3], "0") != "" {
+					add(rel, file{obj: f[3]}, true)
+				}
+			}
+		}
+	}
+	for key, objs := range blobs {
+		data, err := s.blobs(ctx, objs)
+		if err != nil {
+			return err
+		}
+		var commits []string
+		for _, d := range data {
+			var a store.Anchor
+			if json.Unmarshal(d, &a) == nil && a.Commit != "" {
+				commits = append(commits, a.Commit)
+			}
+		}
+		if err := store.AddAnchors(s.Env, key, commits); err != nil && store.ValidKey(key) {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyBatch is how many files apply writes under one hold of the

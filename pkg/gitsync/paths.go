@@ -161,7 +161,7 @@ func derived(parts []string) bool {
 	case "learned":
 		return len(parts) == 2 && parts[1] == ".cache.tsv"
 	case "projects":
-		if len(parts) == 3 && (parts[2] == "INDEX.md" || parts[2] == "project.json") {
+		if len(parts) == 3 && (parts[2] == "INDEX.md" || parts[2] == "project.json" || parts[2] == "anchors") {
 			return true
 		}
 		return len(parts) >= 3 && parts[2] == "checkpoints"

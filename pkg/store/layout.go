@@ -37,6 +37,12 @@ func (e Env) ProjectDir(key string) string { return filepath.Join(e.ProjectsDir(
 // ProjectFile is project.json, a project's identity.
 func (e Env) ProjectFile(key string) string { return filepath.Join(e.ProjectDir(key), "project.json") }
 
+// KnownAnchorsPath is the anchors this machine saw for the remote key
+// key (see AddAnchors): this machine's own, never synced.
+func (e Env) KnownAnchorsPath(key string) string {
+	return filepath.Join(e.ProjectDir(key), "anchors")
+}
+
 // AnchorPath is repository.json, which says what repository a remote
 // key's memory belongs to (synced with the project's folder).
 func (e Env) AnchorPath(key string) string {

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -195,25 +196,110 @@ func (e Env) remoteKeyFor(p Project) (key, canonical string, recorded []byte, ok
 		return key, root, data, true
 	case sameDir(owner, root):
 		return key, owner, data, true
+	case e.proves(key, p) && !e.ownerProves(key, owner):
+		// Held by a folder that cannot show it is this repository (one
+		// that only named the remote, or is gone): the clone takes it.
+		return key, root, nil, true
 	}
 	return "", "", nil, false
 }
 
+// ownerProves tells whether the folder at root, which holds the remote key
+// key, can show it is a clone of the key's repository (see proves).
+func (e Env) ownerProves(key, root string) bool {
+	gitRoot, gitDir, ok := findGitRoot(root)
+	if !ok || gitRoot != root && !sameDir(gitRoot, root) {
+		return false
+	}
+	o := Project{Root: root, gitDir: gitDir}
+	o.remoteName, o.Remote = gitRemote(gitDir)
+	return RemoteKey(o.Remote) == key && e.proves(key, o)
+}
+
 // bound tells whether p may take the remote key key on this machine, where
-// no folder holds it yet: the key's memory, synced from another machine,
-// names a commit its repository had (repository.json), and p's repository
-// holds that commit. A folder copied from elsewhere (an archive, not a
-// clone) whose .git/config names a remote the person has private memory
-// for does not get that memory: its objects lack the commit. A key with
-// no memory yet is free; one with memory but no anchor waits for the
-// machine that owns it to write one (meanwhile p keeps its path key).
+// no folder holds it yet: p's repository holds a commit an anchor of the
+// key names (repository.json, synced with the folder, written by the first
+// machine that claimed the key, and every anchor this machine saw: see
+// AddAnchors). A folder copied from elsewhere (an archive, not a clone)
+// whose .git/config names a remote the person has private memory for does
+// not get that memory: its objects lack the commit; and a remote that
+// rewrites repository.json cannot take the memory from the clone, where
+// this machine saw the true anchor before. A key with no anchor and no
+// memory is free; one with memory but no anchor waits for the machine that
+// owns it to write one (meanwhile p keeps its path key). A folder that took
+// a free key and cannot show it is the repository gives it up to one that
+// can (see remoteKeyFor).
 func (e Env) bound(key string, p Project) bool {
-	a, err := e.readAnchor(key)
-	if err == nil {
-		return a.Commit != "" && p.gitDir != "" && hasObject(p.gitDir, a.Commit)
+	if anchors := e.anchors(key); len(anchors) > 0 {
+		return p.holdsAny(anchors)
 	}
 	ents, err := os.ReadDir(e.ProjectDir(key))
 	return err != nil || len(ents) == 0
+}
+
+// holdsAny tells whether p's repository holds one of the commits.
+func (p Project) holdsAny(commits []string) bool {
+	return p.gitDir != "" && slices.ContainsFunc(commits, func(c string) bool { return hasObject(p.gitDir, c) })
+}
+
+// fetched tells whether p's repository fetched from its remote: the
+// remote's branch is recorded and its commit is in the objects.
+func (p Project) fetched() bool {
+	c := remoteHead(p.gitDir, p.remoteName)
+	return c != "" && hasObject(p.gitDir, c)
+}
+
+// proves tells whether p may hold the remote key key on this machine: as
+// bound, but for a key it holds already (its folder has memory then).
+func (e Env) proves(key string, p Project) bool {
+	if anchors := e.anchors(key); len(anchors) > 0 {
+		return p.holdsAny(anchors)
+	}
+	return p.fetched()
+}
+
+// anchors are the commits that bind the remote key key: repository.json's,
+// and those this machine saw before (AddAnchors).
+func (e Env) anchors(key string) []string {
+	var out []string
+	if a, err := e.readAnchor(key); err == nil {
+		out = append(out, a.Commit)
+	}
+	if data, err := ReadSmallFile(e.KnownAnchorsPath(key), 1<<20); err == nil {
+		for _, l := range strings.Fields(string(data)) {
+			if validObjectID(l) && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// AddAnchors records commits that bound the remote key key in the anchors
+// this machine has seen (its own file beside repository.json, never
+// synced): a repository.json a remote rewrites later cannot unbind the
+// clone that holds one of them. Ids that are not commit ids are skipped.
+func AddAnchors(e Env, key string, commits []string) error {
+	if !ValidKey(key) {
+		return fmt.Errorf("%q is not a store key", key)
+	}
+	have := e.anchors(key)
+	var add []string
+	for _, c := range commits {
+		if validObjectID(c) && !slices.Contains(have, c) && !slices.Contains(add, c) {
+			add = append(add, c)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	unlock, err := Lock(e.ProjectDir(key))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	old, _ := ReadSmallFile(e.KnownAnchorsPath(key), 1<<20)
+	return WriteFileAtomicIn(e.ProjectDir(key), e.KnownAnchorsPath(key), append(old, []byte(strings.Join(add, "\n")+"\n")...))
 }
 
 // Anchor is what a remote key's folder says of its repository:
@@ -260,6 +346,9 @@ func (e Env) writeAnchor(p Project) error {
 	err := createExclusive(e.AnchorPath(p.Key), append(data, '\n'))
 	if errors.Is(err, fs.ErrExist) {
 		return nil
+	}
+	if err == nil {
+		err = AddAnchors(e, p.Key, []string{commit})
 	}
 	return err
 }
@@ -574,6 +663,12 @@ func claimProject(e Env, p Project) (Project, error) {
 		if old, err := ReadSmallFile(path, 1<<20); err == nil {
 			var q Project
 			if json.Unmarshal(old, &q) == nil && q.Root != "" && q.Root != p.Root && !sameDir(q.Root, p.Root) {
+				if p.Key == RemoteKey(p.Remote) && e.proves(p.Key, p) && !e.ownerProves(p.Key, q.Root) {
+					// The clone takes its key from a folder that cannot
+					// show it is this repository (see remoteKeyFor).
+					p.claimed = true
+					return p, WriteFileAtomic(path, data)
+				}
 				p.Key = hashedKey(p.Root) // claimed by another root meanwhile
 				continue
 			}

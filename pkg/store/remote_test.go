@@ -327,3 +327,56 @@ func TestOlderRemoteKeyMigrates(t *testing.T) {
 		t.Errorf("the moved folder has no anchor: %v", err)
 	}
 }
+
+// TestCopyFirstLeavesTheCloneItsMemory: a folder that only names a remote
+// in .git/config (a copied config, no history), opened first on a machine
+// where the remote's key is free, takes the key; when the key's memory
+// arrives by sync, the real clone opened later takes the key over from
+// it and gets that memory, and the copy is keyed by its path.
+func TestCopyFirstLeavesTheCloneItsMemory(t *testing.T) {
+	const remote = "git@github.com:ana/private.git"
+	key := store.RemoteKey(remote)
+	e := storetest.Env(t)
+	copied := repoWithRemote(t, "copied", remote)
+	q, err := store.ResolveProject(e, copied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, err = store.ClaimProject(e, q); err != nil || q.Key != key {
+		t.Fatalf("the copy, first, on a free key: %q %v", q.Key, err)
+	}
+	// Memory arrives by sync, with the anchor of the real repository.
+	clone, commit := gitRepo(t, "private", remote)
+	storetest.Mkfile(t, e.BriefingPath(key), "# private: the deploy runbook\n")
+	storetest.Mkfile(t, e.AnchorPath(key), fmt.Sprintf(`{"remote":"github.com/ana/private","commit":%q}`, commit))
+	p, err := store.ResolveProject(e, clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = store.ClaimProject(e, p); err != nil || p.Key != key {
+		t.Fatalf("the real clone did not get its memory: key %q %v", p.Key, err)
+	}
+	if q, err = store.ResolveProject(e, copied); err != nil || q.Key == key {
+		t.Fatalf("the copied folder kept the key: %q %v", q.Key, err)
+	}
+}
+
+// TestRemoteAnchorCannotUnbindTheClone: a repository.json the remote
+// rewrote to name a commit no clone has does not keep the real clone from
+// its memory, where the machine knew the repository's anchor before (the
+// anchors a sync saw are kept here: AddAnchors).
+func TestRemoteAnchorCannotUnbindTheClone(t *testing.T) {
+	const remote = "git@github.com:ana/private.git"
+	key := store.RemoteKey(remote)
+	e := storetest.Env(t)
+	clone, commit := gitRepo(t, "private", remote)
+	storetest.Mkfile(t, e.BriefingPath(key), "# private: the deploy runbook\n")
+	if err := store.AddAnchors(e, key, []string{commit}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, e.AnchorPath(key), `{"remote":"github.com/ana/private","commit":"0123456789abcdef0123456789abcdef01234567"}`)
+	p, err := store.ResolveProject(e, clone)
+	if err != nil || p.Key != key {
+		t.Fatalf("a forged repository.json unbound the real clone: %q %v", p.Key, err)
+	}
+}
