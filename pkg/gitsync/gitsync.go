@@ -54,6 +54,7 @@ desktop.ini
 /search/
 /status.json
 /import.json
+/provenance.json
 /sync/
 /learned/.cache.tsv
 /projects/*/INDEX.md

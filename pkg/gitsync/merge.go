@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
@@ -662,6 +663,10 @@ func (s *Syncer) keepAnchors(ctx context.Context, tip string, was, ours, their f
 	return nil
 }
 
+// change is a file a merge changed: its path and its blob before and
+// after ("" for none).
+type change struct{ rel, old, new string }
+
 // applyBatch is how many files apply writes under one hold of the
 // store's lock: ccmem's writers wait at most that long.
 const applyBatch = 256
@@ -682,8 +687,7 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 	if err != nil {
 		return err
 	}
-	type change struct{ rel, old, new string }
-	var changes []change
+	var changes, written []change
 	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
 	for i := 0; i+1 < len(items); i += 2 {
 		// :<old mode> <new mode> <old object> <new object> <status>, then the path
@@ -749,8 +753,60 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 				unlock()
 				return err
 			}
+			written = append(written, c)
 		}
 		unlock()
+	}
+	return s.noteOrigins(ctx, written)
+}
+
+// noteOrigins records, in this machine's provenance ledger, that what a
+// sync wrote came from another machine: the lines a line file gained, and
+// the learned entries and review items written. It is memory, shown as
+// what it is, and no standing rule until the person here accepts it.
+func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
+	by := provenance.Origin{By: provenance.Machine, Via: "sync", At: s.Env.Time()}
+	var files, olds []string
+	var lineFiles []change
+	for _, c := range written {
+		switch {
+		case isUnion(c.rel):
+			lineFiles = append(lineFiles, c)
+			if c.old != "" {
+				olds = append(olds, c.old)
+			}
+		case strings.HasPrefix(c.rel, "learned/"), strings.HasPrefix(c.rel, "review/"):
+			files = append(files, filepath.Join(s.Env.Store, filepath.FromSlash(c.rel)))
+		}
+	}
+	if err := provenance.NoteFile(s.Env, by, files...); err != nil {
+		return err
+	}
+	if len(lineFiles) == 0 {
+		return nil
+	}
+	var news []string
+	for _, c := range lineFiles {
+		news = append(news, c.new)
+	}
+	blobs, err := s.blobs(ctx, append(olds, news...))
+	if err != nil {
+		return err
+	}
+	for _, c := range lineFiles {
+		had := map[string]bool{}
+		for _, l := range strings.Split(string(blobs[c.old]), "\n") {
+			had[provenance.Words(l)] = true
+		}
+		var gained []string
+		for _, l := range strings.Split(string(blobs[c.new]), "\n") {
+			if t := strings.TrimSpace(l); (strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ")) && !had[provenance.Words(l)] {
+				gained = append(gained, l)
+			}
+		}
+		if err := provenance.Note(s.Env, filepath.Join(s.Env.Store, filepath.FromSlash(c.rel)), gained, by); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -156,7 +156,7 @@ func derived(parts []string) bool {
 		return true
 	}
 	switch parts[0] {
-	case "search", "sync", "status.json", "import.json":
+	case "search", "sync", "status.json", "import.json", "provenance.json":
 		return true
 	case "learned":
 		return len(parts) == 2 && parts[1] == ".cache.tsv"

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -37,6 +38,12 @@ const (
 // Rule is one standing rule.
 type Rule struct {
 	Kind string
+	// By is who wrote it: the person (their feedback, their global
+	// MEMORY.md) or the repository (its MEMORY.md and records, committed
+	// by its authors). Memory the person did not write and did not accept
+	// — the assistant's notes, what a sync brought, what was curated and
+	// not reviewed — is no rule (see provenance).
+	By provenance.By
 	// Text is the rule, one line.
 	Text string
 	// Path is the file it comes from; Line its line (a MEMORY.md's), or 0.
@@ -74,7 +81,7 @@ const (
 )
 
 // header opens an index file; a file without it is rebuilt.
-const header = "ccmem guard index 1\n"
+const header = "ccmem guard index 2\n"
 
 // Path is where the index of the project key ("" for none) is kept: beside
 // the search index, a cache that can always be rebuilt.
@@ -110,7 +117,7 @@ func Load(e store.Env, p *store.Project) (*Index, error) {
 // sources are the files and folders the rules of root are read from.
 func sources(e store.Env, root string) (dirs []string, files []string) {
 	dirs = []string{filepath.Join(e.LearnedDir(), KindFeedback)}
-	files = []string{e.GlobalMemory()}
+	files = []string{e.GlobalMemory(), provenance.Path(e)}
 	if root != "" {
 		dirs = append(dirs, filepath.Join(records.Dir(root), KindPreference), filepath.Join(records.Dir(root), KindConstraint))
 		files = append(files, store.RepoMemory(root))
@@ -144,6 +151,8 @@ func build(e store.Env, root string, git bool) *Index {
 	for _, p := range append(append([]string{}, dirs...), files...) {
 		x.stamps = append(x.stamps, stampOf(p))
 	}
+	ledger := provenance.Load(e)
+	files = slices.DeleteFunc(files, func(p string) bool { return p == provenance.Path(e) })
 	// Learned feedback: the entry's description and the first line of its
 	// body (the rule and its reason).
 	fb := dirs[0]
@@ -159,8 +168,8 @@ func build(e store.Env, root string, git bool) *Index {
 			continue
 		}
 		meta, body, err := frontmatter.Read(data)
-		if err != nil {
-			continue
+		if err != nil || !ledger.File(path).Standing() {
+			continue // not the person's, nor accepted by them: no rule
 		}
 		// A rule scoped to the project it was learned in holds only there.
 		if scope, cwd := learn.ScopeOf(meta); scope == learn.ScopeProject && !here.Holds(cwd, "") {
@@ -170,7 +179,7 @@ func build(e store.Env, root string, git bool) *Index {
 		if first := firstLine(body); first != "" && !strings.Contains(text, first) {
 			text = strings.TrimSuffix(text, ".") + ". " + first
 		}
-		x.add(KindFeedback, text, path, 0)
+		x.add(KindFeedback, provenance.Person, text, path, 0)
 	}
 	// The project's preference and constraint records, in force.
 	if root != "" {
@@ -197,7 +206,7 @@ func build(e store.Env, root string, git bool) *Index {
 			if len(r.RelatedFiles) > 0 {
 				text += " (" + strings.Join(r.RelatedFiles[:min(3, len(r.RelatedFiles))], ", ") + ")"
 			}
-			x.add(r.Category, text, f.Path, 0)
+			x.add(r.Category, provenance.Repository, text, f.Path, 0)
 		}
 	}
 	// Rule-like lines of the global and the repository MEMORY.md.
@@ -223,9 +232,16 @@ func build(e store.Env, root string, git bool) *Index {
 			if !ok {
 				item, ok = strings.CutPrefix(t, "* ")
 			}
-			if ok && (ruleSection || IsRule(item)) {
-				x.add(KindRule, item, path, n+1)
+			if !ok || !ruleSection && !IsRule(item) {
+				continue
 			}
+			if i == 0 {
+				if ledger.Line(path, item).Standing() {
+					x.add(KindRule, provenance.Person, item, path, n+1)
+				}
+				continue
+			}
+			x.add(KindRule, provenance.Repository, item, path, n+1)
 		}
 	}
 	x.count()
@@ -242,7 +258,7 @@ func firstLine(body []byte) string {
 }
 
 // add keeps a rule, one line, within maxRuleChars, with its terms.
-func (x *Index) add(kind, text, path string, line int) {
+func (x *Index) add(kind string, by provenance.By, text, path string, line int) {
 	text = textfmt.Line(textfmt.Shorten(strings.Join(strings.Fields(text), " "), maxRuleChars))
 	if text == "" || len(x.Rules) >= maxRules {
 		return
@@ -250,7 +266,7 @@ func (x *Index) add(kind, text, path string, line int) {
 	terms := search.Terms(spaced(text))
 	slices.Sort(terms)
 	terms = slices.Compact(terms)
-	x.Rules = append(x.Rules, Rule{Kind: kind, Text: text, Path: path, Line: line, terms: terms})
+	x.Rules = append(x.Rules, Rule{Kind: kind, By: by, Text: text, Path: path, Line: line, terms: terms})
 }
 
 // count fills df.
@@ -264,8 +280,8 @@ func (x *Index) count() {
 }
 
 // encode writes the index as lines: the header, "S size mtime path" per
-// stamp, then "R kind line path", its text and its terms per rule (fields
-// tab-separated; a path or a text never holds a tab or a newline).
+// stamp, then "R kind by line path", its text and its terms per rule
+// (fields tab-separated; a path or a text never holds a tab or a newline).
 func (x *Index) encode() []byte {
 	var b bytes.Buffer
 	b.WriteString(header)
@@ -273,7 +289,7 @@ func (x *Index) encode() []byte {
 		fmt.Fprintf(&b, "S\t%d\t%d\t%s\n", s.size, s.mtime, clean(s.path))
 	}
 	for _, r := range x.Rules {
-		fmt.Fprintf(&b, "R\t%s\t%d\t%s\t%s\t%s\n", r.Kind, r.Line, clean(r.Path), clean(r.Text), strings.Join(r.terms, " "))
+		fmt.Fprintf(&b, "R\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Kind, r.By, r.Line, clean(r.Path), clean(r.Text), strings.Join(r.terms, " "))
 	}
 	return b.Bytes()
 }
@@ -299,12 +315,12 @@ func decode(data []byte) (*Index, bool) {
 				return nil, false
 			}
 			x.stamps = append(x.stamps, stamp{path: f[3], size: size, mtime: mtime})
-		case len(f) == 6 && f[0] == "R":
-			line, err := strconv.Atoi(f[2])
+		case len(f) == 7 && f[0] == "R":
+			line, err := strconv.Atoi(f[3])
 			if err != nil || line < 0 || len(x.Rules) >= maxRules {
 				return nil, false
 			}
-			x.Rules = append(x.Rules, Rule{Kind: f[1], Line: line, Path: f[3], Text: f[4], terms: strings.Fields(f[5])})
+			x.Rules = append(x.Rules, Rule{Kind: f[1], By: provenance.By(f[2]), Line: line, Path: f[4], Text: f[5], terms: strings.Fields(f[6])})
 		default:
 			return nil, false
 		}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -56,6 +57,10 @@ type Item struct {
 	Hash      string    `json:"hash,omitempty"`
 	Modified  time.Time `json:"modified,omitzero"`
 	SourceCwd string    `json:"source_cwd,omitempty"`
+	// Description and Body are what the memory says (redacted): the
+	// model wrote it, and the person sees it whole before it is kept.
+	Description string `json:"description,omitempty"`
+	Body        string `json:"body,omitempty"`
 
 	front, body []byte
 	size        int64
@@ -80,7 +85,7 @@ func (p Plan) Count(action string) int {
 }
 
 // provenance keys ccmem adds to a canonical entry's frontmatter.
-var provenanceKeys = []string{"source_cwd", "ingested_at", "original_path", "source_modified", "sources", "archived_reason"}
+var provenanceKeys = []string{"source_cwd", "ingested_at", "original_path", "source_modified", "sources", "archived_reason", "scope"}
 
 // Check scans every silo and plans what apply would do. It reads nothing
 // outside the silos and the store, and writes nothing.
@@ -163,6 +168,7 @@ func classify(it Item, de fs.DirEntry) Item {
 	// The store keeps the memory with its secrets redacted.
 	it.front, it.body = redactFront(front), redactBytes(body)
 	it.Name, it.Type = meta.Name, meta.Type
+	it.Description, it.Body = strings.TrimSpace(string(redactBytes([]byte(meta.Description)))), strings.TrimSpace(string(it.body))
 	if strings.TrimSpace(it.Name) == "" {
 		return skip("frontmatter has no name")
 	}
@@ -588,7 +594,14 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 		sources = slices.Compact(sources)
 		final := stored
 		if g.chosen.Action == ActCreate || g.chosen.Action == ActUpdate || g.chosen.Action == ActReview {
-			final = canonical(*g.chosen, sources, now, nil)
+			var extra map[string]string
+			if g.chosen.Type == "user" && g.chosen.SourceCwd != "" {
+				// What the model wrote about the user stays in the
+				// project it came from until the person accepts it
+				// (ccmem learn review): then it applies everywhere.
+				extra = map[string]string{"scope": ScopeProject}
+			}
+			final = canonical(*g.chosen, sources, now, extra)
 		}
 		// Nothing is lost: a version the store replaces, and a copy whose
 		// text differs from what the store keeps (an older same-name copy,
@@ -598,6 +611,11 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 		}
 		if !bytes.Equal(final, stored) {
 			if err := store.WriteFileAtomic(target, final); err != nil {
+				return plan, rep, err
+			}
+			// The model wrote it: memory, shown as curated from Claude
+			// Code's memory, no standing rule until the person accepts it.
+			if err := provenance.NoteFile(e, provenance.Origin{By: provenance.Curated, Via: "learn", At: now}, target); err != nil {
 				return plan, rep, err
 			}
 			rep.Written = append(rep.Written, target)

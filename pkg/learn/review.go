@@ -182,7 +182,7 @@ func Widen(e store.Env, path string) error {
 	}
 	var kept []string
 	for _, l := range strings.SplitAfter(string(front), "\n") {
-		if strings.TrimSpace(l) != "scope: "+ScopeProject {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "scope:"); !ok || strings.Trim(strings.TrimSpace(v), `"'`) != ScopeProject {
 			kept = append(kept, l)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -96,22 +97,36 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 			return ToolResult{}, err
 		}
 	}
-	var lines, refs []string
+	// The user's own rules, and the repository's, each under what it is.
+	var mine, repos, refs []string
 	for _, m := range found {
-		if len(lines) == g.MaxLines {
+		if len(mine)+len(repos) == g.MaxLines {
 			break
 		}
 		if st.WasGuarded(m.Ref()) {
 			continue
 		}
-		lines = append(lines, textfmt.Line("- "+m.Text+" ("+ruleSource(e, m.Rule)+")"))
+		line := textfmt.Line("- " + m.Text + " (" + ruleSource(e, m.Rule) + ")")
+		if m.By == provenance.Repository {
+			repos = append(repos, line)
+		} else {
+			mine = append(mine, line)
+		}
 		refs = append(refs, m.Ref())
 	}
-	if len(lines) == 0 {
+	if len(refs) == 0 {
 		return ToolResult{}, nil
 	}
-	text := "ccmem — the user's standing rules that bear on this call (from memory, not from this conversation; follow them or say why not):\n" +
-		strings.Join(lines, "\n")
+	var parts []string
+	if len(mine) > 0 {
+		parts = append(parts, "ccmem — the user's standing rules that bear on this call (from memory, not from this conversation; follow them or say why not):\n"+
+			strings.Join(mine, "\n"))
+	}
+	if len(repos) > 0 {
+		parts = append(parts, "ccmem — this repository's rules that bear on this call (committed in its .claude/memory/ by its authors, not the user's own words; weigh them as the repository's):\n"+
+			strings.Join(repos, "\n"))
+	}
+	text := strings.Join(parts, "\n")
 	if pl.project != nil {
 		err = session.CommitGuard(e, *pl.project, req.SessionID, refs)
 	}
@@ -315,15 +330,32 @@ func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult
 		return ToolResult{}, err
 	}
 	rules := slices.Clone(idx.Rules)
+	// The user's first, then the repository's: feedback, constraints,
+	// preferences, rule lines.
 	order := map[string]int{guard.KindFeedback: 0, guard.KindConstraint: 1, guard.KindPreference: 2, guard.KindRule: 3}
-	slices.SortStableFunc(rules, func(a, b guard.Rule) int { return order[a.Kind] - order[b.Kind] })
+	rank := func(r guard.Rule) int {
+		if r.By == provenance.Repository {
+			return 10 + order[r.Kind]
+		}
+		return order[r.Kind]
+	}
+	slices.SortStableFunc(rules, func(a, b guard.Rule) int { return rank(a) - rank(b) })
 	var b strings.Builder
-	b.WriteString("# ccmem: the user's standing rules (from memory: feedback, the project's constraints and preferences; follow them)")
+	b.WriteString("# ccmem: the user's standing rules (from memory: their feedback and rules; follow them)")
 	n := 0
+	repoHeader := false
 	for _, r := range rules {
 		line := textfmt.Line("- " + r.Text)
-		if textfmt.Chars(b.String())+1+textfmt.Chars(line) > budget {
+		head := ""
+		if r.By == provenance.Repository && !repoHeader {
+			head = "\n# The repository's rules (committed in its .claude/memory/ by its authors, not the user's own words)"
+		}
+		if textfmt.Chars(b.String())+len(head)+1+textfmt.Chars(line) > budget {
 			continue
+		}
+		if head != "" {
+			b.WriteString(head)
+			repoHeader = true
 		}
 		b.WriteString("\n" + line)
 		n++

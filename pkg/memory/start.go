@@ -16,6 +16,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -226,7 +227,12 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		}
 	}
 
-	add(fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars))
+	key := ""
+	if pl.project != nil {
+		key = pl.project.Key
+	}
+	global, gerr := fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars)
+	add(withOrigins(global, provenance.Load(e), key), gerr)
 	here := store.Here{}
 	if p := pl.project; p != nil {
 		here = store.HereOf(p.Root, p.Git)
@@ -249,7 +255,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		repo := store.RepoMemory(root)
 		// The repository's files are untrusted: read without following a
 		// symlink (and the records, the episode menu, likewise).
-		add(fileSection(root, "project", heading("Project memory (committed with the repository, shared with the team)", repo),
+		add(fileSection(root, "project", heading("Project memory (the repository's: committed by its authors, shared with the team)", repo),
 			repo, cfg.Caps.Project, budget, cfg.LineChars))
 		if cfg.Caps.Records > 0 {
 			s, ok, err := recordsSection(root, cfg.Caps.Records, budget, cfg.LineChars)
@@ -428,6 +434,32 @@ func fileSection(root, name, title, path string, capLines, budget, lineChars int
 	return s, nil
 }
 
+// withOrigins marks, in a section of the global MEMORY.md, each line the
+// person did not write with who did (the assistant, another machine), and
+// leaves out the assistant's notes from another project: only the person's
+// own lines read as the user's word.
+func withOrigins(s inject.Section, l provenance.Ledger, key string) inject.Section {
+	if len(l.Entries) == 0 {
+		return s // nothing but the person's
+	}
+	var lines, refs []string
+	for i, line := range s.Lines {
+		o := l.Line(s.Path, line)
+		if !o.ShownIn(key) {
+			continue
+		}
+		if lab := o.Label(); lab != "" && strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			line += " (" + lab + ")"
+		}
+		lines = append(lines, line)
+		if i < len(s.Refs) {
+			refs = append(refs, s.Refs[i])
+		}
+	}
+	s.Lines, s.Refs = lines, refs
+	return s
+}
+
 // episodesSection is the episode menu: the newest lines of INDEX.md that
 // are a person's sessions (next, when changed, is INDEX.md as the next
 // start will leave it), and one line counting the automated runs kept out
@@ -559,14 +591,25 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, all []lea
 	// User and feedback first, then the feedback pending review, then the
 	// project's entries.
 	s.Total = v.GlobalTotal + len(pending) + v.ProjectTotal
+	// An entry the person did not write nor accept says who did (a
+	// project or reference entry is curated from Claude Code's memory by
+	// nature: the section's title says so).
+	ledger := provenance.Load(e)
+	name := func(le learn.Entry) string {
+		line := "- " + le.Type + "/" + le.Name
+		if o := ledger.File(le.Path); !o.Standing() && !(o.By == provenance.Curated && (le.Type == "project" || le.Type == "reference")) {
+			line += " (" + o.Label() + ")"
+		}
+		return line
+	}
 	for _, le := range v.Global {
-		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, true, le.Body, true)
+		add(name(le), le.Description, le.Path, true, le.Body, true)
 	}
 	for _, p := range pending {
 		add("- feedback/"+p.Name+" (pending review: `ccmem learn review`)", p.Description, p.Path, true, nil, false)
 	}
 	for _, le := range v.Project {
-		add("- "+le.Type+"/"+le.Name, le.Description, le.Path, false, nil, false)
+		add(name(le), le.Description, le.Path, false, nil, false)
 	}
 	err = v.Err
 	withBody := false

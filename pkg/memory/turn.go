@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -280,6 +281,10 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 			quote = search.Quote(text, prompt, quoteChars)
 		}
 		switch {
+		case h.Kind != search.KindEpisode && h.Origin != "" && h.Origin != string(provenance.Repository):
+			// Not the user's word: who wrote it (a repository's line says
+			// so by its kind and path).
+			parts = append(parts, h.Kind+" ("+h.Label+")")
 		case h.Kind != search.KindEpisode:
 			parts = append(parts, h.Kind)
 		case !strings.HasPrefix(quote, strings.TrimSuffix(textfmt.Shorten(h.Title, 40), "…")):

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -42,6 +43,9 @@ var ErrSimilar = errors.New("a fact nearly the same is there already")
 type RememberOptions struct {
 	// Force adds the fact even when one nearly the same is there.
 	Force bool
+	// Origin is who writes it (zero: the person); it is kept in this
+	// machine's ledger (see provenance).
+	Origin provenance.Origin
 }
 
 // DefaultTopic is the header facts go under when no topic is given.
@@ -111,6 +115,14 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 // match one there already (see MergeNearDuplicates) is refused with
 // ErrSimilar, the similar facts in the result, unless opts.Force.
 func RememberWith(e store.Env, scope Scope, p store.Project, topic, text string, opts RememberOptions) (RememberResult, error) {
+	res, err := rememberWith(e, scope, p, topic, text, opts)
+	if err == nil && res.Added {
+		err = provenance.Note(e, res.Path, []string{res.Line}, opts.Origin)
+	}
+	return res, err
+}
+
+func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string, opts RememberOptions) (RememberResult, error) {
 	if scope == Project && !p.Git {
 		_, _, err := Target(e, scope, p) // refused before anything is claimed
 		return RememberResult{}, err

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -117,6 +118,11 @@ type Hit struct {
 	// that as a part of all the telling terms' weight (see Recall).
 	Evidence float64 `json:"evidence,omitempty"`
 	Share    float64 `json:"share,omitempty"`
+	// Origin is who wrote the memory when not the person: "assistant",
+	// "repository", "machine" or "curated" (see provenance); Label says it
+	// in words.
+	Origin string `json:"origin,omitempty"`
+	Label  string `json:"origin_label,omitempty"`
 }
 
 // Ref identifies the hit's memory (see Doc.Ref).
@@ -484,6 +490,7 @@ func search(ctx context.Context, e store.Env, query string, opt Options) ([]Hit,
 			opt.Stale = nil
 		}
 		hits, ev := rank(readers, terms, opt)
+		hits = withOrigins(e, hits, opt.Scope)
 		damaged := false
 		for _, r := range readers {
 			r.Close()
@@ -998,4 +1005,50 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// withOrigins says who wrote each hit when the person did not (see
+// provenance), and leaves out the assistant's notes of another project: a
+// note the model saved in one project stays there until the person
+// accepts it (a search of every project finds it, labelled).
+func withOrigins(e store.Env, hits []Hit, sc Scope) []Hit {
+	var l provenance.Ledger
+	loaded := false
+	lines := map[string][]string{}
+	out := hits[:0]
+	for _, h := range hits {
+		var o provenance.Origin
+		switch {
+		case h.Kind == KindProject || h.Kind == KindRecord || h.Kind == KindTopic && !store.Within(e.Store, h.Path):
+			o = provenance.Origin{By: provenance.Repository}
+		case h.Kind == KindGlobal && h.Line > 0, h.Kind == KindLearned:
+			if !loaded {
+				l, loaded = provenance.Load(e), true
+			}
+			if len(l.Entries) == 0 {
+				break
+			}
+			if h.Kind == KindLearned {
+				o = l.File(h.Path)
+				break
+			}
+			ls, ok := lines[h.Path]
+			if !ok {
+				data, _ := store.ReadSmallFile(h.Path, 16<<20)
+				ls = strings.Split(string(data), "\n")
+				lines[h.Path] = ls
+			}
+			if h.Line <= len(ls) {
+				o = l.Line(h.Path, ls[h.Line-1])
+			}
+		}
+		if !sc.All && !o.ShownIn(sc.Key) {
+			continue
+		}
+		if !o.Standing() {
+			h.Origin, h.Label = string(o.By), o.Label()
+		}
+		out = append(out, h)
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/rogpeppe/go-internal/diff"
@@ -26,11 +27,13 @@ var cmdLearn = &command.Command{
 ~/.claude/projects/*/memory/. ccmem treats them as staging and its store as
 the durable, curated copy.
 
-user, project and reference memories pass through to learned/<type>/,
-deduplicated by name (the newest copy wins; all sources are listed);
-feedback waits in review/feedback/ for a person. Files without frontmatter,
-with broken YAML or an unknown type, and symlinks, are reported and left
-alone.`,
+The model wrote them, so none becomes your word before you say so. user,
+project and reference memories pass through to learned/<type>/,
+deduplicated by name (the newest copy wins; all sources are listed); what
+one says about you (user) reaches only the project it came from until you
+accept it, and feedback waits in review/feedback/: ccmem learn review shows
+each whole. Files without frontmatter, with broken YAML or an unknown type,
+and symlinks, are reported and left alone.`,
 	Subs: []*command.Command{cmdLearnCheck, cmdLearnApply, cmdLearnReview},
 }
 
@@ -65,6 +68,7 @@ func runLearnCheck(c *command.Ctx, asJSON bool) error {
 		return nil
 	}
 	printPlan(c, plan.Items)
+	printTexts(c, plan.Items)
 	fmt.Fprintf(c.Stdout, "%s in %s: %d create, %d update, %d unchanged, %d merge, %d review, %d skipped\n",
 		textfmt.Plural(len(plan.Items), "file", "files"), textfmt.Plural(plan.Silos, "silo", "silos"), plan.Count(learn.ActCreate), plan.Count(learn.ActUpdate), plan.Count(learn.ActUnchanged),
 		plan.Count(learn.ActMerge), plan.Count(learn.ActReview), plan.Count(learn.ActSkip))
@@ -92,6 +96,35 @@ func printPlan(c *command.Ctx, items []learn.Item) {
 		tw.Row(it.Silo, filepath.Base(it.Path), typ, it.Action, detail)
 	}
 	tw.Flush()
+}
+
+// printTexts shows what each memory apply would keep says, whole: the
+// model wrote it. What it says about the user, and feedback, wait for the
+// person's review after apply (ccmem learn review); until then they reach
+// only the project they came from.
+func printTexts(c *command.Ctx, items []learn.Item) {
+	shown := false
+	for _, it := range items {
+		if it.Action == learn.ActSkip || it.Action == learn.ActUnchanged || it.Action == learn.ActMerge {
+			continue
+		}
+		if !shown {
+			fmt.Fprintln(c.Stdout, "\nWhat they say (written by the model in those projects; what is about you, and feedback, waits for your review after apply):")
+			shown = true
+		}
+		fmt.Fprintf(c.Stdout, "── %s/%s (%s)\n", it.Type, it.Name, it.Silo)
+		if it.Description != "" {
+			fmt.Fprintln(c.Stdout, textfmt.Line(it.Description))
+		}
+		for _, l := range strings.Split(it.Body, "\n") {
+			if strings.TrimSpace(l) != "" {
+				fmt.Fprintln(c.Stdout, "  "+textfmt.Line(l))
+			}
+		}
+	}
+	if shown {
+		fmt.Fprintln(c.Stdout)
+	}
 }
 
 var cmdLearnApply = &command.Command{
@@ -222,13 +255,21 @@ func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 
 var cmdLearnReview = &command.Command{
 	Name: "review", Args: "[--accept NAME…] [--reject NAME…] [--reason R] [--all] [--json]",
-	Summary: "decide on pending feedback memories",
-	Help: `Without a decision, lists the feedback memories awaiting review (at a
-terminal it asks about each one: accept, reject, skip or quit). Names after
+	Summary: "decide on memory that awaits your word: feedback, the assistant's notes, what a sync brought",
+	Help: `Without a decision, lists what awaits review, whole (at a terminal it asks
+about each feedback memory: accept, reject, skip or quit). Names after
 --accept or --reject belong to it, so "--accept a b --reject c" accepts a
 and b and rejects c.
 
-Two kinds wait here. Corrections you gave in a session, which Claude Code
+Memory you did not write is listed too, with who wrote it: a fact the
+assistant saved in your global memory (MCP remember), lines and entries a
+sync brought from another machine, what learn curated about you from
+Claude Code's memory. Until you accept it, it is shown as what it is (the
+assistant's note only in the project it came from) and is none of your
+standing rules; accepted (--accept line-… or entry-TYPE/NAME), it is yours,
+in every project; rejected, it goes to the archive with your reason.
+
+Feedback memories are of two kinds. Corrections you gave in a session, which Claude Code
 saved as feedback memory: while they wait, they reach the sessions of the
 project they came from (as the client itself would show them), and
 accepted, every project's. And candidate rules ccmem drew from a project's
@@ -280,6 +321,12 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	if err != nil {
 		return err
 	}
+	// Memory the person did not write: the assistant's notes, what a sync
+	// brought, entries curated from Claude Code's memory.
+	others, err := notes.ListUnconfirmed(c.Env)
+	if err != nil {
+		return err
+	}
 	// Looked at: the start-up block stops pointing at these.
 	var files []string
 	for _, it := range items {
@@ -287,29 +334,55 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	}
 	_ = learn.MarkSeen(c.Env, files...)
 	if r.asJSON {
-		return c.PrintJSON(orEmpty(items))
+		all := orEmpty(items)
+		for _, u := range others {
+			all = append(all, learn.ReviewItem{File: u.ID, Name: u.Text, Description: u.Origin.Label(), Path: u.Path, Origin: string(u.Origin.By)})
+		}
+		return c.PrintJSON(all)
 	}
 	accept, reject := r.accept, r.reject
 	if r.all {
 		for _, it := range items {
 			accept = append(accept, it.File)
 		}
+		for _, u := range others {
+			accept = append(accept, u.ID)
+		}
 	}
 	if len(accept) == 0 && len(reject) == 0 {
-		if len(items) == 0 {
-			fmt.Fprintln(c.Stdout, "no feedback awaits review")
+		if len(items) == 0 && len(others) == 0 {
+			fmt.Fprintln(c.Stdout, "nothing awaits review")
 			return nil
 		}
-		if hookio.IsTerminal(c.P.Stdin) {
-			return reviewInteractive(c, items, r.reason)
+		if len(items) > 0 && hookio.IsTerminal(c.P.Stdin) {
+			if err := reviewInteractive(c, items, r.reason); err != nil {
+				return err
+			}
+		} else if len(items) > 0 {
+			printPending(c, items)
 		}
-		printPending(c, items)
+		printUnconfirmed(c, others)
 		return nil
 	}
 	// Each decision applies on its own and is idempotent: re-run after a
 	// crash, a decision already made is reported, and the others go on.
 	var unknown []string
 	decide := func(name string, accept bool) error {
+		if u, ok := notes.FindUnconfirmed(others, name); ok {
+			if accept {
+				if err := notes.Confirm(c.Env, u); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.Stdout, "accepted  %s: now yours, in every project\n", name)
+				return nil
+			}
+			dest, err := notes.Dismiss(c.Env, u, r.reason)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.Stdout, "rejected  %s -> %s\n", name, c.Env.Tilde(dest))
+			return nil
+		}
 		it, ok := learn.Find(items, name)
 		if !ok {
 			accepted, rejected := learn.Decided(c.Env, name)
@@ -356,9 +429,28 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	}
 	_, _ = learn.RefreshStatus(c, c.Env, nil)
 	if len(unknown) > 0 {
-		return command.WithHint(fmt.Errorf("no pending feedback named %s", quoteList(unknown)), "run `ccmem learn review` to list them")
+		return command.WithHint(fmt.Errorf("nothing pending named %s", quoteList(unknown)), "run `ccmem learn review` to list them")
 	}
 	return nil
+}
+
+// printUnconfirmed shows the memory the person did not write, whole, each
+// with who wrote it and its name for a decision.
+func printUnconfirmed(c *command.Ctx, others []notes.Unconfirmed) {
+	if len(others) == 0 {
+		return
+	}
+	fmt.Fprintln(c.Stdout, "Memory you did not write (it is shown as what it is, and is none of your standing rules, until you accept it):")
+	for _, u := range others {
+		where := c.Env.Tilde(u.Path)
+		if u.Line > 0 {
+			where += fmt.Sprintf(":%d", u.Line)
+		}
+		fmt.Fprintf(c.Stdout, "── %s (%s; %s)\n", u.ID, u.Origin.Label(), where)
+		fmt.Fprintln(c.Stdout, textfmt.Line(strings.ReplaceAll(u.Text, "\n", " ⏎ ")))
+		fmt.Fprintln(c.Stdout)
+	}
+	fmt.Fprintf(c.Stdout, "%d not yours: decide with `ccmem learn review --accept ID…` / `--reject ID… [--reason R]` / `--all`\n", len(others))
 }
 
 // quoteList is "a", "b" and "c".

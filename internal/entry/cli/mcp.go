@@ -17,6 +17,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -131,7 +132,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "remember", Title: "Remember a fact",
-				Description: "Adds one durable fact as a bullet under a topic header: scope global (about the user, every project; private) or project (the repository's MEMORY.md, committed and read by the team). A fact already there is not added twice; one nearly the same is returned instead of added (force: true adds it anyway); secrets are redacted.",
+				Description: "Adds one durable fact as a bullet under a topic header: scope global (the user's private memory: kept as your note, shown in this project's sessions, labelled as yours, until the user accepts it for every project) or project (the repository's MEMORY.md, committed and read by the team). A fact already there is not added twice; one nearly the same is returned instead of added (force: true adds it anyway); secrets are redacted.",
 				InputSchema: schema(`{"type":"object","properties":{"fact":{"type":"string","description":"the fact, one sentence"},"topic":{"type":"string","description":"the header to file it under (default Notes)"},"scope":{"type":"string","enum":["global","project"],"description":"global (default) or project"},"force":{"type":"boolean","description":"add it even when a fact nearly the same is there (default false: the similar facts are returned instead)"}},"required":["fact"],"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
@@ -159,7 +160,10 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if err != nil && scope == notes.Project {
 						return "", err
 					}
-					res, err := notes.RememberWith(c.Env, scope, p, in.Topic, in.Fact, notes.RememberOptions{Force: in.Force})
+					// The assistant's note: kept as the assistant's, shown in
+					// this project only until the user accepts it.
+					by := provenance.Origin{By: provenance.Assistant, Via: "mcp", Project: p.Key, At: c.Env.Time()}
+					res, err := notes.RememberWith(c.Env, scope, p, in.Topic, in.Fact, notes.RememberOptions{Force: in.Force, Origin: by})
 					if errors.Is(err, notes.ErrSimilar) {
 						var b strings.Builder
 						fmt.Fprintf(&b, "not added: %s already holds a fact nearly the same:", res.Path)
@@ -176,6 +180,9 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 						return "already remembered in " + res.Path, nil
 					}
 					msg := fmt.Sprintf("remembered under \"## %s\" in %s", res.Topic, res.Path)
+					if scope == notes.Global {
+						msg += " as your note: this project's sessions see it, labelled as yours, and it becomes the user's own (every project's, a standing rule if it is one) when they accept it with `ccmem learn review`"
+					}
 					dir, _ := startDir("")
 					vis := memory.Seen(ctx, c.Env, dir, res.Path, strings.TrimPrefix(res.Line, "- "), scope == notes.Global)
 					if !vis.Shown {

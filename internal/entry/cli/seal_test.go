@@ -42,10 +42,13 @@ func TestHostileSiloNamesStayOneRow(t *testing.T) {
 		t.Fatalf("a control character reached the terminal:\n%q", text)
 	}
 	rows := 0
+	table, _, _ := strings.Cut(text, "\n\n") // the plan's table; what the memories say follows
 	for _, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(l, "forged row") {
 			t.Fatalf("the file name split a row:\n%s", text)
 		}
+	}
+	for _, l := range strings.Split(table, "\n") {
 		if strings.Contains(l, "evil") {
 			rows++
 		}

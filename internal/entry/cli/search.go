@@ -160,7 +160,11 @@ func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJ
 			}
 			continue
 		}
-		fmt.Fprintf(c.Stdout, "%2d. [%s] %s  (%.2f)\n    %s\n", i+1, h.Kind, textfmt.Line(h.Title), h.Score, hitLocation(c.Env, h))
+		kind := h.Kind
+		if h.Label != "" {
+			kind += ": " + h.Label // who wrote it, when not you
+		}
+		fmt.Fprintf(c.Stdout, "%2d. [%s] %s  (%.2f)\n    %s\n", i+1, kind, textfmt.Line(h.Title), h.Score, hitLocation(c.Env, h))
 		if h.Snippet != "" {
 			fmt.Fprintf(c.Stdout, "    %s\n", textfmt.Line(h.Snippet))
 		}
