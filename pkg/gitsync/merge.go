@@ -122,23 +122,23 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 			return err
 		}
 	}
-	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their); err != nil {
-		return err
-	}
-	rep.Merged = true
-	// Record what this sync took away; with --keep-deleted, put back what
-	// the syncs before it took.
-	if len(lostNow) > 0 {
-		head, _ := s.git(ctx, "rev-parse", "HEAD")
-		for _, r := range lostNow {
-			r.Sync, r.When = short(head), s.Env.Time()
+	// What this sync takes away is recorded before it is taken: a sync
+	// killed midway leaves nothing gone without a record.
+	for _, r := range lostNow {
+		r.Sync, r.When = short(tip), s.Env.Time()
+		if !slices.ContainsFunc(l.Files, func(x Removed) bool { return x.Path == r.Path && x.Obj == r.Obj }) {
 			l.Files = append(l.Files, r)
-			rep.Removed = append(rep.Removed, r.Path)
 		}
+		rep.Removed = append(rep.Removed, r.Path)
 	}
 	if err := writeLosses(s.Env, l); err != nil {
 		return err
 	}
+	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their); err != nil {
+		return err
+	}
+	rep.Merged = true
+	// With --keep-deleted, put back what the syncs before this one took.
 	if s.Deletions == KeepDeleted && len(earlier) > 0 {
 		unlock, err := store.Lock(s.Env.Store)
 		if err != nil {
