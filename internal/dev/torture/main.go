@@ -19,7 +19,15 @@
 //     repository's learned project memory; the committed CLAUDE.md never
 //     holds the private briefing; no block or recalled context carries a
 //     control character or a line forged by a CR, a line separator or a
-//     file's name.
+//     file's name;
+//   - authority follows who wrote it: a rule the model saved through MCP,
+//     or a repository's rule line, is never among the user's standing
+//     rules a subagent is given, and the model's note from one project
+//     never reaches another project's block;
+//   - the MCP server stays in its project: from another project, search
+//     (all_projects or not) and get (of the repository project's INDEX.md
+//     and sessions, by path) never return what the repository's sessions
+//     said.
 //
 // It is bounded (-rounds, -kills) and takes a few minutes; it is not part
 // of make test. It exits 1 when an invariant fails, naming it.
@@ -56,6 +64,7 @@ type torture struct {
 	bin, hooks string // built binaries
 	dir        string
 	home, repo string
+	other      string // a second project, where the MCP server also runs
 	evil       string // a cloned repository whose .claude/memory is a symlink to /
 	r          *rand.Rand
 	checks     int
@@ -110,7 +119,7 @@ func newTorture(seed int64) (*torture, error) {
 		return nil, err
 	}
 	t := &torture{dir: dir, bin: filepath.Join(dir, "bin"), hooks: filepath.Join(dir, "lib"),
-		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), r: rand.New(rand.NewSource(seed)),
+		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), other: filepath.Join(dir, "other"), r: rand.New(rand.NewSource(seed)),
 		memories: map[string]string{}, forgetting: map[string]bool{}, scoped: map[string]bool{}, evil: filepath.Join(dir, "evil")}
 	for _, b := range []struct{ out, pkg string }{
 		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"}, {t.hooks, "./hooks/userpromptsubmit"},
@@ -120,8 +129,10 @@ func newTorture(seed int64) (*torture, error) {
 			return nil, fmt.Errorf("building %s: %v\n%s", b.pkg, err, out)
 		}
 	}
-	must(os.MkdirAll(filepath.Join(t.repo, ".git"), 0o755))
-	must(os.WriteFile(filepath.Join(t.repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	for _, r := range []string{t.repo, t.other} {
+		must(os.MkdirAll(filepath.Join(r, ".git"), 0o755))
+		must(os.WriteFile(filepath.Join(r, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	}
 	must(os.MkdirAll(t.home, 0o755))
 	// The user's secret, and a hostile clone whose memory folder is a
 	// symlink to /, so a path through it names any file.
@@ -192,6 +203,7 @@ type job struct {
 	name  string
 	stdin string
 	args  []string
+	dir   string // where it runs ("": the repository)
 	ok    func(out string)
 }
 
@@ -277,12 +289,42 @@ func (t *torture) jobs(round, n int, tag string) []job {
 					}
 				}})
 		case 8:
-			// Search builds and rewrites its index while everything else
-			// writes the files it indexes.
-			out = append(out, job{name: "ccmem", args: []string{"search", "--json", "--cwd", t.repo, "fact", "goal", "briefing"}})
+			if i%20 == 8 {
+				// Search builds and rewrites its index while everything
+				// else writes the files it indexes.
+				out = append(out, job{name: "ccmem", args: []string{"search", "--json", "--cwd", t.repo, "fact", "goal", "briefing"}})
+				continue
+			}
+			// The model, through the MCP server in one of the two
+			// projects: a rule saved as a global fact; and, from the
+			// other project, a repository author's rule line.
+			where, tag := t.repo, "repo"
+			if t.r.Intn(2) == 0 {
+				where, tag = t.other, "other"
+			}
+			call := fmt.Sprintf(`{"name":"remember","arguments":{"fact":"Never deploy without mcp-note-%s-%s first","scope":"global","topic":"Rules","force":true}}`, tag, id)
+			out = append(out, job{name: "ccmem", dir: where, stdin: mcpRequest(call), args: []string{"mcp"}})
+			appendLine(filepath.Join(t.repo, ".claude", "memory", "MEMORY.md"), "## Rules\n- Never deploy without repo-rule-"+id+" first")
 		}
 	}
 	return out
+}
+
+// mcpRequest is the MCP server's input for one tool call, after the
+// handshake.
+func mcpRequest(call string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + call + `}` + "\n"
+}
+
+// appendLine adds text to the end of a file, as a repository's author
+// would commit it (no process of ccmem's runs meanwhile).
+func appendLine(path, text string) {
+	must(os.MkdirAll(filepath.Dir(path), 0o755))
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	must(err)
+	fmt.Fprintln(f, text)
+	f.Close()
 }
 
 func payload(sid, transcript, cwd, hook string) string {
@@ -350,7 +392,12 @@ func (t *torture) concurrent(round int) {
 			if j.stdin != "" {
 				in = strings.NewReader(j.stdin)
 			}
-			out, err := t.run(j.name, in, j.args...)
+			c := t.cmd(j.name, in, j.args...)
+			if j.dir != "" {
+				c.Dir = j.dir
+			}
+			o, err := c.CombinedOutput()
+			out := string(o)
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.ExitCode() == 2 {
 				t.fail("%s %v exited 2: %s", j.name, j.args, out)
@@ -413,6 +460,9 @@ func (t *torture) killLoop(round, n int) int {
 			in = strings.NewReader(j.stdin)
 		}
 		c := t.cmd(j.name, in, j.args...)
+		if j.dir != "" {
+			c.Dir = j.dir
+		}
 		var out bytes.Buffer
 		c.Stdout, c.Stderr = &out, &out
 		if err := c.Start(); err != nil {
@@ -577,6 +627,10 @@ func (t *torture) check(when string) {
 	// the store now: none of an entry removed, none forged, each one line.
 	t.guarded(when)
 
+	// Who wrote it decides what it can do; the MCP server stays in its
+	// project.
+	t.authority(when)
+
 	// No fragment of a planted secret where ccmem writes.
 	t.checks++
 	for _, root := range []string{store, repoMem, filepath.Join(t.repo, "CLAUDE.md")} {
@@ -728,6 +782,52 @@ func (t *torture) guarded(when string) {
 	for name := range got {
 		if !want[name] {
 			t.fail("%s: the guard index holds %s, which is no longer a learned feedback entry", when, name)
+		}
+	}
+}
+
+// authority checks that memory carries the authority of whoever wrote it:
+// the model's MCP notes and a repository's rule lines are never among the
+// user's standing rules a subagent is given, a note from one project never
+// reaches the other's block; and that MCP search and get run in the other
+// project never return what the repository's sessions said.
+func (t *torture) authority(when string) {
+	t.checks++
+	for _, dir := range []string{t.repo, t.other} {
+		block := t.context("subagentstart", dir, "")
+		user, _, _ := strings.Cut(block, "# The repository's rules")
+		for _, marker := range []string{"mcp-note-", "repo-rule-"} {
+			if strings.Contains(user, marker) {
+				t.fail("%s: in %s, a subagent is given %s… as the user's standing rule", when, dir, marker)
+			}
+		}
+	}
+	t.checks++
+	for dir, foreign := range map[string]string{t.repo: "mcp-note-other-", t.other: "mcp-note-repo-"} {
+		if block := t.context("sessionstart", dir, ""); strings.Contains(block, foreign) {
+			t.fail("%s: the model's note from the other project reached %s's block", when, dir)
+		}
+	}
+	t.checks++
+	var calls []string
+	for _, all := range []string{"true", "false"} {
+		calls = append(calls, fmt.Sprintf(`{"name":"search","arguments":{"query":"goal done briefing","all_projects":%s}}`, all))
+	}
+	projects := filepath.Join(t.home, ".claude", "ccmem", "projects", slugOf(t.repo))
+	paths := []string{filepath.Join(projects, "INDEX.md"), filepath.Join(projects, "briefing.md")}
+	eps, _ := filepath.Glob(filepath.Join(projects, "episodes", "*.json"))
+	if len(eps) > 0 {
+		paths = append(paths, eps[t.r.Intn(len(eps))])
+	}
+	for _, p := range paths {
+		calls = append(calls, fmt.Sprintf(`{"name":"get","arguments":{"path":%q}}`, p))
+	}
+	for _, call := range calls {
+		c := t.cmd("ccmem", strings.NewReader(mcpRequest(call)), "mcp")
+		c.Dir = t.other
+		out, _ := c.CombinedOutput()
+		if bytes.Contains(out, []byte("goal c-")) || bytes.Contains(out, []byte("goal k-")) || bytes.Contains(out, []byte("briefing c-")) || bytes.Contains(out, []byte("briefing k-")) {
+			t.fail("%s: MCP %s from the other project returned the repository's memory: %.200s", when, call, out)
 		}
 	}
 }
