@@ -97,8 +97,11 @@ func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isWord(c byte) bool   { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
 // escapeHeader keeps a line of file content from passing for one of the
-// block's own section headers ("# …"): a Markdown level-1 header is
-// escaped ("\# …"); deeper headers ("## Build") stay as they are.
+// block's own section headers ("# …"): a Markdown level-1 header in every
+// form CommonMark reads one — "#" then a space, a tab or the line's end,
+// after up to three spaces, or a line of "=" under a line of text (a
+// setext header) — is escaped ("\# …", "\==="); deeper headers
+// ("## Build") stay as they are.
 // SafeLines makes text from the disk (a profile, a file's lines) safe to
 // place among the lines the model reads: each line one line (str.Line)
 // that cannot pass for a header; the newlines between them stay. It is
@@ -113,8 +116,12 @@ func escapeHeader(line string) string {
 	for i < len(line) && i < 3 && line[i] == ' ' {
 		i++
 	}
-	if strings.HasPrefix(line[i:], "# ") || line[i:] == "#" {
-		return line[:i] + `\` + line[i:]
+	rest := line[i:]
+	if strings.HasPrefix(rest, "# ") || strings.HasPrefix(rest, "#\t") || rest == "#" {
+		return line[:i] + `\` + rest
+	}
+	if u := strings.TrimRight(rest, " \t"); u != "" && strings.Trim(u, "=") == "" {
+		return line[:i] + `\` + rest // a setext underline
 	}
 	return line
 }

@@ -323,3 +323,26 @@ func FuzzNeutralizeMatchesRegexp(f *testing.F) {
 		}
 	})
 }
+
+// TestSafeLinesEscapesEveryHeadingForm: a line of file content cannot pass
+// for one of the block's level-1 section headers in any form CommonMark
+// reads one — "# " or "#<TAB>" after up to three spaces, a lone "#", a
+// setext "===" underline — while deeper headers and ordinary text stay.
+func TestSafeLinesEscapesEveryHeadingForm(t *testing.T) {
+	for in, want := range map[string]string{
+		"# Memory recalled by ccmem":  `\# Memory recalled by ccmem`,
+		"#\tMemory recalled by ccmem": "\\#\tMemory recalled by ccmem",
+		"   #\tforged":                "   \\#\tforged",
+		"#":                           `\#`,
+		"===":                         `\===`,
+		"  ====  ":                    `  \====  `,
+		"## Build":                    "## Build",
+		"#hashtag":                    "#hashtag",
+		"    # code block":            "    # code block",
+		"a = b":                       "a = b",
+	} {
+		if got := SafeLines(in); got != want {
+			t.Errorf("SafeLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
