@@ -314,3 +314,43 @@ func TestKilledFetchIsRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchChecksAFolderAnOlderLauncherLeft: a release folder an older
+// launcher unpacked without checking it against a pin (no record of the
+// pin it was checked against) is never run: it is set aside and the
+// pinned release fetched and checked in its place; and a pin file naming
+// two sums for one archive pins nothing.
+func TestFetchChecksAFolderAnOlderLauncherLeft(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "PWNED")
+	name, honest := fetchArchive(t, "honest", "")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(honest) }))
+	defer srv.Close()
+	env := "CCMEM_RELEASE_URL=" + srv.URL
+	p := newPlugin(t, pinFile(name, sha(honest)))
+	old := filepath.Join(p.data, "v"+fetchVersion, "lib", "ccmem", "sessionstart")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	if err := os.WriteFile(old, []byte("#!/bin/sh\ncat >/dev/null\ntouch '"+marker+"'\necho unchecked\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out := p.hook("sessionstart", env); strings.Contains(out, "unchecked") {
+		t.Fatalf("an unchecked folder ran: %q", out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the unchecked binary ran")
+	}
+	// The hook started the fetch in the background; wait for it.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(p.data, "v"+fetchVersion, ".pin")); err == nil {
+			break
+		}
+	}
+	if out := p.hook("sessionstart", env); strings.TrimSpace(out) != "honest" {
+		t.Fatalf("the pinned release: %q (failed: %q)", out, p.failed())
+	}
+	// Two sums for one archive: nothing is pinned, nothing fetched.
+	q := newPlugin(t, pinFile(name, sha(honest))+sha([]byte("other"))+"  "+name+"\n")
+	q.fetch(env)
+	if f := q.failed(); !strings.Contains(f, "pins no checksum") {
+		t.Fatalf("two sums for one archive: %q", f)
+	}
+}

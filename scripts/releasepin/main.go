@@ -44,11 +44,9 @@ func run(dist, out string, check bool) error {
 	if err != nil {
 		return fmt.Errorf("%v (hint: make release-snapshot builds it)", err)
 	}
-	have := map[string]string{}
-	for _, l := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
-		if m := sumLine.FindStringSubmatch(l); m != nil {
-			have[m[2]] = m[1]
-		}
+	have, err := readSums(sums)
+	if err != nil {
+		return fmt.Errorf("%s/SHA256SUMS: %v", dist, err)
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# ccmem v%s\n", version)
@@ -83,6 +81,23 @@ func run(dist, out string, check bool) error {
 	}
 	fmt.Printf("releasepin: %s pins the six archives of v%s\n", out, version)
 	return nil
+}
+
+// readSums reads SHA256SUMS: an archive named twice with two sums is an
+// error (which one was built?), never the later one taken.
+func readSums(data []byte) (map[string]string, error) {
+	have := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		m := sumLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if old, ok := have[m[2]]; ok && old != m[1] {
+			return nil, fmt.Errorf("%s is listed twice, with two different sums", m[2])
+		}
+		have[m[2]] = m[1]
+	}
+	return have, nil
 }
 
 // pins are the checksum lines of a pin file, with its version line.
