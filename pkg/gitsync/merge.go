@@ -687,7 +687,7 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 	if err != nil {
 		return err
 	}
-	var changes, written []change
+	var changes []change
 	items := bytes.Split(bytes.TrimRight(diff, "\x00"), []byte{0})
 	for i := 0; i+1 < len(items); i += 2 {
 		// :<old mode> <new mode> <old object> <new object> <status>, then the path
@@ -725,6 +725,9 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 		if err != nil {
 			return err
 		}
+		// What will be written: not through a symlink, not over a file
+		// written here since the last commit (the next sync takes it).
+		var write []change
 		for _, c := range batch {
 			p := filepath.Join(s.Env.Store, filepath.FromSlash(c.rel))
 			if err := store.CheckIn(s.Env.Store, p); err != nil {
@@ -739,9 +742,18 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 				unlock()
 				return err
 			}
-			if got := hashFile(p, format); got != c.old {
-				continue // written here since the last commit: the next sync takes it
+			if hashFile(p, format) == c.old {
+				write = append(write, c)
 			}
+		}
+		// Who wrote it is recorded before it is written: a sync killed
+		// between leaves nothing that passes for the person's.
+		if err := s.noteOrigins(ctx, write); err != nil {
+			unlock()
+			return err
+		}
+		for _, c := range write {
+			p := filepath.Join(s.Env.Store, filepath.FromSlash(c.rel))
 			if c.new == "" {
 				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					unlock()
@@ -753,15 +765,14 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 				unlock()
 				return err
 			}
-			written = append(written, c)
 		}
 		unlock()
 	}
-	return s.noteOrigins(ctx, written)
+	return nil
 }
 
 // noteOrigins records, in this machine's provenance ledger, that what a
-// sync wrote came from another machine: the lines a line file gained, and
+// sync writes comes from another machine: the lines a line file gains, and
 // the learned entries and review items written. It is memory, shown as
 // what it is, and no standing rule until the person here accepts it.
 func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
@@ -775,7 +786,7 @@ func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
 			if c.old != "" {
 				olds = append(olds, c.old)
 			}
-		case strings.HasPrefix(c.rel, "learned/"), strings.HasPrefix(c.rel, "review/"):
+		case c.new != "" && (strings.HasPrefix(c.rel, "learned/") || strings.HasPrefix(c.rel, "review/")):
 			files = append(files, filepath.Join(s.Env.Store, filepath.FromSlash(c.rel)))
 		}
 	}

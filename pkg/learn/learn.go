@@ -610,12 +610,14 @@ func Apply(ctx context.Context, e store.Env, expect map[string]string) (Plan, Re
 			return plan, rep, err
 		}
 		if !bytes.Equal(final, stored) {
-			if err := store.WriteFileAtomic(target, final); err != nil {
+			// The model wrote it: memory, shown as curated from Claude
+			// Code's memory, no standing rule until the person accepts
+			// it; recorded before it is written (a kill between leaves
+			// nothing that passes for the person's).
+			if err := provenance.NoteFile(e, provenance.Origin{By: provenance.Curated, Via: "learn", At: now}, target); err != nil {
 				return plan, rep, err
 			}
-			// The model wrote it: memory, shown as curated from Claude
-			// Code's memory, no standing rule until the person accepts it.
-			if err := provenance.NoteFile(e, provenance.Origin{By: provenance.Curated, Via: "learn", At: now}, target); err != nil {
+			if err := store.WriteFileAtomic(target, final); err != nil {
 				return plan, rep, err
 			}
 			rep.Written = append(rep.Written, target)

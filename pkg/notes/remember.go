@@ -115,11 +115,7 @@ func Remember(e store.Env, scope Scope, p store.Project, topic, text string) (Re
 // match one there already (see MergeNearDuplicates) is refused with
 // ErrSimilar, the similar facts in the result, unless opts.Force.
 func RememberWith(e store.Env, scope Scope, p store.Project, topic, text string, opts RememberOptions) (RememberResult, error) {
-	res, err := rememberWith(e, scope, p, topic, text, opts)
-	if err == nil && res.Added {
-		err = provenance.Note(e, res.Path, []string{res.Line}, opts.Origin)
-	}
-	return res, err
+	return rememberWith(e, scope, p, topic, text, opts)
 }
 
 func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string, opts RememberOptions) (RememberResult, error) {
@@ -173,6 +169,9 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		res.Created, res.Added = true, true
+		if err := provenance.Note(e, path, []string{res.Line}, opts.Origin); err != nil {
+			return res, err
+		}
 		return res, write(path, []byte("## "+topic+"\n"+res.Line+"\n"))
 	case err != nil:
 		return res, err
@@ -200,6 +199,12 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 		}
 	}
 	res.Added = true
+	// Who wrote it is recorded before it is written: killed between the
+	// two, the ledger names a line that is not there (nothing), never a
+	// line that passes for the person's.
+	if err := provenance.Note(e, path, []string{res.Line}, opts.Origin); err != nil {
+		return res, err
+	}
 	// Find the topic's section; insert after its last non-blank line.
 	start := -1
 	for i, l := range lines {
