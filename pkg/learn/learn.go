@@ -499,6 +499,9 @@ func siloCwd(e store.Env, slug string) string {
 			}
 		}
 	}
+	// From the silo's name alone: "" when two folders share it (see
+	// store.PathOfSlug), so its memories apply in no project rather than in
+	// the wrong one.
 	path, _ := store.PathOfSlug(e, slug)
 	return path
 }

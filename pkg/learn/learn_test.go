@@ -798,3 +798,53 @@ func TestShowFromCacheMatchesList(t *testing.T) {
 		}
 	}
 }
+
+// TestPunctuationFoldersShareNothing: two folders whose names differ only
+// in punctuation (acme-api, acme_api) have one silo name; a silo whose
+// transcripts do not say which folder it is gives its memories to
+// neither — never the other's project memory or pending corrections.
+func TestPunctuationFoldersShareNothing(t *testing.T) {
+	e := storetest.Env(t)
+	base := storetest.RealDir(t)
+	dash, under := filepath.Join(base, "acme-api"), filepath.Join(base, "acme_api")
+	for _, d := range []string{dash, under} {
+		storetest.Mkfile(t, filepath.Join(d, ".git", "HEAD"), "ref: refs/heads/main\n")
+		p, err := store.ResolveProject(e, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.ClaimProject(e, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if path, ok := store.PathOfSlug(e, store.Slug(dash)); ok || path != "" {
+		t.Fatalf("PathOfSlug of a slug two folders share = %q, %v; want none", path, ok)
+	}
+	mem := "---\nname: deploys\ndescription: acme_api deploys on Fridays\nmetadata:\n  type: project\n---\nFriday deploys.\n"
+	fb := "---\nname: no-fridays\ndescription: never deploy acme_api on a Friday\nmetadata:\n  type: feedback\n---\nNever.\n"
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), store.Slug(under), "memory", "deploys.md"), mem)
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), store.Slug(under), "memory", "no-fridays.md"), fb)
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dash, under} {
+		v, err := Show(context.Background(), e, store.HereOf(d, true), 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Project) != 0 {
+			t.Errorf("%s was given the silo's project memory: %+v", d, v.Project)
+		}
+	}
+	items, err := Pending(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		for _, d := range []string{dash, under} {
+			if it.ShownWhilePending(store.HereOf(d, true)) {
+				t.Errorf("the pending correction %s reaches %s", it.Name, d)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -188,12 +189,23 @@ func (h Here) Holds(src, srcSlug string) bool {
 // when neither knows it; path is then the slug read back with "/" for
 // every "-".
 func PathOfSlug(e Env, slug string) (path string, ok bool) {
+	// Two folders whose names differ only in punctuation (acme-api,
+	// acme_api) have one slug: which one a silo is cannot be told from
+	// its name, so it is neither ("", false), never a guess.
+	var known []string
 	if ents, err := os.ReadDir(e.ProjectsDir()); err == nil {
 		for _, de := range ents {
-			if root := e.ProjectRoot(de.Name()); root != "" && Slug(root) == slug {
-				return root, true
+			if root := e.ProjectRoot(de.Name()); root != "" && Slug(root) == slug && !slices.Contains(known, root) {
+				known = append(known, root)
 			}
 		}
+	}
+	switch len(known) {
+	case 1:
+		return known[0], true
+	case 0:
+	default:
+		return "", false
 	}
 	root, rest := "", ""
 	switch {
@@ -207,8 +219,14 @@ func PathOfSlug(e Env, slug string) (path string, ok bool) {
 	}
 	if root != "" && rest != "" {
 		budget := maxSlugReads
-		if p, found := walkSlug(root, rest, &budget); found {
-			return p, true
+		var found []string
+		walkSlug(root, rest, &budget, &found)
+		switch len(found) {
+		case 1:
+			return found[0], true
+		case 0:
+		default:
+			return "", false
 		}
 	}
 	return strings.ReplaceAll(slug, "-", "/"), false
@@ -218,15 +236,16 @@ func PathOfSlug(e Env, slug string) (path string, ok bool) {
 // dashes must not walk the disk.
 const maxSlugReads = 256
 
-// walkSlug finds under dir the path whose slug, after dir's, is rest.
-func walkSlug(dir, rest string, budget *int) (string, bool) {
-	if *budget <= 0 {
-		return "", false
+// walkSlug finds under dir the paths whose slug, after dir's, is rest,
+// into found (two at most: one is the answer, two are no answer).
+func walkSlug(dir, rest string, budget *int, found *[]string) {
+	if *budget <= 0 || len(*found) > 1 {
+		return
 	}
 	*budget--
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return "", false
+		return
 	}
 	var names []string
 	for _, de := range ents {
@@ -238,18 +257,18 @@ func walkSlug(dir, rest string, budget *int) (string, bool) {
 	// The longest first: "my-app" is one folder before it is two.
 	sort.SliceStable(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
 	for _, n := range names {
+		if len(*found) > 1 {
+			return
+		}
 		p := filepath.Join(dir, n)
 		fi, err := os.Stat(p)
 		if err != nil || !fi.IsDir() {
 			continue
 		}
-		s := Slug(n)
-		if s == rest {
-			return p, true
-		}
-		if found, ok := walkSlug(p, rest[len(s)+1:], budget); ok {
-			return found, true
+		if s := Slug(n); s == rest {
+			*found = append(*found, p)
+		} else {
+			walkSlug(p, rest[len(s)+1:], budget, found)
 		}
 	}
-	return "", false
 }
