@@ -301,3 +301,45 @@ func TestInstallTakesOverADeadClientsLock(t *testing.T) {
 		t.Fatal("uninstall did not wait for the client's lock")
 	}
 }
+
+// TestInstallIsAllOrNothing: while the client holds its lock on
+// .claude.json for longer than install waits, install changes nothing —
+// no hook registered, no binary copied, no command written — and says
+// why; uninstall likewise leaves every registration as it was.
+func TestInstallIsAllOrNothing(t *testing.T) {
+	defer func(w time.Duration) { clientLockWait = w }(clientLockWait)
+	clientLockWait = 300 * time.Millisecond
+	f := newFakeInstall(t, "{\"numStartups\": 3}\n")
+	lock := f.claudeJSON + ".lock"
+	if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(f.o.Settings)
+	_, err := Install(f.o)
+	if err == nil || !strings.Contains(err.Error(), "kept its lock") {
+		t.Fatalf("err = %v", err)
+	}
+	if after, _ := os.ReadFile(f.o.Settings); !bytes.Equal(before, after) {
+		t.Errorf("settings.json was patched though the MCP server could not be registered:\n%s", after)
+	}
+	for _, p := range []string{BinDir(f.o.Prefix), LibDir(f.o.Prefix), f.o.CommandsDir} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+	// Installed, then the client holds its lock during an uninstall.
+	os.Remove(lock)
+	if _, err := Install(f.o); err != nil {
+		t.Fatal(err)
+	}
+	installed, _ := os.ReadFile(f.o.Settings)
+	if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(f.o); err == nil {
+		t.Fatal("uninstall went ahead without the client's lock")
+	}
+	if after, _ := os.ReadFile(f.o.Settings); !bytes.Equal(installed, after) {
+		t.Errorf("uninstall removed the hooks though it could not remove the MCP server")
+	}
+}

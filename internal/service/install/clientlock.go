@@ -23,10 +23,21 @@ const (
 	// clientLockStale is when a lock is a dead holder's (proper-lockfile's
 	// default, which the client keeps).
 	clientLockStale = 10 * time.Second
-	// clientLockWait is how long install waits for the client to finish a
-	// save before giving up.
-	clientLockWait = 15 * time.Second
 )
+
+// clientLockWait is how long install waits for the client to finish a
+// save before giving up.
+var clientLockWait = 15 * time.Second
+
+// lockClient takes the client's lock on .claude.json for the whole of an
+// install or uninstall (nothing when there is none to edit, or in a dry
+// run).
+func (o Options) lockClient() (func(), error) {
+	if o.ClaudeJSON == "" || o.DryRun {
+		return func() {}, nil
+	}
+	return lockClientFile(o.ClaudeJSON)
+}
 
 // errClientBusy is a lock the client held for all of clientLockWait.
 var errClientBusy = errors.New("Claude Code kept its lock on the file")

@@ -56,7 +56,7 @@ func tryEdit(path string, ed edit) error {
 // swap (see editTries), keeping a backup of the file as it was before
 // ccmem's first change. kind labels the actions ("" for settings).
 func editFile(rep *Report, o Options, path string, ed edit, kind string) error {
-	if path == o.ClaudeJSON && !o.DryRun {
+	if path == o.ClaudeJSON && !o.DryRun && !o.clientLocked {
 		unlock, err := lockClientFile(path)
 		if err != nil {
 			return err

@@ -54,6 +54,9 @@ type Options struct {
 	// GuardTools are the tools pretooluse is registered for (the global
 	// config's guard.tools; nil: config.DefaultGuardTools).
 	GuardTools []string
+
+	// clientLocked: the client's lock on ClaudeJSON is held already.
+	clientLocked bool
 }
 
 // guardTools are the tools pretooluse is registered for.
@@ -149,6 +152,15 @@ func Install(o Options) (Report, error) {
 			return rep, err
 		}
 	}
+	// The client's lock on .claude.json is taken before anything is
+	// written: an install that cannot have it changes nothing, rather
+	// than registering the hooks and not the MCP server.
+	unlock, err := o.lockClient()
+	if err != nil {
+		return rep, err
+	}
+	defer unlock()
+	o.clientLocked = true
 	srcs, err := sources(o.Exe)
 	if err != nil {
 		return rep, err
@@ -226,6 +238,13 @@ func Uninstall(o Options) (Report, error) {
 		if err := tryEdit(o.ClaudeJSON, mcp); err != nil {
 			return rep, err
 		}
+		// As Install: all or nothing.
+		unlock, err := o.lockClient()
+		if err != nil {
+			return rep, err
+		}
+		defer unlock()
+		o.clientLocked = true
 	}
 	if err := editFile(&rep, o, o.Settings, hooks, ""); err != nil {
 		return rep, err
