@@ -48,6 +48,15 @@ func Serve(c *command.Ctx, o uicommand.Options) error {
 	_, _ = session.SettleAll(c, c.Env, nil)
 	ctx, stop := signal.NotifyContext(c, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if os.Getenv(uicommand.ParentPipeEnv) == "1" {
+		// Run by a ccmem that waits for it (Windows has no exec): when
+		// that ccmem ends, however it ends, the pipe it holds closes, and
+		// the page stops with it.
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			stop()
+		}()
+	}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 5 * time.Second,

@@ -58,3 +58,8 @@ store and its projects. It runs until Ctrl-C (or SIGTERM).`,
 		},
 	}
 }
+
+// ParentPipeEnv, set to "1", tells ccmem-ui that the ccmem which started it
+// holds its stdin open while it runs: the page stops when stdin ends (the
+// parent ended, even killed), so no server outlives its command.
+const ParentPipeEnv = "CCMEM_UI_PARENT_PIPE"
