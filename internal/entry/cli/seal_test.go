@@ -4,6 +4,8 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +95,34 @@ func TestSearchShowsHostileNamesOnOneLine(t *testing.T) {
 	}
 	if strings.ContainsAny(out.String(), "\r\u2028") {
 		t.Errorf("a line break of another kind: %q", out.String())
+	}
+}
+
+// TestJSONIsOneDocument: a command asked for --json prints one JSON
+// document on stdout, also when it then fails (doctor finding problems
+// printed its report and then a second object for the error).
+func TestJSONIsOneDocument(t *testing.T) {
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	code := Main(hookio.Process{Args: []string{"doctor", "--json"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}})
+	if code != 1 {
+		t.Fatalf("doctor in an empty HOME: exit %d (want 1: problems found)", code)
+	}
+	dec := json.NewDecoder(&out)
+	var first, second any
+	if err := dec.Decode(&first); err != nil {
+		t.Fatalf("no JSON document: %v", err)
+	}
+	if err := dec.Decode(&second); err != io.EOF {
+		t.Fatalf("a second JSON document on stdout: %v %v", second, err)
+	}
+	if !strings.Contains(errb.String(), "ccmem: doctor found") {
+		t.Errorf("the failure is not said on stderr: %q", errb.String())
 	}
 }

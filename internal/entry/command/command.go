@@ -53,6 +53,9 @@ type Ctx struct {
 	// jsonErrors is set when the command that failed was asked for
 	// --json: its error is printed on stdout as JSON too.
 	jsonErrors bool
+	// printedJSON is set once the command printed its JSON document: an
+	// error after it is said on stderr only (one document on stdout).
+	printedJSON bool
 }
 
 // Table is the command table, in the order help lists it.
@@ -256,9 +259,10 @@ func (c *Ctx) fail(err error) int {
 		fmt.Fprintf(c.Stderr, "hint: %s\n", textfmt.OneLine(h.hint))
 	}
 	usage := errors.As(err, new(UsageError))
-	if c.jsonErrors {
+	if c.jsonErrors && !c.printedJSON {
 		// A script that asked for JSON gets the error as JSON too, on
-		// stdout, with the rule's code when one refused it.
+		// stdout, with the rule's code when one refused it (unless the
+		// command printed its document already: one document, always).
 		out := map[string]any{"ok": false, "code": "ERROR", "error": textfmt.OneLine(err.Error())}
 		if h.hint != "" {
 			out["hint"] = textfmt.OneLine(h.hint)
@@ -404,6 +408,7 @@ func NoArgs(fs *flag.FlagSet, pos []string) error {
 
 // PrintJSON writes v as indented JSON.
 func (c *Ctx) PrintJSON(v any) error {
+	c.printedJSON = true
 	enc := json.NewEncoder(c.Stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -35,6 +36,9 @@ var clientLockWait = 15 * time.Second
 func (o Options) lockClient() (func(), error) {
 	if o.ClaudeJSON == "" || o.DryRun {
 		return func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(o.ClaudeJSON), 0o700); err != nil {
+		return nil, err
 	}
 	return lockClientFile(o.ClaudeJSON)
 }
