@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -103,5 +104,47 @@ func TestSymlinkedProjectFolderStopsNothing(t *testing.T) {
 	b.sync()
 	if mem, _ := os.ReadFile(b.env.GlobalMemory()); !bytes.Contains(mem, []byte("the cache is redis")) {
 		t.Errorf("after the symlinked folder, syncs stopped carrying facts")
+	}
+}
+
+// TestGitFilesAreAsPrivateAsTheStore: after sync init and syncs, nothing
+// git wrote in the store is readable by another user (doctor found 50 to
+// 150 files of the store's own .git at 0644 and failed, after every sync);
+// a store an older ccmem set up is made private at its next sync.
+func TestGitFilesAreAsPrivateAsTheStore(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, "laptop")
+	a.remember("the staging database is heron-7")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	a.remember("the cache is redis")
+	a.sync()
+	open := func() []string {
+		var out []string
+		filepath.WalkDir(filepath.Join(a.env.Store, ".git"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.Type()&os.ModeSymlink == 0 {
+				if fi, err := d.Info(); err == nil && fi.Mode().Perm()&0o077 != 0 {
+					out = append(out, fmt.Sprintf("%s %04o", p, fi.Mode().Perm()))
+				}
+			}
+			return nil
+		})
+		return out
+	}
+	if got := open(); len(got) > 0 {
+		t.Fatalf("%d of git's files are readable by others: %v", len(got), got)
+	}
+	// As an older ccmem left it.
+	exec.Command(needGit(t), "-C", a.env.Store, "config", "--unset", "core.sharedRepository").Run()
+	filepath.WalkDir(filepath.Join(a.env.Store, ".git"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chmod(p, 0o644)
+		}
+		return nil
+	})
+	a.sync()
+	if got := open(); len(got) > 0 {
+		t.Fatalf("after a sync, %d of git's files are still readable by others, first %s", len(got), got[0])
 	}
 }

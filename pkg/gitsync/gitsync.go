@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,6 +273,7 @@ func lastLine(s string) string {
 // store, it joins it, the two stores merged (nothing lost). Run again with
 // the same remote, it only syncs.
 func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, error) {
+	privateUmask()
 	if strings.TrimSpace(remote) == "" || strings.HasPrefix(remote, "-") {
 		return syncstate.Report{}, fmt.Errorf("%q is not a git remote", remote)
 	}
@@ -303,7 +305,9 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 		}
 	}
 	steps := [][]string{
-		{"init", "-q"},
+		// Git's files get the store's modes (0600, folders 0700), as
+		// ccmem's do: nothing in the store readable by another user.
+		{"init", "-q", "--shared=0600"},
 		{"symbolic-ref", "HEAD", "refs/heads/" + Branch},
 		{"remote", "add", "-t", Branch, "--no-tags", "origin", "--", remote},
 	}
@@ -314,6 +318,7 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 			return syncstate.Report{}, err
 		}
 	}
+	privateTree(filepath.Join(s.Env.Store, ".git")) // what init made from its templates
 	unlock()
 	return s.Sync(ctx)
 }
@@ -321,6 +326,7 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 // Sync commits what changed here, fetches, integrates the remote's
 // changes, pushes, and rebuilds what is derived; one sync at a time.
 func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
+	privateUmask()
 	if !syncstate.IsSetUp(s.Env) {
 		return syncstate.Report{}, ErrNotSetUp
 	}
@@ -448,6 +454,15 @@ func (s *Syncer) recover(ctx context.Context) error {
 		}
 	}
 	gitDir := filepath.Join(s.Env.Store, ".git")
+	// A store set up by an older ccmem: git wrote its files with the
+	// umask's modes; from now on the store's, and the ones there are
+	// made private once.
+	if got, _ := s.git(ctx, "config", "--get", "core.sharedRepository"); got != "0600" {
+		if _, err := s.git(ctx, "config", "core.sharedRepository", "0600"); err != nil {
+			return err
+		}
+		privateTree(gitDir)
+	}
 	for _, l := range []string{"index.lock", "HEAD.lock", "ORIG_HEAD.lock", filepath.Join("refs", "heads", Branch+".lock"), filepath.Join("refs", "remotes", "origin", Branch+".lock")} {
 		p := filepath.Join(gitDir, l)
 		if fi, err := os.Lstat(p); err == nil && s.Env.Time().Sub(fi.ModTime()) > staleLock {
@@ -462,6 +477,20 @@ func (s *Syncer) recover(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// privateTree takes group and other permissions off everything under dir
+// (no symlink followed).
+func privateTree(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			_ = os.Chmod(p, fi.Mode().Perm()&^0o077)
+		}
+		return nil
+	})
 }
 
 // machine names this machine in commit messages and archived copies:
