@@ -84,7 +84,7 @@ type Records struct {
 	// beyond are retired).
 	MaxRetained int `yaml:"max_retained" json:"max_retained"`
 	// GracePeriodDays is how long a retired record is kept before
-	// `ccmem record gc` purges it.
+	// `ccmem record gc` archives it.
 	GracePeriodDays int `yaml:"grace_period_days" json:"grace_period_days"`
 	// MaxPerCategory caps the active records of one category.
 	MaxPerCategory int `yaml:"max_per_category" json:"max_per_category"`

@@ -2,7 +2,6 @@ package records
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"time"
 )
@@ -55,18 +54,20 @@ func (s *Store) rollSessions() error {
 
 // GCReport says what GC did (or, in a dry run, would do).
 type GCReport struct {
-	// Purged are retired records past their grace period, deleted.
-	Purged []string `json:"purged"`
+	// Archived are retired records past their grace period, archived: kept
+	// for good, never injected or recalled (ccmem record restore brings
+	// one back); nothing is deleted.
+	Archived []string `json:"archived"`
 	// Expired are active records of a category with a retention, not
 	// updated for that long: retired now.
 	Expired []string `json:"expired"`
 }
 
 // GC retires the active records past their category's retention_days,
-// then deletes retired records whose grace period (grace_period_days) has
-// passed; archived records are never deleted.
+// then archives retired records whose grace period (grace_period_days) has
+// passed. It deletes nothing.
 func (s *Store) GC(dryRun bool) (GCReport, error) {
-	rep := GCReport{Purged: []string{}, Expired: []string{}}
+	rep := GCReport{Archived: []string{}, Expired: []string{}}
 	unlock, err := s.lock()
 	if err != nil {
 		return rep, err
@@ -102,15 +103,21 @@ func (s *Store) GC(dryRun bool) (GCReport, error) {
 			if err != nil || now.Sub(t) < grace {
 				continue
 			}
-			rep.Purged = append(rep.Purged, rf.Path)
+			rep.Archived = append(rep.Archived, rf.Path)
 			if !dryRun {
-				if err := os.Remove(rf.Path); err != nil {
+				c := *r
+				stamp := s.stamp()
+				reason := fmt.Sprintf("retired for over %d days (records.grace_period_days)", s.Policy.GracePeriodDays)
+				c.ArchivedAt, c.ArchivedReason, c.UpdatedAt = stamp, reason, stamp
+				c.Changes = appendChanges(c.Changes, RecordChange{Date: stamp, Summary: "archived by gc: " + reason, Field: "record_status", OldValue: StatusRetired, NewValue: StatusArchived})
+				c.RecordStatus = StatusArchived
+				if _, err := s.write(&c); err != nil {
 					return rep, err
 				}
 			}
 		}
 	}
-	if len(rep.Purged) > 0 && !dryRun {
+	if len(rep.Archived) > 0 && !dryRun {
 		return rep, s.writeIndex()
 	}
 	return rep, nil

@@ -253,19 +253,24 @@ func TestRecordGraceGC(t *testing.T) {
 	w.s.SetStatus("decision", "retired-one", StatusRetired, "old")
 	w.s.SetStatus("decision", "archived-one", StatusArchived, "keep")
 	w.now = w.now.Add(29 * 24 * time.Hour)
-	if gone, _ := w.s.GC(false); len(gone.Purged) != 0 {
-		t.Fatalf("purged inside the grace period: %v", gone)
+	if gone, _ := w.s.GC(false); len(gone.Archived) != 0 {
+		t.Fatalf("archived inside the grace period: %v", gone)
 	}
 	w.now = w.now.Add(2 * 24 * time.Hour)
-	if gone, _ := w.s.GC(true); len(gone.Purged) != 1 {
+	if gone, _ := w.s.GC(true); len(gone.Archived) != 1 {
 		t.Fatalf("dry run: %v", gone)
 	}
 	gone, err := w.s.GC(false)
-	if err != nil || len(gone.Purged) != 1 || !strings.HasSuffix(gone.Purged[0], "retired-one.json") {
+	if err != nil || len(gone.Archived) != 1 || !strings.HasSuffix(gone.Archived[0], "retired-one.json") {
 		t.Fatalf("gc: %v %v", gone, err)
 	}
-	if _, err := os.Stat(Path(w.s.Root, "decision", "archived-one")); err != nil {
-		t.Fatal("an archived record was purged")
+	// Nothing is deleted: the retired record is archived, the archived one
+	// kept as it was.
+	for _, id := range []string{"retired-one", "archived-one"} {
+		rf := Read(w.s.Root, Path(w.s.Root, "decision", id))
+		if rf.Err != nil || rf.Record == nil || rf.Record.RecordStatus != StatusArchived {
+			t.Fatalf("%s after gc: %+v", id, rf)
+		}
 	}
 	// Restore brings an archived record back.
 	if rf, err := w.s.SetStatus("decision", "archived-one", StatusActive, ""); err != nil || rf.Record.ArchivedAt != "" {

@@ -34,7 +34,7 @@ Categories and their content fields (* required):
 ` + categoryHelp(),
 	Subs: []*command.Command{
 		cmdRecordCreate, cmdRecordUpdate,
-		recordStatusCommand("retire", records.StatusRetired, "retired", "retire a record (purged by gc after 30 days)"),
+		recordStatusCommand("retire", records.StatusRetired, "retired", "retire a record (archived by gc after 30 days)"),
 		recordStatusCommand("archive", records.StatusArchived, "archived", "archive a record (kept for good, not injected)"),
 		recordStatusCommand("restore", records.StatusActive, "restored", "make a retired or archived record active again"),
 		cmdRecordGC, cmdRecordList, cmdRecordShow,
@@ -226,12 +226,13 @@ func recordStatusCommand(name, status, done, summary string) *command.Command {
 
 var cmdRecordGC = &command.Command{
 	Name: "gc", Args: "[--dry-run] [--cwd DIR] [--json]",
-	Summary: "retire expired records and purge retired ones past their grace (archived ones never)",
+	Summary: "retire expired records and archive retired ones past their grace (nothing deleted)",
 	Help: `Retires the active records of a category with a retention
 (records.categories.NAME.retention_days) not updated for that long, then
-deletes the retired records whose grace period has passed
-(records.grace_period_days, 30 days by default). Archived records are kept
-for good. --dry-run reports what it would do.`,
+archives the retired records whose grace period has passed
+(records.grace_period_days, 30 days by default). Nothing is deleted:
+archived records are kept for good, never injected or recalled, and
+ccmem record restore brings one back. --dry-run reports what it would do.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		rf := addRecordFlags(fs)
 		dryRun := fs.Bool("dry-run", false, "report only")
@@ -248,19 +249,19 @@ for good. --dry-run reports what it would do.`,
 				return err
 			}
 			if *rf.asJSON {
-				return c.PrintJSON(map[string]any{"dry_run": *dryRun, "purged": rep.Purged, "expired": rep.Expired})
+				return c.PrintJSON(map[string]any{"dry_run": *dryRun, "archived": rep.Archived, "expired": rep.Expired})
 			}
-			purged, expired := "purged", "retired"
+			archived, expired := "archived", "retired"
 			if *dryRun {
-				purged, expired = "would purge", "would retire"
+				archived, expired = "would archive", "would retire"
 			}
 			for _, p := range rep.Expired {
 				fmt.Fprintf(c.Stdout, "%s %s (past its category's retention)\n", expired, c.Env.Tilde(p))
 			}
-			for _, p := range rep.Purged {
-				fmt.Fprintf(c.Stdout, "%s %s\n", purged, c.Env.Tilde(p))
+			for _, p := range rep.Archived {
+				fmt.Fprintf(c.Stdout, "%s %s\n", archived, c.Env.Tilde(p))
 			}
-			fmt.Fprintf(c.Stdout, "%s past their %d-day grace %s\n", textfmt.Plural(len(rep.Purged), "retired record", "retired records"), s.Policy.GracePeriodDays, purged)
+			fmt.Fprintf(c.Stdout, "%s past their %d-day grace %s\n", textfmt.Plural(len(rep.Archived), "retired record", "retired records"), s.Policy.GracePeriodDays, archived)
 			return nil
 		}
 	},
