@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 )
@@ -124,5 +125,36 @@ func TestJSONIsOneDocument(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "ccmem: doctor found") {
 		t.Errorf("the failure is not said on stderr: %q", errb.String())
+	}
+}
+
+// TestStatusLineDoesNotWaitOnAnOpenStdin: the client may keep the status
+// line's stdin open after its JSON (or send nothing): status --line
+// answers anyway, from one JSON value, within its wait.
+func TestStatusLineDoesNotWaitOnAnOpenStdin(t *testing.T) {
+	home := t.TempDir()
+	for _, first := range []string{`{"cwd":"/tmp","workspace":{"current_dir":"/tmp"}}` + "\n", ""} {
+		r, w := io.Pipe()
+		go w.Write([]byte(first)) // and never closed
+		done := make(chan int, 1)
+		var out, errb bytes.Buffer
+		go func() {
+			done <- Main(hookio.Process{Args: []string{"status", "--line"}, Stdin: r, Stdout: &out, Stderr: &errb,
+				Getenv: func(k string) string {
+					if k == "HOME" {
+						return home
+					}
+					return ""
+				}})
+		}()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("exit %d: %s", code, errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("status --line waited on a stdin the client kept open (first %q)", first)
+		}
+		w.Close()
 	}
 }

@@ -46,21 +46,35 @@ Claude Code's statusLine (it reads and ignores the client's JSON on stdin).`,
 	},
 }
 
+// statusInputWait bounds the wait for the client's JSON on stdin.
+const statusInputWait = 300 * time.Millisecond
+
 // statusLine prints the backlog line for Claude Code's status line. It
 // never shows an error: it would sit there for good.
 func statusLine(c *command.Ctx) error {
 	hookio.TuneGC() // a millisecond process, as a hook is
 	// The client's JSON names the session's folders: their silos, where
 	// its memory is written, are always checked.
-	var in struct {
+	type input struct {
 		Cwd       string `json:"cwd"`
 		Workspace struct {
 			CurrentDir string `json:"current_dir"`
 			ProjectDir string `json:"project_dir"`
 		} `json:"workspace"`
 	}
-	data, _ := io.ReadAll(io.LimitReader(c.P.Stdin, 1<<20))
-	_ = json.Unmarshal(data, &in)
+	// One JSON value, at most 1 MB, within statusInputWait: a client that
+	// keeps stdin open after it (or sends nothing) is not waited on.
+	got := make(chan input, 1)
+	go func() {
+		var v input
+		_ = json.NewDecoder(io.LimitReader(c.P.Stdin, 1<<20)).Decode(&v)
+		got <- v
+	}()
+	var in input
+	select {
+	case in = <-got:
+	case <-time.After(statusInputWait):
+	}
 	var focus []string
 	for _, d := range []string{in.Cwd, in.Workspace.CurrentDir, in.Workspace.ProjectDir} {
 		if d != "" {
