@@ -848,3 +848,81 @@ func TestPunctuationFoldersShareNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestRestorePutsClaudeCodesMemoryBack: after learn apply moved Claude
+// Code's memory files into the store (and emptied a silo's MEMORY.md of
+// their lines), Restore puts each back where it was, as Claude Code wrote
+// it (no provenance), with its MEMORY.md line; a file Claude Code wrote
+// there since stays; an entry whose original path (it may come from a
+// sync) points anywhere else is skipped, and nothing is written there.
+func TestRestorePutsClaudeCodesMemoryBack(t *testing.T) {
+	e := siloEnv(t)
+	before := map[string]string{}
+	filepath.WalkDir(e.SilosDir(), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && filepath.Base(p) != "MEMORY.md" {
+			data, _ := os.ReadFile(p)
+			before[p] = string(data)
+		}
+		return nil
+	})
+	if _, _, err := Apply(context.Background(), e, nil); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(e.Home, ".ssh", "authorized_keys.md")
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "user", "hostile.md"), "---\nname: hostile\ndescription: x\ntype: user\noriginal_path: \""+outside+"\"\n---\nssh-ed25519 AAAA mallory\n")
+	rep, err := Restore(e, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("an entry's original path wrote outside Claude Code's memory folders")
+	}
+	if len(rep.Skipped) == 0 {
+		t.Error("the hostile entry was not reported")
+	}
+	wrote := map[string]bool{}
+	for _, p := range rep.Restored {
+		wrote[p] = true
+	}
+	restored := 0
+	for p, orig := range before {
+		if !wrote[p] {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%s was curated but not put back", p)
+			}
+			continue // learn left it in place (no frontmatter, unknown type)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored++
+		if strings.Contains(string(data), "ingested_at") || strings.Contains(string(data), "original_path") {
+			t.Errorf("%s was restored with ccmem's provenance:\n%s", p, data)
+		}
+		// A fact several silos held goes back to each in the version learn
+		// kept: the body is one of the originals of that name.
+		_, body, _ := frontmatter.Split(data)
+		same := false
+		for q, o := range before {
+			_, b, _ := frontmatter.Split([]byte(o))
+			if filepath.Base(q) == filepath.Base(p) && strings.Contains(string(body), strings.TrimSpace(string(b))) {
+				same = true
+			}
+		}
+		if _, want, _ := frontmatter.Split([]byte(orig)); !same {
+			t.Errorf("%s: the body is no original's:\n%s\nwant\n%s", p, body, want)
+		}
+		index, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "MEMORY.md"))
+		if !strings.Contains(string(index), "("+filepath.Base(p)+")") {
+			t.Errorf("%s has no line in its MEMORY.md:\n%s", p, index)
+		}
+	}
+	if restored == 0 {
+		t.Fatal("nothing was restored")
+	}
+	again, err := Restore(e, false)
+	if err != nil || len(again.Restored) != 0 || len(again.Indexes) != 0 {
+		t.Fatalf("a second restore wrote again: %+v %v", again, err)
+	}
+}

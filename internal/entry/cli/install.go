@@ -14,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/service/install"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
@@ -34,11 +35,15 @@ session starts with a menu; --import does it without asking.`,
 }
 
 var cmdUninstall = &command.Command{
-	Name: "uninstall", Args: "[--settings FILE] [--prefix DIR] [--dry-run] [--json]",
+	Name: "uninstall", Args: "[--settings FILE] [--prefix DIR] [--no-restore] [--dry-run] [--json]",
 	Summary: "remove ccmem's hooks from settings.json and its installed binaries",
 	Help: `Removes exactly what install added: ccmem's hook entries in settings.json
 (after a backup) and the binaries in DIR/bin and DIR/lib/ccmem. Memory in
-the store is never touched.`,
+the store is never touched. The memories ccmem learn took from Claude
+Code's memory folders are put back where Claude Code reads them (each file
+where it was, with its line in that folder's MEMORY.md; a file Claude Code
+has there again is left as it is), so Claude Code has them without ccmem;
+--no-restore leaves the folders as they are.`,
 	Setup: installSetup(true),
 }
 
@@ -48,6 +53,7 @@ type installFlags struct {
 	dryRun, asJSON   *bool
 	statusLine       *bool
 	doImport         *bool
+	noRestore        *bool
 }
 
 // prefixUsage describes --prefix for install or uninstall.
@@ -69,8 +75,10 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args 
 		if !remove {
 			f.statusLine = fs.Bool("status-line", false, "only register this ccmem's status line (for the plugin, which cannot)")
 			f.doImport = fs.Bool("import", false, "then import the sessions Claude Code already keeps (ccmem import), without asking")
+			f.noRestore = new(bool)
 		} else {
 			f.statusLine, f.doImport = new(bool), new(bool)
+			f.noRestore = fs.Bool("no-restore", false, "leave Claude Code's memory folders as ccmem learn left them")
 		}
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
@@ -112,6 +120,18 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	var rep install.Report
 	if remove {
 		rep, err = install.Uninstall(o)
+		if err == nil && !*f.noRestore {
+			// Claude Code keeps what learn took from it.
+			back, rerr := learn.Restore(c.Env, o.DryRun)
+			for _, p := range back.Restored {
+				rep.Actions = append(rep.Actions, install.Action{Kind: "restore", What: p + " (Claude Code's memory, from the store)"})
+			}
+			for _, p := range back.Indexes {
+				rep.Actions = append(rep.Actions, install.Action{Kind: "restore", What: "its lines in " + p})
+			}
+			rep.Notes = append(rep.Notes, back.Skipped...)
+			err = rerr
+		}
 	} else {
 		rep, err = install.Install(o)
 	}
