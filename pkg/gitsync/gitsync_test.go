@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -432,5 +433,150 @@ func TestSessionJustEndedReachesTheOtherMachine(t *testing.T) {
 	b.sync()
 	if blk := b.block(); !strings.Contains(blk, "rename the price helper") {
 		t.Fatalf("the session that just ended on the laptop is not in the desktop's menu:\n%s", blk)
+	}
+}
+
+// TestAFactEditedOnTwoMachinesIsTwoVersions: the same line of the global
+// memory edited differently on two machines is not silently two facts:
+// the sync says so, the next session is told the two lines disagree, the
+// person keeps one (the other goes to the archive), and the other machine
+// ends with that one. An entry both machines changed waits the same way,
+// and keeping the older brings it back.
+func TestAFactEditedOnTwoMachinesIsTwoVersions(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	entry := func(m *machine) string { return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md") }
+	write := func(m *machine, body string) {
+		storetest.Mkfile(t, entry(m), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
+	}
+	a.remember("the staging database is heron-7")
+	a.remember("we deploy with fly.io")
+	write(a, "Run go test ./... before saying it works.")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(m *machine, from, to string) {
+		data, err := os.ReadFile(m.env.GlobalMemory())
+		if err != nil || !bytes.Contains(data, []byte(from)) {
+			t.Fatalf("%s: %q not in MEMORY.md: %v\n%s", m.name, from, err, data)
+		}
+		storetest.Mkfile(t, m.env.GlobalMemory(), strings.Replace(string(data), from, to, 1))
+	}
+	edit(a, "heron-7", "heron-8 (moved in November)")
+	edit(b, "staging database is heron-7", "staging database is osprey-2")
+	write(a, "Run go test -race ./... before saying it works.")
+	time.Sleep(1100 * time.Millisecond) // B's entry is the newer
+	write(b, "Run make test before saying it works.")
+	a.sync()
+	rep := b.sync()
+	if len(rep.Unsettled) != 2 {
+		t.Fatalf("the sync did not say two facts have two versions: %+v", rep)
+	}
+	waiting := gitsync.Unsettled(b.env)
+	if len(waiting) != 2 {
+		t.Fatalf("waiting: %+v", waiting)
+	}
+	blk := b.block()
+	for _, l := range strings.Split(blk, "\n") {
+		marked := strings.Contains(l, "(one of two versions edited on different machines; the user has not chosen yet)")
+		if (strings.Contains(l, "heron-8") || strings.Contains(l, "osprey-2")) != marked {
+			t.Errorf("marked %v: %s", marked, l)
+		}
+	}
+	var line, file syncstate.Unsettled
+	for _, u := range waiting {
+		if u.Line {
+			line = u
+		} else {
+			file = u
+		}
+	}
+	if line.Path != "MEMORY.md" || !strings.Contains(line.Versions[0].Text, "osprey-2") || !strings.Contains(line.Versions[1].Text, "heron-8") {
+		t.Errorf("the line's versions (this machine's first): %+v", line)
+	}
+	if file.Path != "learned/feedback/tests.md" || !strings.Contains(file.Versions[1].Text, "go test -race") {
+		t.Errorf("the entry's versions: %+v", file)
+	}
+	// The person keeps the other machine's line, and this machine's older
+	// entry.
+	if _, err := gitsync.Settle(b.env, line.ID, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gitsync.Settle(b.env, file.ID, 1); err == nil {
+		// Version 1 is this machine's (B's, the newer): in place already.
+	} else {
+		t.Fatal(err)
+	}
+	if _, err := gitsync.Settle(b.env, line.ID, 1); !errors.Is(err, gitsync.ErrNoVersion) {
+		t.Errorf("settling twice: %v", err)
+	}
+	mem, _ := os.ReadFile(b.env.GlobalMemory())
+	if bytes.Contains(mem, []byte("osprey-2")) || !bytes.Contains(mem, []byte("heron-8")) || !bytes.Contains(mem, []byte("fly.io")) {
+		t.Errorf("after keeping version 2:\n%s", mem)
+	}
+	arch, _ := os.ReadFile(filepath.Join(b.env.Store, "archive", "sync", "MEMORY.not-kept.md"))
+	if !bytes.Contains(arch, []byte("osprey-2")) {
+		t.Errorf("the version not kept is not in the archive:\n%s", arch)
+	}
+	if strings.Contains(b.block(), "one of two versions") || len(gitsync.Unsettled(b.env)) != 0 {
+		t.Error("settled, still marked")
+	}
+	b.sync()
+	a.sync()
+	mem, _ = os.ReadFile(a.env.GlobalMemory())
+	if bytes.Contains(mem, []byte("osprey-2")) || bytes.Count(mem, []byte("heron")) != 1 {
+		t.Errorf("the other machine does not end with the version kept:\n%s", mem)
+	}
+	agree(t, a, b)
+}
+
+// TestSettleBringsTheArchivedVersionBack: keeping the version that went
+// to the archive puts it in place (without the archive's note) and the
+// one that was in place goes to the archive.
+func TestSettleBringsTheArchivedVersionBack(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	entry := func(m *machine) string { return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md") }
+	write := func(m *machine, body string) {
+		storetest.Mkfile(t, entry(m), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
+	}
+	write(a, "Run go test ./... before saying it works.")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	write(b, "Run make test before saying it works.")
+	b.sync()
+	time.Sleep(1100 * time.Millisecond) // A's is the newer
+	write(a, "Run go test -race ./... before saying it works.")
+	a.sync()
+	// A merged: its own (newer) version in place, B's in the archive.
+	waiting := gitsync.Unsettled(a.env)
+	if len(waiting) != 1 || waiting[0].Versions[0].At != waiting[0].Path || waiting[0].Versions[1].At == waiting[0].Path {
+		t.Fatalf("A's version in place, B's in the archive: %+v", waiting)
+	}
+	if _, err := gitsync.Settle(a.env, waiting[0].ID, 2); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := os.ReadFile(entry(a))
+	if !bytes.Contains(cur, []byte("make test")) || bytes.Contains(cur, []byte("archived_reason")) {
+		t.Errorf("the kept version is not in place as it was:\n%s", cur)
+	}
+	old, _ := filepath.Glob(filepath.Join(a.env.Store, "archive", "sync", "learned", "feedback", "tests.*-not-kept.md"))
+	if len(old) != 1 {
+		t.Fatalf("the version not kept: %v", old)
+	}
+	if data, _ := os.ReadFile(old[0]); !bytes.Contains(data, []byte("go test -race")) {
+		t.Errorf("the archive holds the wrong version:\n%s", data)
+	}
+	a.sync()
+	b.sync()
+	if cur, _ := os.ReadFile(entry(b)); !bytes.Contains(cur, []byte("make test")) {
+		t.Errorf("the other machine does not end with the kept version:\n%s", cur)
 	}
 }

@@ -108,11 +108,20 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	default:
 		earlier = nil
 	}
+	// Two versions of one fact wait for the person to choose: two lines of
+	// a line file (the merge keeps both), two versions of a file (see
+	// keepBoth).
+	unsettled, err := s.unsettledLines(ctx, was, ours, their)
+	if err != nil {
+		return err
+	}
 	if both := changedOnBothSides(was, ours, their); len(both) > 0 {
 		for _, rel := range both {
-			if err := s.keepBoth(ctx, rel, tip); err != nil {
+			u, err := s.keepBoth(ctx, rel, tip)
+			if err != nil {
 				return err
 			}
+			unsettled = append(unsettled, u)
 			rep.KeptBoth = append(rep.KeptBoth, rel)
 		}
 		if err := s.commitLocal(ctx, rep, "ccmem sync: kept both versions of what both machines changed"); err != nil {
@@ -133,6 +142,12 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	}
 	if err := writeLosses(s.Env, l); err != nil {
 		return err
+	}
+	if err := addUnsettled(s.Env, unsettled); err != nil {
+		return err
+	}
+	for _, u := range unsettled {
+		rep.Unsettled = append(rep.Unsettled, u.Path)
 	}
 	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their); err != nil {
 		return err
@@ -403,18 +418,24 @@ func changedOnBothSides(was, ours, their files) []string {
 
 // keepBoth keeps both versions of rel: the newer (by the time of the last
 // commit that changed it on each side) at rel, the older in the archive
-// with a line saying where it came from. Its name holds the version's
-// blob, so doing it again writes nothing new.
-func (s *Syncer) keepBoth(ctx context.Context, rel, theirs string) error {
+// with a line saying where it came from, and returns the pair for the
+// person to settle. Its name holds the version's blob, so doing it again
+// writes nothing new.
+func (s *Syncer) keepBoth(ctx context.Context, rel, theirs string) (syncstate.Unsettled, error) {
 	ourTime := s.changedAt(ctx, "HEAD", rel)
 	theirTime := s.changedAt(ctx, theirs, rel)
 	newer, older, olderSide := theirs, "HEAD", "this machine ("+s.machine()+")"
 	if ourTime >= theirTime {
 		newer, older, olderSide = "HEAD", theirs, "another machine"
 	}
+	var u syncstate.Unsettled
 	oldData, err := s.gitRaw(ctx, nil, "show", older+":"+rel)
 	if err != nil {
-		return err
+		return u, err
+	}
+	newData, err := s.gitRaw(ctx, nil, "show", newer+":"+rel)
+	if err != nil {
+		return u, err
 	}
 	blob, _ := s.git(ctx, "rev-parse", older+":"+rel)
 	when := time.Unix(min(ourTime, theirTime), 0).UTC()
@@ -422,16 +443,22 @@ func (s *Syncer) keepBoth(ctx context.Context, rel, theirs string) error {
 	kept := path.Join(ConflictDir, strings.TrimSuffix(rel, ext)+"."+when.Format("20060102T150405Z")+"-"+short(blob)+ext)
 	note := fmt.Sprintf("sync: both machines changed %s; this older version is from %s, %s (the newer is at %s)", rel, olderSide, when.Format(time.RFC3339), rel)
 	if err := s.writeFile(kept, withProvenance(oldData, note)); err != nil {
-		return err
+		return u, err
 	}
 	if newer != "HEAD" {
-		data, err := s.gitRaw(ctx, nil, "show", newer+":"+rel)
-		if err != nil {
-			return err
+		if err := s.writeFile(rel, newData); err != nil {
+			return u, err
 		}
-		return s.writeFile(rel, data)
 	}
-	return nil
+	here := syncstate.Version{From: "this machine (" + s.machine() + ")"}
+	there := syncstate.Version{From: "another machine"}
+	if newer == "HEAD" {
+		here.Text, here.At, there.Text, there.At = preview(newData), rel, preview(oldData), kept
+	} else {
+		here.Text, here.At, there.Text, there.At = preview(oldData), kept, preview(newData), rel
+	}
+	u = syncstate.Unsettled{ID: syncstate.UnsettledID(rel, here.Text, there.Text), Path: rel, When: s.Env.Time(), Versions: [2]syncstate.Version{here, there}}
+	return u, nil
 }
 
 func short(blob string) string { return blob[:min(8, len(blob))] }
@@ -443,16 +470,7 @@ func (s *Syncer) changedAt(ctx context.Context, rev, rel string) int64 {
 	return t
 }
 
-func (s *Syncer) writeFile(rel string, data []byte) error {
-	p := filepath.Join(s.Env.Store, filepath.FromSlash(rel))
-	if err := store.CheckIn(s.Env.Store, p); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	return store.WriteFileAtomic(p, data)
-}
+func (s *Syncer) writeFile(rel string, data []byte) error { return writeIn(s.Env, rel, data) }
 
 // withProvenance adds an archived_reason to a file's frontmatter (a
 // Markdown entry), or leaves a file without one as it is: its place in

@@ -21,6 +21,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
@@ -232,7 +233,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 		key = pl.project.Key
 	}
 	global, gerr := fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars)
-	add(withOrigins(global, provenance.Load(e), key), gerr)
+	add(withOrigins(global, provenance.Load(e), syncstate.UnsettledLines(e, e.GlobalMemory()), key), gerr)
 	here := store.Here{}
 	if p := pl.project; p != nil {
 		here = store.HereOf(p.Root, p.Git)
@@ -437,9 +438,11 @@ func fileSection(root, name, title, path string, capLines, budget, lineChars int
 // withOrigins marks, in a section of the global MEMORY.md, each line the
 // person did not write with who did (the assistant, another machine), and
 // leaves out the assistant's notes from another project: only the person's
-// own lines read as the user's word.
-func withOrigins(s inject.Section, l provenance.Ledger, key string) inject.Section {
-	if len(l.Entries) == 0 {
+// own lines read as the user's word. A line that is one of two versions of
+// a fact (edited differently on two machines, see syncstate.Unsettled)
+// says so.
+func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool, key string) inject.Section {
+	if len(l.Entries) == 0 && len(disagree) == 0 {
 		return s // nothing but the person's
 	}
 	var lines, refs []string
@@ -450,6 +453,9 @@ func withOrigins(s inject.Section, l provenance.Ledger, key string) inject.Secti
 		}
 		if lab := o.Label(); lab != "" && strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
 			line += " (" + lab + ")"
+		}
+		if disagree[strings.TrimSpace(s.Lines[i])] {
+			line += " (one of two versions edited on different machines; the user has not chosen yet)"
 		}
 		lines = append(lines, line)
 		if i < len(s.Refs) {

@@ -39,6 +39,9 @@ type Report struct {
 	Merged    bool     `json:"merged"`
 	Pushed    bool     `json:"pushed"`
 	KeptBoth  []string `json:"kept_both,omitempty"`
+	// Unsettled are the files in which both machines changed one fact
+	// differently: both versions wait for the person (ccmem learn review).
+	Unsettled []string `json:"unsettled,omitempty"`
 	Held      []Held   `json:"held,omitempty"`
 	Rebuilt   int      `json:"rebuilt_indexes"`
 	Deduped   []string `json:"deduplicated,omitempty"`

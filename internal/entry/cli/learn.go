@@ -13,9 +13,11 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/gitsync"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -269,6 +271,12 @@ assistant's note only in the project it came from) and is none of your
 standing rules; accepted (--accept line-… or entry-TYPE/NAME), it is yours,
 in every project; rejected, it goes to the archive with your reason.
 
+A fact changed differently on two machines (a line of your memory edited
+on both, an entry both changed) is listed with its two versions: both are
+kept, and shown to sessions as disagreeing, until you keep one (--accept
+versions-…-1 or -2; --reject one keeps the other); the other goes to the
+archive. --all never chooses between versions.
+
 Feedback memories are of two kinds. Corrections you gave in a session, which Claude Code
 saved as feedback memory: while they wait, they reach the sessions of the
 project they came from (as the client itself would show them), and
@@ -327,6 +335,8 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	if err != nil {
 		return err
 	}
+	// Facts both machines changed differently: two versions to choose from.
+	versions := gitsync.Unsettled(c.Env)
 	// Looked at: the start-up block stops pointing at these.
 	var files []string
 	for _, it := range items {
@@ -337,6 +347,11 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		all := orEmpty(items)
 		for _, u := range others {
 			all = append(all, learn.ReviewItem{File: u.ID, Name: u.Text, Description: u.Origin.Label(), Path: u.Path, Origin: string(u.Origin.By)})
+		}
+		for _, u := range versions {
+			for i, v := range u.Versions {
+				all = append(all, learn.ReviewItem{File: fmt.Sprintf("%s-%d", u.ID, i+1), Name: v.Text, Description: "one of two versions, from " + v.From, Path: filepath.Join(c.Env.Store, filepath.FromSlash(u.Path)), Origin: "versions"})
+			}
 		}
 		return c.PrintJSON(all)
 	}
@@ -350,7 +365,7 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		}
 	}
 	if len(accept) == 0 && len(reject) == 0 {
-		if len(items) == 0 && len(others) == 0 {
+		if len(items) == 0 && len(others) == 0 && len(versions) == 0 {
 			fmt.Fprintln(c.Stdout, "nothing awaits review")
 			return nil
 		}
@@ -362,12 +377,25 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 			printPending(c, items)
 		}
 		printUnconfirmed(c, others)
+		printUnsettled(c, versions)
 		return nil
 	}
 	// Each decision applies on its own and is idempotent: re-run after a
 	// crash, a decision already made is reported, and the others go on.
 	var unknown []string
 	decide := func(name string, accept bool) error {
+		if id, n, ok := versionName(versions, name); ok {
+			keep := n
+			if !accept {
+				keep = 3 - n
+			}
+			dest, err := gitsync.Settle(c.Env, id, keep)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.Stdout, "kept      %s-%d; the other version -> %s\n", id, keep, c.Env.Tilde(filepath.Join(c.Env.Store, filepath.FromSlash(dest))))
+			return nil
+		}
 		if u, ok := notes.FindUnconfirmed(others, name); ok {
 			if accept {
 				if err := notes.Confirm(c.Env, u); err != nil {
@@ -432,6 +460,39 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		return command.WithHint(fmt.Errorf("nothing pending named %s", quoteList(unknown)), "run `ccmem learn review` to list them")
 	}
 	return nil
+}
+
+// versionName is the unsettled fact and the version (1 or 2) name
+// (ID-1, ID-2) names.
+func versionName(us []syncstate.Unsettled, name string) (string, int, bool) {
+	for _, u := range us {
+		for n := 1; n <= 2; n++ {
+			if name == fmt.Sprintf("%s-%d", u.ID, n) {
+				return u.ID, n, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// printUnsettled shows each fact both machines changed differently, with
+// its two versions, for the person to choose one.
+func printUnsettled(c *command.Ctx, us []syncstate.Unsettled) {
+	if len(us) == 0 {
+		return
+	}
+	fmt.Fprintln(c.Stdout, "Changed differently on two machines (both versions are kept, and marked as disagreeing, until you choose one):")
+	for _, u := range us {
+		fmt.Fprintf(c.Stdout, "── %s (%s)\n", u.ID, c.Env.Tilde(filepath.Join(c.Env.Store, filepath.FromSlash(u.Path))))
+		for i, v := range u.Versions {
+			fmt.Fprintf(c.Stdout, "  %s-%d, from %s:\n", u.ID, i+1, v.From)
+			for _, l := range strings.Split(v.Text, "\n") {
+				fmt.Fprintln(c.Stdout, "    "+textfmt.Line(l))
+			}
+		}
+		fmt.Fprintln(c.Stdout)
+	}
+	fmt.Fprintf(c.Stdout, "%s: keep one with `ccmem learn review --accept ID-1` (or ID-2); the other goes to the archive\n", textfmt.Plural(len(us), "fact with two versions", "facts with two versions"))
 }
 
 // printUnconfirmed shows the memory the person did not write, whole, each

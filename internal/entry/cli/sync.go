@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -235,8 +236,9 @@ func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) e
 		parts = append(parts, "pushed")
 	}
 	fmt.Fprintf(w, "%s: %s\n", what, strings.Join(parts, ", "))
-	for _, k := range rep.KeptBoth {
-		fmt.Fprintf(w, "both machines changed %s: the newer is kept, the older in %s/\n", k, gitsync.ConflictDir)
+	if n := len(rep.Unsettled); n > 0 {
+		fmt.Fprintf(w, "both machines changed %s differently (in %s): both versions are kept until you choose one with `ccmem learn review`\n",
+			textfmt.Plural(n, "fact", "facts"), strings.Join(slices.Compact(slices.Sorted(slices.Values(rep.Unsettled))), ", "))
 	}
 	if len(rep.Restored) > 0 {
 		fmt.Fprintf(w, "kept %s the remote had taken away, and put them back there\n", textfmt.Plural(len(rep.Restored), "file", "files"))
