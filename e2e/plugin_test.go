@@ -133,7 +133,8 @@ func (w *world) hookMessages(prompt string) (messages, failures []string) {
 // `make build` ran validates with no warnings, installs with the client's
 // own plugin commands (no `ccmem install`, no ccmem on PATH), and then a
 // session gets its memory block and Stop records it; ccmem install then
-// refuses to register the same hooks a second time.
+// registers none of the same hooks a second time, and gives the plugin user
+// the `ccmem` command and the status line.
 func TestPluginRoute(t *testing.T) {
 	w := newBareWorld(t, nil)
 	plug := pluginCopy(t, true)
@@ -181,13 +182,22 @@ func TestPluginRoute(t *testing.T) {
 		t.Fatalf("the second session's block lacks the first session's episode:\n%s", block)
 	}
 
-	// The plugin is enabled: ccmem install would register its hooks twice.
+	// The plugin is enabled: ccmem install registers none of its hooks
+	// (they would run twice) and adds what a plugin cannot, the `ccmem`
+	// command and the status line.
 	out, err := w.ccmem("install")
-	if err == nil || !strings.Contains(out, "the ccmem plugin (ccmem@ccmem) is enabled") {
+	if err != nil || !strings.Contains(out, "the ccmem plugin (ccmem@ccmem) is enabled") {
 		t.Fatalf("ccmem install with the plugin enabled: err %v\n%s", err, out)
 	}
-	if data, _ := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json")); strings.Contains(string(data), "lib/ccmem/sessionstart") {
+	data, _ := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json"))
+	if strings.Contains(string(data), "lib/ccmem/sessionstart") {
 		t.Fatalf("ccmem install registered hooks beside the plugin:\n%s", data)
+	}
+	if !strings.Contains(string(data), "status --line") {
+		t.Errorf("no status line for the plugin user:\n%s", data)
+	}
+	if launcher, err := os.ReadFile(filepath.Join(w.home, ".local", "bin", "ccmem")); err != nil || !strings.Contains(string(launcher), "installed by ccmem for the ccmem plugin") {
+		t.Errorf("no `ccmem` command for the plugin user: %v\n%s", err, launcher)
 	}
 }
 
@@ -281,9 +291,38 @@ func TestPluginFetchesItsRelease(t *testing.T) {
 	session("first")
 	waitFor(".claude/plugins/data/*/v" + version + "/lib/ccmem/sessionstart")
 	n := len(w.api.MessageRequests())
-	w.claude("-p", "second")
+	msgs, failures := w.hookMessages("second")
+	if len(failures) > 0 {
+		t.Fatalf("hooks failed: %q", failures)
+	}
 	if blocks := w.injected(n); len(blocks) != 1 || !strings.Contains(blocks[0], "fetched-plugin-fact") {
 		t.Fatalf("the session after the download has no memory block: %q", blocks)
+	}
+	// That session offers the `ccmem` command (the person has none); the
+	// line it gives, run as given, puts it on their PATH, running the
+	// plugin's release.
+	const cue = "run once: "
+	offer := ""
+	for _, m := range msgs {
+		if i := strings.Index(m, cue); i >= 0 {
+			offer = m[i+len(cue):]
+		}
+	}
+	if offer == "" {
+		t.Fatalf("no offer of the `ccmem` command: %q", msgs)
+	}
+	cmd := exec.Command("sh", "-c", offer)
+	cmd.Env = w.env()
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "`ccmem` now runs the plugin's ccmem") {
+		t.Fatalf("%s: %v\n%s", offer, err, out)
+	}
+	show := exec.Command(filepath.Join(w.home, ".local", "bin", "ccmem"), "show")
+	show.Env, show.Dir = w.env(), w.project
+	if out, err := show.CombinedOutput(); err != nil || !strings.Contains(string(out), "fetched-plugin-fact") {
+		t.Fatalf("the `ccmem` command the plugin user got: %v\n%s", err, out)
+	}
+	if msgs, _ := w.hookMessages("third"); len(msgs) != 0 {
+		t.Errorf("offered again, or something else to say: %q", msgs)
 	}
 }
 

@@ -26,9 +26,12 @@ to ~/.local), then merges ccmem's hook registrations (absolute paths,
 timeout 5 s) into Claude Code's settings.json. Every other key and every
 other hook is kept; the old file is saved as settings.json.ccmem.bak first.
 Running it again changes nothing. An unparseable settings.json is refused
-and left untouched. When the ccmem plugin is enabled it changes nothing:
-the plugin registers the same hooks. --status-line only registers this
-ccmem's status line, which a plugin cannot. Once installed, it offers to
+and left untouched. When the ccmem plugin is enabled, its hooks and MCP
+server do the work (registering them here too would run each twice), and
+install adds only what a plugin cannot: the ` + "`ccmem`" + ` command in DIR/bin (a
+small launcher that runs the plugin's ccmem, whichever version the plugin
+runs) and the status line. --status-line only registers this ccmem's
+status line. Once installed, it offers to
 import the sessions Claude Code already keeps (ccmem import), so your first
 session starts with a menu; --import does it without asking.`,
 	Setup: installSetup(false),
@@ -138,14 +141,22 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	if errors.Is(err, install.ErrNoHookBinary) {
 		return command.WithHint(err, "run `make build`, then `bin/ccmem install`")
 	}
+	plugin := false
 	if errors.Is(err, install.ErrPluginEnabled) {
-		return command.WithHint(err, "keep the plugin (add its status line with `ccmem install --status-line`), or run `claude plugin uninstall "+registration.PluginID+"` and then ccmem install")
+		// The plugin does the hooks and the MCP server: install gives what
+		// a plugin cannot, the command on PATH and the status line.
+		plugin = true
+		rep, err = install.PluginCommand(o)
+		rep.Notes = append([]string{"the ccmem plugin (" + registration.PluginID + ") is enabled: its hooks and MCP server do the work (registering them here too would run each twice); install added what a plugin cannot, the `ccmem` command and the status line"}, rep.Notes...)
 	}
 	if err != nil {
 		return err
 	}
 	if !remove && !o.StatusLineOnly {
 		installed := filepath.Join(install.BinDir(o.Prefix), registration.Exe("ccmem"))
+		if plugin {
+			installed = install.LauncherPath(o.Prefix)
+		}
 		if p := install.PathProblem(installed, c.P.Getenv("PATH"), c.P.Getenv("SHELL"), c.Env.Home); p != "" {
 			rep.Notes = append(rep.Notes, p)
 		}
@@ -169,6 +180,8 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 			fmt.Fprintf(c.Stdout, "ccmem is not installed (nothing in %s or under %s); nothing %s\n", c.Env.Tilde(rep.Settings), c.Env.Tilde(o.Prefix), verb)
 		case o.StatusLineOnly:
 			fmt.Fprintf(c.Stdout, "ccmem's status line is already registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
+		case plugin:
+			fmt.Fprintf(c.Stdout, "the `ccmem` command and the status line are already there for the plugin; nothing %s\n", verb)
 		default:
 			fmt.Fprintf(c.Stdout, "ccmem is already installed and registered in %s; nothing %s\n", c.Env.Tilde(rep.Settings), verb)
 		}
@@ -193,6 +206,8 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 			fmt.Fprintf(c.Stdout, "ccmem is uninstalled; your memory in %s was left in place\n", c.Env.Tilde(c.Env.Store))
 		case o.StatusLineOnly:
 			fmt.Fprintf(c.Stdout, "ccmem's status line is registered: Claude Code shows the memory backlog below the prompt\n")
+		case plugin:
+			fmt.Fprintf(c.Stdout, "`ccmem` now runs the plugin's ccmem in your terminal, and Claude Code shows its status line\n")
 		default:
 			fmt.Fprintf(c.Stdout, "ccmem is installed: new Claude Code sessions start with your memory (see it with `ccmem show`)\n")
 		}

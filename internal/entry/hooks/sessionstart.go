@@ -5,12 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
@@ -67,9 +74,13 @@ func SessionStart(p hookio.Process) int {
 		if inj.Block.Text == "" {
 			return 1
 		}
+		msg := systemMessage(line)
+		if offer := commandOffer(p, r.env, r.in.Source); offer != "" {
+			msg = strings.TrimSpace(msg + "\n" + offer)
+		}
 		out := startOutput{
 			HookSpecificOutput: startSpecific{HookEventName: "SessionStart", AdditionalContext: inj.Block.Text},
-			SystemMessage:      systemMessage(line),
+			SystemMessage:      msg,
 		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -104,4 +115,48 @@ func SessionStart(p hookio.Process) int {
 		}
 		return 0
 	})
+}
+
+// offerEvery is how often a plugin user without the `ccmem` command is
+// offered it, at a session's start.
+const offerEvery = 7 * 24 * time.Hour
+
+// commandOffer is, for a plugin user who has no `ccmem` command in their
+// terminal, the line that says how to get it (ccmem install, run by its
+// full path, adds it, and the status line a plugin cannot set), at most
+// once a week (the plugin's data folder remembers when it was said); ""
+// otherwise.
+func commandOffer(p hookio.Process, env store.Env, source string) string {
+	data := p.Getenv("CLAUDE_PLUGIN_DATA")
+	if p.Getenv("CLAUDE_PLUGIN_ROOT") == "" || data == "" || (source != "startup" && source != "") || env.Home == "" {
+		return ""
+	}
+	name := "ccmem"
+	if runtime.GOOS == "windows" {
+		name = "ccmem.cmd"
+	}
+	if _, err := os.Stat(filepath.Join(env.Home, ".local", "bin", name)); err == nil {
+		return ""
+	}
+	if _, err := exec.LookPath("ccmem"); err == nil {
+		return ""
+	}
+	marker := filepath.Join(data, "command-offered")
+	if fi, err := os.Stat(marker); err == nil && p.Now().Sub(fi.ModTime()) < offerEvery {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	ccmem := syncstate.Binary(exe)
+	if _, err := os.Stat(ccmem); err != nil {
+		return ""
+	}
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return "" // said once a week, or not at all
+	}
+	_ = os.Chtimes(marker, p.Now(), p.Now())
+	return "ccmem: to have the `ccmem` command in your terminal (ccmem learn, show, search, ui) and its status line here, run once: " +
+		registration.ShellQuote(filepath.ToSlash(ccmem)) + " install"
 }

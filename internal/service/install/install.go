@@ -255,6 +255,11 @@ func Uninstall(o Options) (Report, error) {
 		}
 	}
 	targets := []string{filepath.Join(BinDir(o.Prefix), registration.Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
+	if l := LauncherPath(o.Prefix); l != targets[0] {
+		if data, err := os.ReadFile(l); err == nil && bytes.Contains(data, []byte(launcherMarker)) {
+			targets = append(targets, l) // the plugin user's launcher (see PluginCommand)
+		}
+	}
 	for _, name := range libNames() {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
 	}
