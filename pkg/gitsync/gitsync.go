@@ -96,6 +96,48 @@ var ErrNoGit = errors.New("git is not installed (ccmem sync runs your git)")
 // remote.
 var ErrOtherRemote = errors.New("this store already syncs with")
 
+// RefusedError is a remote whose history git refuses to take (an object
+// its checks reject: a malformed commit, tree or tag). Nothing was taken
+// from it; this machine's memory is committed here. Syncing goes on with
+// another remote (Move).
+type RefusedError struct {
+	Remote string
+	Why    string // git's first line about it
+	Err    error
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("git refuses what the remote %s holds (%s): nothing was taken from it, and this machine's memory is kept and committed here", e.Remote, e.Why)
+}
+
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// refused tells a fetch git failed because its object checks rejected what
+// the remote sent, and git's line saying so.
+func refused(err error) (string, bool) {
+	var ge *GitError
+	if !errors.As(err, &ge) {
+		return "", false
+	}
+	why, found := "", false
+	for _, l := range strings.Split(ge.Stderr, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "error: object ") && why == "":
+			// "error: object <id>: badEmail: invalid author/committer line"
+			if _, rest, ok := strings.Cut(strings.TrimPrefix(l, "error: object "), ": "); ok {
+				why = rest
+			}
+		case strings.Contains(l, "fsck error") || strings.Contains(l, "bad object") || strings.Contains(l, "invalid object"):
+			found = true
+			if why == "" {
+				why = strings.TrimPrefix(strings.TrimPrefix(l, "fatal: "), "error: ")
+			}
+		}
+	}
+	return textfmt.Line(why), found
+}
+
 // ErrOldGit is returned for a git older than 2.38, which cannot merge
 // without writing the store's files (merge-tree --write-tree).
 var ErrOldGit = errors.New("ccmem sync needs git 2.38 or newer")
@@ -178,7 +220,10 @@ func (s *Syncer) gitRaw(ctx context.Context, stdin []byte, args ...string) ([]by
 		if msg == "" {
 			msg = err.Error()
 		}
-		return out, &GitError{Args: args, Msg: msg, Err: err}
+		if len(stderr) > 8<<10 {
+			stderr = stderr[:8<<10]
+		}
+		return out, &GitError{Args: args, Msg: msg, Stderr: stderr, Err: err}
 	}
 }
 
@@ -235,7 +280,9 @@ func (s *Syncer) env() []string {
 type GitError struct {
 	Args []string
 	Msg  string
-	Err  error
+	// Stderr is what git said (its first 8 KB).
+	Stderr string
+	Err    error
 }
 
 func (e *GitError) Error() string {
@@ -323,6 +370,33 @@ func (s *Syncer) Init(ctx context.Context, remote string) (syncstate.Report, err
 	return s.Sync(ctx)
 }
 
+// Move makes the store sync with remote instead of the one it syncs with
+// (one git refuses, one an attacker can write, one given up): what this
+// machine holds, history and all, is pushed there, or, where remote
+// already holds a store, joins it.
+func (s *Syncer) Move(ctx context.Context, remote string) (syncstate.Report, error) {
+	if strings.TrimSpace(remote) == "" || strings.HasPrefix(remote, "-") {
+		return syncstate.Report{}, fmt.Errorf("%q is not a git remote", remote)
+	}
+	if !syncstate.IsSetUp(s.Env) {
+		return s.Init(ctx, remote)
+	}
+	unlock, err := store.Lock(syncstate.Dir(s.Env))
+	if err != nil {
+		return syncstate.Report{}, err
+	}
+	_, err = s.git(ctx, "remote", "set-url", "origin", "--", remote)
+	if err == nil {
+		// What the old remote held is not the new one's.
+		_, _ = s.git(ctx, "update-ref", "-d", "refs/remotes/origin/"+Branch)
+	}
+	unlock()
+	if err != nil {
+		return syncstate.Report{}, err
+	}
+	return s.Sync(ctx)
+}
+
 // Sync commits what changed here, fetches, integrates the remote's
 // changes, pushes, and rebuilds what is derived; one sync at a time.
 func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
@@ -374,6 +448,9 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 	}
 	for attempt := 0; ; attempt++ {
 		if _, err := s.git(ctx, fetchArgs...); err != nil && !noBranchThere(err) {
+			if why, ok := refused(err); ok {
+				return rep, &RefusedError{Remote: st.Remote, Why: why, Err: err}
+			}
 			return rep, err
 		}
 		rep.Fetched = true

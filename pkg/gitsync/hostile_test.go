@@ -967,3 +967,56 @@ func TestSyncedLinesAreData(t *testing.T) {
 		t.Errorf("accepted, the rule is not the user's:\n%s", res.Context)
 	}
 }
+
+// TestARefusedRemoteIsSetAside: a remote that holds a commit git's object
+// checks refuse (here an author line with no closing bracket) stops
+// nothing silently: the sync says git refuses it and took nothing, this
+// machine's memory is committed here, and moving both machines to an
+// honest remote carries memory again.
+func TestARefusedRemoteIsSetAside(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	a.remember("the staging database is heron-7")
+	if _, err := a.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.s.Init(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	mal := attacker{t, remote}
+	tree := mal.write(mal.head())
+	parent := mal.git(nil, "rev-parse", "refs/heads/main")
+	raw := "tree " + tree + "\nparent " + parent + "\nauthor mallory <m@example.com 1700000000 +0000\ncommitter mallory <m@example.com> 1700000000 +0000\n\nbroken\n"
+	c := mal.git([]byte(raw), "hash-object", "-t", "commit", "--literally", "-w", "--stdin")
+	mal.git(nil, "update-ref", "refs/heads/main", c)
+
+	b.remember("the cache is redis")
+	_, err := b.s.Sync(context.Background())
+	var re *gitsync.RefusedError
+	if !errors.As(err, &re) {
+		t.Fatalf("the sync did not say git refuses the remote: %v", err)
+	}
+	t.Logf("said: %v", err)
+	if n, _ := b.s.Status(context.Background()); n.Changed != 0 {
+		t.Errorf("this machine's memory was not committed before the fetch: %+v", n)
+	}
+	honest := filepath.Join(storetest.RealDir(t), "honest.git")
+	if out, err := exec.Command(needGit(t), "init", "-q", "--bare", "-b", "main", honest).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := b.s.Move(context.Background(), honest); err != nil {
+		t.Fatalf("moving to an honest remote: %v", err)
+	}
+	if _, err := a.s.Move(context.Background(), honest); err != nil {
+		t.Fatalf("the other machine moving: %v", err)
+	}
+	if mem, _ := os.ReadFile(a.env.GlobalMemory()); !bytes.Contains(mem, []byte("the cache is redis")) {
+		t.Errorf("after the move, the facts do not travel:\n%s", mem)
+	}
+	a.remember("we deploy with fly.io")
+	a.sync()
+	b.sync()
+	if mem, _ := os.ReadFile(b.env.GlobalMemory()); !bytes.Contains(mem, []byte("fly.io")) {
+		t.Errorf("syncing did not go on:\n%s", mem)
+	}
+}

@@ -84,22 +84,32 @@ another git binary.`,
 }
 
 var cmdSyncInit = &command.Command{
-	Name: "init", Args: "[--json] REMOTE",
+	Name: "init", Args: "[--move] [--json] REMOTE",
 	Summary: "make the store a git repository syncing with REMOTE (or join the store there)",
 	Help: `Makes the store a git repository whose remote is REMOTE (any URL or path git
 takes: git@github.com:you/memory.git, /mnt/usb/memory.git), writes its
 .gitignore and .gitattributes, and syncs: on the first machine the store is
 pushed there; where REMOTE already holds a store, this one joins it and the
 two are merged, nothing lost. Use a private remote: the store is your
-private memory.`,
+private memory.
+
+A store that syncs already stays with its remote; --move makes it sync with
+REMOTE instead (when git refuses what the old one holds, or someone else
+could write to it): this machine's store, history and all, is pushed there,
+or joins the store REMOTE holds. Move each machine the same way.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		asJSON := fs.Bool("json", false, "print the report as JSON")
+		move := fs.Bool("move", false, "sync with REMOTE instead of the remote the store syncs with now")
 		return func(c *command.Ctx, args []string) error {
 			if len(args) != 1 {
 				return command.Usagef("for example: ccmem sync init git@github.com:you/ccmem-memory.git", "sync init takes one remote")
 			}
 			s := syncer(c)
-			rep, err := s.Init(c, args[0])
+			init := s.Init
+			if *move {
+				init = s.Move
+			}
+			rep, err := init(c, args[0])
 			if err != nil {
 				return syncError(err)
 			}
@@ -164,9 +174,13 @@ func syncError(err error) error {
 	case errors.Is(err, gitsync.ErrNoGit):
 		return command.WithHint(err, "install git, then run this again")
 	case errors.Is(err, gitsync.ErrOtherRemote):
-		return command.WithHint(err, "to move it: git -C ~/.claude/ccmem remote set-url origin NEW, then ccmem sync")
+		return command.WithHint(err, "to sync with the new one instead: ccmem sync init --move REMOTE")
 	case errors.Is(err, gitsync.ErrOldGit):
 		return command.WithHint(err, "update git (it merges in its object store from 2.38 on, so the store's files are never half written)")
+	}
+	var re *gitsync.RefusedError
+	if errors.As(err, &re) {
+		return command.WithHint(err, "someone may have written to that remote: make a new private one and move there, on each machine: ccmem sync init --move NEW_REMOTE")
 	}
 	var de *gitsync.DeletionError
 	if errors.As(err, &de) {
