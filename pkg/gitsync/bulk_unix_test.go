@@ -66,12 +66,7 @@ func TestSymlinkedProjectFolderStopsNothing(t *testing.T) {
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
 	a.session("s1", "first session", time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
-	if _, err := a.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
+	initAll(t, remote, a, b)
 	dir := b.env.ProjectDir(b.project().Key)
 	dotfiles := filepath.Join(t.TempDir(), "dotfiles", "shop-memory")
 	if err := os.MkdirAll(filepath.Dir(dotfiles), 0o700); err != nil {

@@ -119,6 +119,25 @@ func (m *machine) sync() syncstate.Report {
 	return rep
 }
 
+// testsEntry is a machine's learned feedback entry "tests"; writeTestsEntry
+// writes it with body.
+func testsEntry(m *machine) string { return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md") }
+
+func writeTestsEntry(m *machine, body string) {
+	storetest.Mkfile(m.t, testsEntry(m), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
+}
+
+// initAll sets up sync with remote on each machine in turn (the first
+// pushes, the others join).
+func initAll(t *testing.T, remote string, ms ...*machine) {
+	t.Helper()
+	for _, m := range ms {
+		if _, err := m.s.Init(context.Background(), remote); err != nil {
+			t.Fatalf("%s: init: %v", m.name, err)
+		}
+	}
+}
+
 // block is what the next session in the project is told.
 func (m *machine) block() string {
 	return memory.Compose(context.Background(), m.env, memory.StartRequest{Cwd: m.repo, Source: "startup"}).Block.Text
@@ -167,20 +186,11 @@ func TestTwoMachines(t *testing.T) {
 func TestBothMachinesEditAtOnce(t *testing.T) {
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
-	entry := func(m *machine, body string) string {
-		return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md")
-	}
-	write := func(m *machine, body string) {
-		storetest.Mkfile(t, entry(m, body), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
-	}
+	entry := func(m *machine, _ string) string { return testsEntry(m) }
+	write := writeTestsEntry
 	a.remember("we deploy with fly.io")
 	write(a, "Run go test ./... before saying it works.")
-	if _, err := a.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
+	initAll(t, remote, a, b)
 	// Both edit at once.
 	a.remember("the queue is kafka")
 	b.remember("the cache is redis")
@@ -413,12 +423,7 @@ func TestSessionJustEndedReachesTheOtherMachine(t *testing.T) {
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
 	a.remember("fact")
-	if _, err := a.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
+	initAll(t, remote, a, b)
 	p := a.project()
 	tr := filepath.Join(a.env.SilosDir(), p.Key, "ended.jsonl")
 	storetest.Mkfile(t, tr, `{"type":"user","message":{"role":"user","content":"rename the price helper to priceOf"},"timestamp":"2026-11-24T09:00:00Z","cwd":"`+a.repo+`","sessionId":"ended"}`+"\n"+
@@ -445,19 +450,11 @@ func TestSessionJustEndedReachesTheOtherMachine(t *testing.T) {
 func TestAFactEditedOnTwoMachinesIsTwoVersions(t *testing.T) {
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
-	entry := func(m *machine) string { return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md") }
-	write := func(m *machine, body string) {
-		storetest.Mkfile(t, entry(m), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
-	}
+	write := writeTestsEntry
 	a.remember("the staging database is heron-7")
 	a.remember("we deploy with fly.io")
 	write(a, "Run go test ./... before saying it works.")
-	if _, err := a.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
+	initAll(t, remote, a, b)
 	edit := func(m *machine, from, to string) {
 		data, err := os.ReadFile(m.env.GlobalMemory())
 		if err != nil || !bytes.Contains(data, []byte(from)) {
@@ -539,17 +536,9 @@ func TestAFactEditedOnTwoMachinesIsTwoVersions(t *testing.T) {
 func TestSettleBringsTheArchivedVersionBack(t *testing.T) {
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
-	entry := func(m *machine) string { return filepath.Join(m.env.LearnedDir(), "feedback", "tests.md") }
-	write := func(m *machine, body string) {
-		storetest.Mkfile(t, entry(m), "---\nname: tests\ndescription: how to run the tests\ntype: feedback\n---\n"+body+"\n")
-	}
+	entry, write := testsEntry, writeTestsEntry
 	write(a, "Run go test ./... before saying it works.")
-	if _, err := a.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.s.Init(context.Background(), remote); err != nil {
-		t.Fatal(err)
-	}
+	initAll(t, remote, a, b)
 	write(b, "Run make test before saying it works.")
 	b.sync()
 	time.Sleep(1100 * time.Millisecond) // A's is the newer

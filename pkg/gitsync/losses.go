@@ -58,14 +58,10 @@ func readLosses(e store.Env) losses {
 }
 
 func writeLosses(e store.Env, l losses) error {
-	data, err := json.MarshalIndent(l, "", "  ")
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(syncstate.Dir(e), 0o700); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(syncstate.Dir(e), removedName), append(data, '\n'))
+	return store.WriteJSON(filepath.Join(syncstate.Dir(e), removedName), l)
 }
 
 // live tells a file that is memory a person has: not the archive of what

@@ -556,7 +556,12 @@ func (s *Syncer) mergeInPlace(ctx context.Context, rep *syncstate.Report, theirs
 			return err
 		}
 	}
-	args := []string{"merge-tree", "--write-tree", "-z"}
+	// Each memory file is its own: no rename detection. With it, git may
+	// take a remote's move of a folder's files (sessions into archive/)
+	// as the folder's new place and carry there what this machine added
+	// to the folder since (in git's own hands: a "file location"
+	// conflict); the torture lost a session that way (foundSeeds).
+	args := []string{"-c", "merge.renames=false", "-c", "merge.directoryRenames=false", "merge-tree", "--write-tree", "-z"}
 	if base == "" {
 		args = append(args, "--allow-unrelated-histories")
 	}

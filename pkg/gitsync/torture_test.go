@@ -189,7 +189,24 @@ func TestTortureHostileRemote(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("GITSYNC_SEED"); s != "" {
 		fmt.Sscan(s, &seed)
+		tortureHostileRemote(t, seed)
+		return
 	}
+	// The seeds that once found a bug run every time, then a new one.
+	for _, s := range foundSeeds {
+		t.Run(fmt.Sprint("seed ", s), func(t *testing.T) { tortureHostileRemote(t, s) })
+	}
+	t.Run("a new seed", func(t *testing.T) { tortureHostileRemote(t, seed) })
+}
+
+// foundSeeds are torture runs that found a bug, each kept as a test:
+//   - 1795708037991010186: after the remote moved sessions into the
+//     archive, the merge (git's rename detection) took a session this
+//     machine had just recorded out of its folder, with no record for
+//     undo; the merge now detects no renames (each file is its own).
+var foundSeeds = []uint64{1795708037991010186}
+
+func tortureHostileRemote(t *testing.T, seed uint64) {
 	t.Logf("seed %d (GITSYNC_SEED=%d repeats this run)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 2))
 	remote := bareRemote(t)

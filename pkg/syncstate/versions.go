@@ -67,14 +67,10 @@ func WriteUnsettled(e store.Env, us []Unsettled) error {
 		}
 		return nil
 	}
-	data, err := json.MarshalIndent(us, "", "  ")
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(Dir(e), 0o700); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(p, append(data, '\n'))
+	return store.WriteJSON(p, us)
 }
 
 // UnsettledLines is the lines of the file at path (absolute) that are one
