@@ -980,4 +980,3 @@ func TestARefusedRemoteIsSetAside(t *testing.T) {
 		t.Errorf("syncing did not go on:\n%s", mem)
 	}
 }
-
