@@ -24,9 +24,11 @@ func memoryFile(name, typ, desc string) string {
 	return fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata:\n  type: %s\n---\n\n%s.\n", name, desc, typ, desc)
 }
 
-// TestLearnedEntriesAndNudgeInBlock: after `ccmem learn apply`, the learned
-// user entry reaches the model; a project entry learned from another
-// project does not; and a backlog at the threshold brings the nudge.
+// TestLearnedEntriesAndNudgeInBlock: after `ccmem learn apply`, what the
+// model wrote about the user in another project's memory folder waits for
+// the person and does not reach this project's model; accepted, it does.
+// A project entry learned from another project never does; and a backlog
+// at the threshold brings the nudge.
 func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 	w := newWorld(t, nil)
 	w.seedSilo("-home-dev-src-api", map[string]string{
@@ -42,18 +44,25 @@ func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 	}
 	w.seedSilo("-home-dev-src-web", files)
 
+	const role = "- user/user-role — The user is a Go backend engineer who wants terse answers"
 	w.claude("-p", "hello")
 	block := w.onlyInjection(0)
-	for _, want := range []string{
-		"- user/user-role — The user is a Go backend engineer who wants terse answers",
-		"10 un-ingested memories across 1 silo — run /learn to curate them",
-	} {
-		if !strings.Contains(block, want) {
-			t.Errorf("block lacks %q:\n%s", want, block)
-		}
+	if !strings.Contains(block, "10 un-ingested memories across 1 silo — run /learn to curate them") {
+		t.Errorf("block lacks the nudge:\n%s", block)
+	}
+	if strings.Contains(block, "Go backend engineer") {
+		t.Errorf("what the model wrote about the user in another project reached this one before the person accepted it:\n%s", block)
 	}
 	if strings.Contains(block, "api-migration") || strings.Contains(block, "gRPC") {
 		t.Errorf("another project's learned entry was injected:\n%s", block)
+	}
+	if out, err := w.ccmem("learn", "review", "--accept", "entry-user/user-role"); err != nil {
+		t.Fatalf("ccmem learn review --accept: %v\n%s", err, out)
+	}
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "hello again")
+	if block := w.onlyInjection(n); !strings.Contains(block, role) {
+		t.Errorf("accepted, the entry does not reach the model:\n%s", block)
 	}
 }
 
