@@ -121,6 +121,11 @@ type Guard struct {
 	MaxLines int `yaml:"max_lines" json:"max_lines"`
 	// Fixes turns on the earlier fix after a failed tool call.
 	Fixes bool `yaml:"fixes" json:"fixes"`
+	// Hold lets a rule the person accepted that names a command hold the
+	// first such call of a session, with the rule as the reason (the
+	// client gives a PreToolUse hook's context only after the call ran);
+	// the same call again runs. A rule marked advisory never holds.
+	Hold bool `yaml:"hold" json:"hold"`
 	// SubagentChars is the budget of a subagent's block; 0 gives none.
 	SubagentChars int `yaml:"subagent_chars" json:"subagent_chars"`
 }
@@ -251,7 +256,7 @@ func Default() Config {
 			"with what is left to do in each.",
 		Triage:  Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
 		Recall:  Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
-		Guard:   Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, SubagentChars: 1500},
+		Guard:   Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, Hold: true, SubagentChars: 1500},
 		Records: Records{MaxRetained: 5, GracePeriodDays: 30, MaxPerCategory: 100, Categories: map[string]RecordCategory{}},
 		Sync:    Sync{Interval: time.Hour},
 	}

@@ -49,6 +49,9 @@ type Rule struct {
 	// Path is the file it comes from; Line its line (a MEMORY.md's), or 0.
 	Path string
 	Line int
+	// Advisory marks a rule the person said only advises: it never holds
+	// a call (learned feedback with "advisory: true").
+	Advisory bool
 	// terms are the rule's search terms, sorted, once each.
 	terms []string
 }
@@ -81,7 +84,7 @@ const (
 )
 
 // header opens an index file; a file without it is rebuilt.
-const header = "ccmem guard index 2\n"
+const header = "ccmem guard index 3\n"
 
 // Path is where the index of the project key ("" for none) is kept: beside
 // the search index, a cache that can always be rebuilt.
@@ -180,6 +183,9 @@ func build(e store.Env, root string, git bool) *Index {
 			text = strings.TrimSuffix(text, ".") + ". " + first
 		}
 		x.add(KindFeedback, provenance.Person, text, path, 0)
+		if adv, _ := meta.Fields["advisory"].(bool); adv {
+			x.Rules[len(x.Rules)-1].Advisory = true
+		}
 	}
 	// The project's preference and constraint records, in force.
 	if root != "" {
@@ -289,7 +295,11 @@ func (x *Index) encode() []byte {
 		fmt.Fprintf(&b, "S\t%d\t%d\t%s\n", s.size, s.mtime, clean(s.path))
 	}
 	for _, r := range x.Rules {
-		fmt.Fprintf(&b, "R\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Kind, r.By, r.Line, clean(r.Path), clean(r.Text), strings.Join(r.terms, " "))
+		adv := "-"
+		if r.Advisory {
+			adv = "advisory"
+		}
+		fmt.Fprintf(&b, "R\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.Kind, r.By, r.Line, clean(r.Path), clean(r.Text), strings.Join(r.terms, " "), adv)
 	}
 	return b.Bytes()
 }
@@ -315,12 +325,13 @@ func decode(data []byte) (*Index, bool) {
 				return nil, false
 			}
 			x.stamps = append(x.stamps, stamp{path: f[3], size: size, mtime: mtime})
-		case len(f) == 7 && f[0] == "R":
+		case len(f) == 8 && f[0] == "R":
 			line, err := strconv.Atoi(f[3])
 			if err != nil || line < 0 || len(x.Rules) >= maxRules {
 				return nil, false
 			}
-			x.Rules = append(x.Rules, Rule{Kind: f[1], By: provenance.By(f[2]), Line: line, Path: f[4], Text: f[5], terms: strings.Fields(f[6])})
+			x.Rules = append(x.Rules, Rule{Kind: f[1], By: provenance.By(f[2]), Line: line, Path: f[4], Text: f[5], terms: strings.Fields(f[6]),
+				Advisory: f[7] == "advisory"})
 		default:
 			return nil, false
 		}

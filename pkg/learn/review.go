@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -156,6 +158,17 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return "", err
+	}
+	// Stamped with when it was accepted: from then on `ccmem friction`
+	// measures it.
+	if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
+		if front, body, err := frontmatter.Split(data); err == nil {
+			front = stripKey(stripKey(front, "accepted_at"), "faded")
+			out := "---\n" + string(front) + "accepted_at: " + strconv.Quote(e.Time().UTC().Format(time.RFC3339)) + "\n---\n" + string(body)
+			if err := store.WriteFileAtomic(it.Path, []byte(out)); err != nil {
+				return "", err
+			}
+		}
 	}
 	if err := os.Rename(it.Path, dest); err != nil {
 		return "", err

@@ -34,7 +34,13 @@ type Report struct {
 	Signals   []Cause        `json:"signals"`
 	Files     []Cause        `json:"files"`
 	Commands  []Cause        `json:"commands"`
-	Rules     []Rule         `json:"rules"`
+	// Lessons are the steps that keep failing and what made them pass,
+	// in every session (calm ones too).
+	Lessons []Lesson `json:"lessons"`
+	Rules   []Rule   `json:"rules"`
+	// Effects are what became of the rules accepted in the project (see
+	// Measure; filled by the caller, which knows the store).
+	Effects []Effect `json:"effects"`
 }
 
 // Week is one week's sessions (weeks start on Monday, UTC).
@@ -105,7 +111,7 @@ const minSeen = 2
 // since (zero: all); automated runs are counted apart, not analysed.
 func Analyze(eps []session.SessionFile, since time.Time) Report {
 	rep := Report{Since: since, ByClass: map[string]int{}, Weeks: []Week{}, Worst: []Line{}, Best: []Line{},
-		Signals: []Cause{}, Files: []Cause{}, Commands: []Cause{}, Rules: []Rule{}}
+		Signals: []Cause{}, Files: []Cause{}, Commands: []Cause{}, Lessons: []Lesson{}, Rules: []Rule{}, Effects: []Effect{}}
 	type sess struct {
 		f       session.SessionFile
 		started time.Time
@@ -187,6 +193,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 	// Causes: across the sessions with friction (ROUGH or worse).
 	signals, files, commands := map[string]*Cause{}, map[string]*Cause{}, map[string]*Cause{}
 	evidence := map[string][]string{} // a cause's sessions, newest first
+	paths := map[string][]string{}    // and their files
 	count := func(m map[string]*Cause, name string, n int, s sess) {
 		c := m[name]
 		if c == nil {
@@ -195,7 +202,8 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		}
 		c.Sessions++
 		c.Count += n
-		evidence[name] = append(evidence[name], fmt.Sprintf("%s %q (%s, score %.1f) — %s", s.line.Started[:10], s.line.Title, s.line.Class, s.line.Score, s.f.Path))
+		evidence[name] = append(evidence[name], fmt.Sprintf("%s “%s” (%s, score %.1f) — %s", s.line.Started[:10], s.line.Title, s.line.Class, s.line.Score, s.f.Path))
+		paths[name] = append(paths[name], s.f.Path)
 	}
 	for _, s := range all {
 		c := s.f.Record
@@ -219,7 +227,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		failed := map[string]int{}
 		for _, n := range c.Digest.Notes {
 			if n.Kind == session.NoteFailure {
-				if k := session.CommandKey(n.Cmd); k != "" {
+				if k := session.NormalCommand(n.Cmd); k != "" {
 					failed[k]++
 				}
 			}
@@ -228,7 +236,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 			count(commands, "cmd:"+k, failed[k], s)
 		}
 		for _, n := range c.Digest.Notes {
-			if x := commands["cmd:"+session.CommandKey(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
+			if x := commands["cmd:"+session.NormalCommand(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
 				x.Example = textfmt.Line(textfmt.Shorten(n.Cmd, 120)) // sessions come newest first
 			}
 		}
@@ -239,7 +247,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 			if n.Kind != session.NoteFix {
 				continue
 			}
-			if c := commands["cmd:"+session.CommandKey(n.Cmd)]; c != nil && c.Fix == "" {
+			if c := commands["cmd:"+session.NormalCommand(n.Cmd)]; c != nil && c.Fix == "" {
 				fix := n.Text
 				if _, rest, ok := strings.Cut(fix, "; "); ok {
 					fix = rest
@@ -253,7 +261,15 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 	rep.Signals = ranked(signals, "")
 	rep.Files = ranked(files, "dir:")
 	rep.Commands = ranked(commands, "cmd:")
-	rep.Rules = rules(signals, files, commands, evidence)
+	var kept []session.SessionFile
+	for _, s := range all {
+		kept = append(kept, s.f)
+	}
+	rep.Lessons = Lessons(kept)
+	if rep.Lessons == nil {
+		rep.Lessons = []Lesson{}
+	}
+	rep.Rules = rules(signals, files, rep.Lessons, evidence, paths)
 	return rep
 }
 
@@ -295,37 +311,47 @@ var signalRules = []struct {
 		"the person saying no"},
 }
 
-// rules draws candidate rules from the causes that recur in at least
-// minSeen sessions.
-func rules(signals, files, commands map[string]*Cause, evidence map[string][]string) []Rule {
+// rules draws candidate rules from what recurs in at least minSeen
+// sessions: first the lessons of failing steps, concrete ("run `make
+// codegen` before `make build`"); then the folders whose changes drew
+// corrections; last, and only for the sessions no concrete lesson
+// explains, the general rules recurring signals teach.
+func rules(signals, files map[string]*Cause, lessons []Lesson, evidence, paths map[string][]string) []Rule {
 	out := []Rule{}
+	explained := map[string]bool{}
+	for _, l := range lessons {
+		if r, ok := l.Rule(); ok {
+			out = append(out, r)
+			for _, p := range l.paths {
+				explained[p] = true
+			}
+		}
+	}
+	var general []Rule
 	for _, sr := range signalRules {
 		seen, count := 0, 0
-		var ev []string
+		var ev, ps []string
 		for _, s := range sr.signals {
 			if c := signals[s]; c != nil {
 				seen = max(seen, c.Sessions)
 				count += c.Count
 				ev = appendNew(ev, evidence[s]...)
+				ps = appendNew(ps, paths[s]...)
 			}
 		}
-		if seen < minSeen {
+		unexplained := 0
+		for _, p := range ps {
+			if !explained[p] {
+				unexplained++
+			}
+		}
+		if seen < minSeen || unexplained < minSeen {
 			continue
 		}
-		out = append(out, Rule{Pattern: "signal:" + sr.signals[0], Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
+		general = append(general, Rule{Pattern: "signal:" + sr.signals[0], Name: sr.name, Rule: sr.rule, Seen: seen, Confidence: Confidence(seen), Evidence: first(ev, 5),
 			Why: fmt.Sprintf("%s, %s in %s with friction", sr.what, textfmt.Plural(count, "time", "times"), textfmt.Plural(seen, "session", "sessions"))})
 	}
-	for _, name := range sortedKeys(commands) {
-		c := commands[name]
-		if c.Sessions < minSeen || c.Fix == "" {
-			continue
-		}
-		cmd := cmp.Or(c.Example, strings.TrimPrefix(name, "cmd:"))
-		out = append(out, Rule{Pattern: name, Name: "command-" + slug(cmd),
-			Rule: fmt.Sprintf("`%s` has failed the same way in %d sessions; what worked: %s.", cmd, c.Sessions, strings.TrimSuffix(c.Fix, ".")),
-			Why:  fmt.Sprintf("`%s` failed %d times in %d sessions with friction", cmd, c.Count, c.Sessions),
-			Seen: c.Sessions, Confidence: Confidence(c.Sessions), Evidence: first(evidence[name], 5)})
-	}
+	var folders []Rule
 	for _, name := range sortedKeys(files) {
 		c := files[name]
 		dir := strings.TrimPrefix(name, "dir:")
@@ -340,13 +366,14 @@ func rules(signals, files, commands map[string]*Cause, evidence map[string][]str
 		if corrected < minSeen {
 			continue
 		}
-		out = append(out, Rule{Pattern: name, Name: "files-" + slug(dir),
+		folders = append(folders, Rule{Pattern: name, Name: "files-" + slug(dir),
 			Rule: fmt.Sprintf("Ask before changing files under %s/: changes there drew corrections in %d sessions.", dir, corrected),
 			Why:  fmt.Sprintf("files under %s/ changed in %d sessions with friction, %d of them with the user saying no", dir, c.Sessions, corrected),
 			Seen: corrected, Confidence: Confidence(corrected), Evidence: first(evidence[name], 5)})
 	}
-	slices.SortStableFunc(out, func(a, b Rule) int { return cmp.Compare(b.Seen, a.Seen) })
-	return out
+	slices.SortStableFunc(folders, func(a, b Rule) int { return cmp.Compare(b.Seen, a.Seen) })
+	slices.SortStableFunc(general, func(a, b Rule) int { return cmp.Compare(b.Seen, a.Seen) })
+	return append(append(out, folders...), general...)
 }
 
 func appendNew(list []string, items ...string) []string {

@@ -52,7 +52,8 @@ func TestRulesNeedRecurrence(t *testing.T) {
 // TestRulesAreRegraded: a rule's confidence follows the evidence at every
 // report (proposed on three sessions, recounted at five), its name is the
 // project's own (two projects' rules never collide), and an accepted rule
-// whose friction stops recurring fades back to review, no longer applied.
+// that bears on no call in RetireAfter sessions goes back to review,
+// proposed for retirement, no longer applied.
 func TestRulesAreRegraded(t *testing.T) {
 	e := storetest.Env(t)
 	shop := filepath.Join(storetest.RealDir(t), "shop")
@@ -104,29 +105,33 @@ func TestRulesAreRegraded(t *testing.T) {
 	if got, _ := Regrade(e, other, nil); len(got) != 0 {
 		t.Fatalf("another project's report changed shop's rule: %+v", got)
 	}
-	// Accepted; then FadeAfter calm sessions: it fades back to review.
+	// Accepted; then sessions in which it bears on no call: after
+	// RetireAfter of them it goes back to review, proposed for retirement.
 	items, _ := learn.Pending(e)
 	it, _ := learn.Find(items, name)
 	accepted, err := learn.Accept(e, it)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range FadeAfter - 1 {
+	if !grep(accepted, `accepted_at: "2026-10-04T09:00:00Z"`) {
+		t.Fatalf("the accepted rule has no acceptance time:\n%s", must(os.ReadFile(accepted)))
+	}
+	for i := range RetireAfter - 3 { // days 4 and 5 came after the acceptance too
 		eps = append(eps, ep(10+i, false))
 	}
 	if got, _ := Regrade(e, shop, eps); len(got) != 0 {
-		t.Fatalf("faded before %d calm sessions: %+v", FadeAfter, got)
+		t.Fatalf("retired before %d sessions: %+v", RetireAfter, got)
 	}
-	eps = append(eps, ep(10+FadeAfter, false))
+	eps = append(eps, ep(10+RetireAfter, false))
 	got, err = Regrade(e, shop, eps)
 	if err != nil || len(got) != 1 || got[0].Change != "faded" {
-		t.Fatalf("after %d calm sessions: %+v %v", FadeAfter, got, err)
+		t.Fatalf("after %d sessions: %+v %v", RetireAfter, got, err)
 	}
 	if _, err := os.Stat(accepted); err == nil {
-		t.Fatal("a faded rule is still a learned entry")
+		t.Fatal("a rule proposed for retirement is still applied")
 	}
-	if !grep(pending, "faded: ") || !grep(pending, "scope: project") {
-		t.Fatalf("the faded rule in review:\n%s", must(os.ReadFile(pending)))
+	if !grep(pending, "faded: ") || !grep(pending, "proposed for retirement") || !grep(pending, "scope: project") {
+		t.Fatalf("the rule in review:\n%s", must(os.ReadFile(pending)))
 	}
 }
 

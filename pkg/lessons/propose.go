@@ -111,17 +111,13 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// FadeAfter is how many of the project's newest sessions, all after a
-// rule was proposed, must show none of its friction for an accepted rule
-// to fade back to review.
-const FadeAfter = 15
-
 // Regraded is what a report changed of a project's rules.
 type Regraded struct {
 	Name string `json:"name"`
 	// Change is "recounted" (its sessions and confidence follow the
-	// evidence now) or "faded" (accepted, its friction no longer recurs:
-	// back in review, no longer applied).
+	// evidence now) or "faded" (accepted, it bore on no call in the
+	// RetireAfter sessions since: back in review, proposed for
+	// retirement, no longer applied).
 	Change     string `json:"change"`
 	Seen       int    `json:"seen"`
 	Confidence string `json:"confidence"`
@@ -130,9 +126,11 @@ type Regraded struct {
 // Regrade brings the rules drawn from the friction of the project rooted
 // at root, pending and accepted, up to date with its sessions eps: each
 // one's sessions and confidence are recounted from the evidence there is
-// now, and an accepted rule none of whose friction was seen in the
-// project's newest FadeAfter sessions (all after it was proposed) goes
-// back to review, no longer applied until a person accepts it again.
+// now, and an accepted rule that bore on no call in the RetireAfter
+// sessions since it was accepted (see Measure) goes back to review,
+// proposed for retirement and no longer applied until a person accepts it
+// again. A rule that bears on calls stays, whether or not its friction
+// still shows: friction that stopped is what a rule is for.
 func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, error) {
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
@@ -144,8 +142,10 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 	for _, r := range all.Rules {
 		byPattern[r.Pattern] = r
 	}
-	recent, oldestRecent := newest(eps, FadeAfter)
-	recentRep := Analyze(recent, time.Time{})
+	unmatched := map[string]bool{}
+	for _, ef := range Measure(e, root, eps) {
+		unmatched[ef.Path] = ef.Verdict == "unmatched"
+	}
 	var out []Regraded
 	for _, dir := range []string{e.ReviewDir(), filepath.Join(e.LearnedDir(), "feedback")} {
 		accepted := dir != e.ReviewDir()
@@ -178,8 +178,8 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 			if r.Name == "" {
 				r.Name = strings.TrimSuffix(de.Name(), ".md")
 			}
-			if accepted && len(recent) >= FadeAfter && oldestRecent.After(proposed) && !recurs(recentRep, pattern) {
-				why := fmt.Sprintf("none of its friction in the project's last %d sessions", FadeAfter)
+			if accepted && unmatched[path] {
+				why := fmt.Sprintf("it bore on no call in the %d sessions since it was accepted: proposed for retirement (--reject retires it, --accept keeps it)", RetireAfter)
 				if err := store.WriteFileAtomic(filepath.Join(e.ReviewDir(), de.Name()), entry(e, root, r, proposed, why)); err != nil {
 					return out, err
 				}
@@ -200,61 +200,6 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 	}
 	slices.SortFunc(out, func(a, b Regraded) int { return cmp.Compare(a.Name, b.Name) })
 	return out, nil
-}
-
-// newest are the n newest sessions a person drove, and when the oldest of
-// them started.
-func newest(eps []session.SessionFile, n int) ([]session.SessionFile, time.Time) {
-	type dated struct {
-		f session.SessionFile
-		t time.Time
-	}
-	var ds []dated
-	for _, f := range eps {
-		if f.Record == nil || f.Record.Automated {
-			continue
-		}
-		t, _ := time.Parse(time.RFC3339Nano, f.Record.StartedAt)
-		ds = append(ds, dated{f, t})
-	}
-	slices.SortFunc(ds, func(a, b dated) int { return b.t.Compare(a.t) })
-	ds = ds[:min(n, len(ds))]
-	var out []session.SessionFile
-	var oldest time.Time
-	for _, d := range ds {
-		out = append(out, d.f)
-		oldest = d.t
-	}
-	return out, oldest
-}
-
-// recurs tells whether any of a pattern's friction shows in rep.
-func recurs(rep Report, pattern string) bool {
-	kind, what, _ := strings.Cut(pattern, ":")
-	var causes []Cause
-	switch kind {
-	case "signal":
-		for _, sr := range signalRules {
-			if sr.signals[0] == what {
-				for _, s := range rep.Signals {
-					if slices.Contains(sr.signals, s.Name) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	case "cmd":
-		causes = rep.Commands
-	case "dir":
-		causes = rep.Files
-	}
-	for _, c := range causes {
-		if c.Name == what {
-			return true
-		}
-	}
-	return false
 }
 
 func intField(v any) int {

@@ -39,6 +39,11 @@ type ToolRequest struct {
 type ToolResult struct {
 	Disabled bool
 	Context  string
+	// Hold, from PreToolUse, is why the call is held (the client's deny,
+	// with this as the reason the model reads): a rule the person gave
+	// forbids it, and this is the session's first such call. "" lets it
+	// run.
+	Hold string
 }
 
 // action is the text of a call rules are matched against: the command,
@@ -88,13 +93,22 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		return ToolResult{}, err
 	}
 	found := idx.Find(act, g.MaxLines+4)
-	if len(found) == 0 {
+	var holds []guard.Rule
+	if g.Hold && req.Command != "" && pl.project != nil {
+		holds = idx.Holds(req.Command)
+	}
+	if len(found) == 0 && len(holds) == 0 {
 		return ToolResult{}, nil
 	}
 	var st session.Prompted
 	if pl.project != nil {
 		if st, err = session.ReadPrompted(e, *pl.project, req.SessionID); err != nil {
 			return ToolResult{}, err
+		}
+	}
+	if len(holds) > 0 {
+		if res, ok := hold(e, *pl.project, req.SessionID, st, holds); ok {
+			return res, nil
 		}
 	}
 	// The user's own rules, and the repository's, each under what it is.
@@ -131,6 +145,32 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		err = session.CommitGuard(e, *pl.project, req.SessionID, refs)
 	}
 	return ToolResult{Context: inject.Neutralize(text)}, err
+}
+
+// hold is the first call of a session that a rule the person gave forbids
+// (see guard.Index.Holds), held with the rules as the reason; ok is false
+// when none holds it: each rule holds once a session, and a rule whose
+// holding cannot be recorded holds nothing (a call is never held twice
+// by one rule).
+func hold(e store.Env, p store.Project, sessionID string, st session.Prompted, holds []guard.Rule) (ToolResult, bool) {
+	var lines, refs []string
+	for _, r := range holds {
+		if st.WasGuarded(r.Ref()) || slices.Contains(refs, r.Ref()) {
+			continue
+		}
+		lines = append(lines, textfmt.Line("- "+r.Text+" ("+ruleSource(e, r)+")"))
+		refs = append(refs, r.Ref())
+		if len(refs) == 2 {
+			break
+		}
+	}
+	if len(refs) == 0 || session.CommitGuard(e, p, sessionID, refs) != nil {
+		return ToolResult{}, false
+	}
+	text := "ccmem held this command once, before it ran: the user's standing rule forbids it (from memory, not from this conversation):\n" +
+		strings.Join(lines, "\n") +
+		"\nFollow the rule. If this command is still the right one, say why and run it again: ccmem does not hold it again in this session."
+	return ToolResult{Hold: inject.Neutralize(text)}, true
 }
 
 // MaxProfileLines is what a skill's profile gives (30 lines).

@@ -768,14 +768,52 @@ func ReadPrompted(e store.Env, p store.Project, sessionID string) (Prompted, err
 	if err != nil {
 		return Prompted{}, err
 	}
+	early := readGuardedEarly(e, p, sid)
 	c, err := readCheckpoint(e.ProjectDir(p.Key), e.CheckpointPath(p.Key, sid))
 	if errors.Is(err, fs.ErrNotExist) {
-		return Prompted{}, nil
+		return Prompted{guarded: early}, nil
 	}
 	if err != nil {
 		return Prompted{}, err
 	}
-	return Prompted{Triage: c.State.TriagePending, shown: c.State.Shown, guarded: c.State.Guarded}, nil
+	guarded := c.State.Guarded
+	if len(early) > 0 {
+		guarded = mergeKeys(guarded, early)
+	}
+	return Prompted{Triage: c.State.TriagePending, shown: c.State.Shown, guarded: guarded}, nil
+}
+
+// guardedEarlyPath keeps what the point-of-action hooks gave a session
+// before it has a checkpoint (its first turn: the Stop hook makes the
+// checkpoint), so that a rule is given, or a call held, once a session
+// from the first call on. Beside the checkpoints: one machine's own.
+func guardedEarlyPath(e store.Env, key, sid string) string {
+	return filepath.Join(e.CheckpointsDir(key), sid+".guarded")
+}
+
+// maxGuardedEarly bounds the early record (keys of shownKeyLen bytes).
+const maxGuardedEarly = 64 * shownKeyLen
+
+// readGuardedEarly reads the early record of the session (nil for none).
+func readGuardedEarly(e store.Env, p store.Project, sid string) []byte {
+	data, err := store.ReadFileIn(e.ProjectDir(p.Key), guardedEarlyPath(e, p.Key, sid), maxGuardedEarly)
+	if err != nil || len(data)%shownKeyLen != 0 {
+		return nil
+	}
+	return data
+}
+
+// mergeKeys is two sets of sorted keys as one.
+func mergeKeys(a, b []byte) []byte {
+	var all []string
+	for _, keys := range [][]byte{a, b} {
+		for i := 0; i+shownKeyLen <= len(keys); i += shownKeyLen {
+			all = append(all, string(keys[i:i+shownKeyLen]))
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	return []byte(strings.Join(all, ""))
 }
 
 // CommitGuard records the memories a point-of-action hook gave the model,
@@ -797,12 +835,23 @@ func CommitGuard(e store.Env, p store.Project, sessionID string, refs []string) 
 	path := e.CheckpointPath(p.Key, sid)
 	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		// The session's first turn: kept beside, until its checkpoint.
+		keys := shownKeys(readGuardedEarly(e, p, sid), refs)
+		if len(keys) > maxGuardedEarly {
+			keys = keys[len(keys)-maxGuardedEarly:]
+		}
+		if err := os.MkdirAll(e.CheckpointsDir(p.Key), 0o700); err != nil {
+			return err
+		}
+		return store.WriteFileAtomic(guardedEarlyPath(e, p.Key, sid), keys)
 	}
 	if err != nil {
 		return err
 	}
 	c.State.Guarded = shownKeys(c.State.Guarded, refs)
+	if early := readGuardedEarly(e, p, sid); len(early) > 0 {
+		c.State.Guarded = mergeKeys(c.State.Guarded, early)
+	}
 	return writeCheckpoint(e.ProjectDir(p.Key), path, c, false)
 }
 

@@ -124,6 +124,9 @@ func (w *jsonWriter) digest(d *Digest) {
 				w.str("cmd", n.Cmd)
 			}
 			w.str("text", n.Text)
+			if len(n.After) > 0 {
+				w.strs("after", n.After)
+			}
 			w.close('}')
 		}
 		w.close(']')
@@ -283,6 +286,9 @@ func (w *jsonWriter) state(s *CaptureState) {
 			w.str("cmd", f.Cmd)
 			if len(f.Changed) > 0 {
 				w.strs("changed", f.Changed)
+			}
+			if len(f.Ran) > 0 {
+				w.strs("ran", f.Ran)
 			}
 			w.close('}')
 		}
@@ -565,8 +571,8 @@ var (
 		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "prompt_queued", "outcome", "automated", "automated_by", "parent_session",
 		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
-	noteKeys    = []string{"turn", "at", "kind", "cmd", "text"}
-	failingKeys = []string{"turn", "cmd", "changed"}
+	noteKeys    = []string{"turn", "at", "kind", "cmd", "text", "after"}
+	failingKeys = []string{"turn", "cmd", "changed", "ran"}
 	posKeys     = []string{"path", "offset", "skip", "size", "inode"}
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
@@ -601,6 +607,8 @@ func readDigest(d *jsonread.Reader, g *Digest) {
 									d.Str(&n.Cmd)
 								case "text":
 									d.Str(&n.Text)
+								case "after":
+									d.Strs(&n.After)
 								default:
 									d.Skip()
 								}
@@ -768,6 +776,8 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 									d.Str(&f.Cmd)
 								case "changed":
 									d.Strs(&f.Changed)
+								case "ran":
+									d.Strs(&f.Ran)
 								default:
 									d.Skip()
 								}

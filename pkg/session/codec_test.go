@@ -98,7 +98,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 	c.Title, c.Declined, c.Automated, c.AutomatedBy, c.Parent, c.Entrypoint, c.PromptQueued = pick(), r.Intn(3), maybe(), pick(), pick(), pick(), maybe()
 	c.SkillsUsed, c.DurationSeconds, c.GitRemote = strs(), int64(r.Intn(3))*int64(r.Intn(100000)), pick()
 	if maybe() {
-		c.Digest.Notes = []Note{{Turn: r.Intn(9), At: pick(), Kind: pick(), Cmd: pick(), Text: pick()}, {Turn: 1, Kind: "prompt", Text: "x"}}
+		c.Digest.Notes = []Note{{Turn: r.Intn(9), At: pick(), Kind: pick(), Cmd: pick(), Text: pick(), After: strs()}, {Turn: 1, Kind: "prompt", Text: "x"}}
 	}
 	if maybe() {
 		c.Digest.Notes = []Note{}
@@ -108,7 +108,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Calls = map[string]string{pick(): pick(), "t9": "go test"}
 	}
 	if maybe() {
-		s.Failing = map[string]*failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
+		s.Failing = map[string]*failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs(), Ran: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
 	}
 	s.TitleOpen, s.ForkedAt, s.Checked = maybe(), pick(), maybe()
 	s.Spawned, s.CommandOpen = strs(), pick()

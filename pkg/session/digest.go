@@ -53,6 +53,10 @@ type Note struct {
 	Kind string `json:"kind"`
 	Cmd  string `json:"cmd,omitempty"`
 	Text string `json:"text"`
+	// After, on a fix, are the other commands that succeeded between the
+	// failure and the fix (the last few, oldest first): what may have
+	// made it pass ("make codegen" before "make build").
+	After []string `json:"after,omitempty"`
 
 	// limit, while set, marks a note read in this run and not yet kept:
 	// its text is as the transcript had it (a window of it), to be
@@ -96,7 +100,13 @@ type failing struct {
 	Turn    int      `json:"turn"`
 	Cmd     string   `json:"cmd"`
 	Changed []string `json:"changed,omitempty"`
+	// Ran are the other commands that succeeded since (the last maxRan).
+	Ran []string `json:"ran,omitempty"`
 }
+
+// maxRan is how many of the commands run between a failure and its fix a
+// fix's note keeps.
+const maxRan = 4
 
 // at is a transcript timestamp to the second, or "".
 func at(ts string) string {
@@ -292,6 +302,7 @@ func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
 	}
 	f, ok := d.Failing[key]
 	if !ok {
+		c.ranSince(key, cmd)
 		return
 	}
 	delete(d.Failing, key)
@@ -304,8 +315,26 @@ func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
 	case f.Cmd != cmd:
 		what += "; run as `" + cmd + "`"
 	}
+	if len(f.Ran) > 0 && len(f.Changed) == 0 && f.Cmd == cmd {
+		what = "after `" + strings.Join(f.Ran, "`, `") + "` ran"
+	}
 	c.Digest.Notes = append(c.Digest.Notes, Note{Turn: c.Turns, At: at(ts), Kind: NoteFix, Cmd: cmd,
-		Text: c.keep("failed at turn "+strconv.Itoa(f.Turn)+"; succeeded "+what, errorChars)})
+		Text: c.keep("failed at turn "+strconv.Itoa(f.Turn)+"; succeeded "+what, errorChars), After: slices.Clone(f.Ran)})
+	c.ranSince(key, cmd)
+}
+
+// ranSince tells the open failures (other than the command's own, key)
+// that cmd succeeded: it may be what makes one of them pass.
+func (c *Checkpoint) ranSince(key, cmd string) {
+	for k, f := range c.State.Failing {
+		if k == key || f == nil || slices.Contains(f.Ran, cmd) {
+			continue
+		}
+		if len(f.Ran) == maxRan {
+			f.Ran = f.Ran[1:]
+		}
+		f.Ran = append(f.Ran, cmd)
+	}
 }
 
 // noteChanged tells the open failures a file changed.
@@ -348,28 +377,102 @@ func commandKey(cmd string) string {
 	return strings.Join(words, " ")
 }
 
+// NormalCommand is a shell command with what varies between runs taken
+// out, so that the same step in two sessions is one: the last step of a
+// chain ("cd x && make build" → "make build"), the first of a pipe,
+// without environment settings, sudo, options, paths, file names and
+// numbers, in lower case; the program and its subcommand ("go test",
+// "npm run build", "pytest"). "" when nothing is left.
+func NormalCommand(cmd string) string {
+	for _, sep := range []string{"&&", "||", ";"} {
+		if i := strings.LastIndex(cmd, sep); i >= 0 {
+			cmd = cmd[i+len(sep):]
+		}
+	}
+	if i := strings.Index(cmd, "|"); i >= 0 {
+		cmd = cmd[:i]
+	}
+	var words []string
+	afterFlag, module := false, false
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		if len(words) == 0 && strings.ContainsAny(w, "/\\") && !strings.ContainsAny(w, "=$`'\"") {
+			w = w[strings.LastIndexAny(w, "/\\")+1:] // a program by its path: "./scripts/deploy.sh"
+		}
+		skip := afterFlag
+		afterFlag = false
+		switch {
+		case len(words) == 0 && (strings.Contains(w, "=") || w == "sudo" || w == "env" || w == "time" || w == "(" || w == "exec"):
+			continue
+		case len(words) == 1 && w == "-m" && strings.HasPrefix(words[0], "python"):
+			module = true // "python -m pytest" is pytest
+			continue
+		case strings.HasPrefix(w, "-"):
+			afterFlag = len(w) == 2 // "-k expr", "-n prod": the next word is its value
+			continue
+		case skip || strings.ContainsAny(w, "=/\\'\"`$*<>(){}") || strings.Trim(w, "0123456789.:") == "" || w == "":
+			continue
+		case len(words) > 0 && strings.Contains(w, ".") && !strings.HasPrefix(w, "."):
+			continue // a file name: "main.go", "a.test.ts"
+		}
+		if module {
+			words, module = words[:0], false
+		}
+		words = append(words, w)
+		if len(words) == 3 || len(words) == 2 && !runners[words[0]+" "+words[1]] {
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// runners are the commands whose next word, not theirs, names the step.
+var runners = map[string]bool{"npm run": true, "yarn run": true, "pnpm run": true, "bun run": true, "npm exec": true,
+	"uv run": true, "poetry run": true, "pipenv run": true, "bundle exec": true, "go run": true, "python -m": true}
+
 // errorLine is the line of a failed command's output that says what went
 // wrong: the first line that is not the client's "Exit code N" header nor
 // blank, preferring one that names an error.
 func errorLine(text string) string {
-	var first string
+	var first, recap string
 	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Error: Exit code") {
 			continue
 		}
 		low := strings.ToLower(l)
-		if strings.Contains(low, "error") || strings.Contains(low, "fail") || strings.Contains(low, "not found") || strings.Contains(low, "denied") {
-			return l
+		if isRecap(low) {
+			// make's "make: *** [Makefile:2: build] Error 2" says only
+			// that something above failed.
+			if recap == "" {
+				recap = l
+			}
+			continue
+		}
+		for _, w := range errorWords {
+			if strings.Contains(low, w) {
+				return l
+			}
 		}
 		if first == "" {
 			first = l
 		}
 	}
 	if first == "" {
+		first = recap
+	}
+	if first == "" {
 		return strings.TrimSpace(text)
 	}
 	return first
+}
+
+// errorWords mark the line of a command's output that says what failed.
+var errorWords = []string{"error", "fail", "not found", "denied", "undefined", "cannot ", "no such", "panic:", "exception"}
+
+// isRecap tells whether a lowercased output line only says that a step
+// failed, not why: make's "*** … Error N", "exit status N".
+func isRecap(low string) bool {
+	return strings.HasPrefix(low, "make") && strings.Contains(low, ": ***") || strings.HasPrefix(low, "exit status ")
 }
 
 // noteTriage adds what triage found.
@@ -395,6 +498,12 @@ func (x Note) size() int {
 	}
 	if x.Cmd != "" {
 		n += len("        \"cmd\": ,\n") + jsonLen(x.Cmd)
+	}
+	if len(x.After) > 0 {
+		n += len("        \"after\": [\n        ],\n")
+		for _, a := range x.After {
+			n += 12 + jsonLen(a)
+		}
 	}
 	return n
 }

@@ -39,10 +39,22 @@ sessions only, evidence kept as provenance; --everywhere makes it apply in
 every project), --reject remembers the no, and it is not proposed again.
 A rule is never shown to a session before a person accepts it.
 
-Every report recounts the sessions and confidence of the project's rules
-from the evidence, and an accepted rule whose friction did not show in the
-project's last 15 sessions goes back to review, no longer applied, for a
-person to accept again or reject. Deterministic: no model is asked.
+The steps that keep failing come first: the same command (its arguments,
+paths and numbers aside) failing across sessions, calm ones too, and what
+made it pass — in the same session or a later one — become a concrete
+candidate ("run ` + "`make codegen`" + ` before ` + "`make build`" + `"), with the sessions, dates
+and the error's first line as evidence. The general rules drawn from
+signals are offered only for sessions no concrete lesson explains, and
+always after them.
+
+Every accepted rule is measured: in how many sessions its friction showed
+before and since you accepted it, and in how many it bore on a call (a
+command it names, a file its words match). A rule whose friction keeps
+recurring is FLAGGED; one drawn from friction that bore on no call in the
+15 sessions since goes back to review, proposed for retirement and no
+longer applied (--accept keeps it, --reject retires it). Every report
+recounts the sessions and confidence of the project's rules from the
+evidence. Deterministic: no model is asked.
 
 --since limits the report to sessions started since a date (2026-10-01)
 or for a span (30d, 4w, 12h).`,
@@ -102,6 +114,7 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 	if err != nil {
 		return err
 	}
+	rep.Effects = lessons.Measure(c.Env, p.Root, eps)
 	var props []lessons.Proposal
 	if propose {
 		if props, err = lessons.Propose(c.Env, p.Root, rep.Rules); err != nil {
@@ -189,6 +202,22 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		}
 		tw.Flush()
 	}
+	if len(rep.Lessons) > 0 {
+		section("steps that keep failing, and what made them pass (every session)")
+		tw := command.NewTable(w)
+		tw.Row("  step", "failed in", "retries", "last", "what made it pass")
+		for _, l := range first(rep.Lessons, 6) {
+			fix := "`" + l.Fix + "` first"
+			switch {
+			case l.Fix == "" && l.FixNote != "":
+				fix = l.FixNote
+			case l.Fix == "":
+				fix = "not seen yet"
+			}
+			tw.Row("  `"+l.Command+"`", textfmt.Plural(l.Sessions, "session", "sessions"), l.Retries, l.Last.UTC().Format("2006-01-02"), fix)
+		}
+		tw.Flush()
+	}
 	lines("best sessions (calm, and longest)", rep.Best)
 	if len(rep.Rules) > 0 {
 		section("candidate rules from recurring friction (for this project)")
@@ -210,15 +239,38 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 			fmt.Fprintln(w, "`ccmem friction --propose` puts the new ones up for review (`ccmem learn review`); none is given to a session before you accept it")
 		}
 	}
+	if len(rep.Effects) > 0 {
+		section("rules you accepted, and what they did (sessions before → since acceptance)")
+		tw := command.NewTable(w)
+		tw.Row("  rule", "friction before", "friction since", "bore on calls", "verdict")
+		for _, ef := range rep.Effects {
+			before, after := "-", "-"
+			if ef.Pattern != "" {
+				before = fmt.Sprintf("%d of %d", ef.Before.Recurred, ef.Before.Sessions)
+				after = fmt.Sprintf("%d of %d", ef.Since.Recurred, ef.Since.Sessions)
+			}
+			tw.Row("  "+textfmt.Shorten(ef.Name, 40), before, after, fmt.Sprintf("in %d of %d", ef.Matched, ef.Since.Sessions), verdictWords[ef.Verdict])
+		}
+		tw.Flush()
+	}
 	for _, r := range regraded {
 		switch r.Change {
 		case "faded":
-			fmt.Fprintf(w, "%s: its friction did not show in the last %d sessions; back in review, no longer applied (`ccmem learn review`)\n", r.Name, lessons.FadeAfter)
+			fmt.Fprintf(w, "%s: it bore on no call in the %d sessions since you accepted it; back in review, proposed for retirement, no longer applied (`ccmem learn review`)\n", r.Name, lessons.RetireAfter)
 		default:
 			fmt.Fprintf(w, "%s: now seen in %s (%s confidence)\n", r.Name, textfmt.Plural(r.Seen, "session", "sessions"), r.Confidence)
 		}
 	}
 	return nil
+}
+
+// verdictWords say a rule's verdict (lessons.Effect) to a person.
+var verdictWords = map[string]string{
+	"new":       "too early to say",
+	"helping":   "helping: its friction recurs less",
+	"recurring": "FLAGGED: its friction keeps recurring",
+	"unmatched": "never bore on a call: proposed for retirement",
+	"holding":   "bears on calls",
 }
 
 // signalList is a session's signals, heaviest count first: "tool_loop×3, …".

@@ -20,8 +20,15 @@ project's preference and constraint records, rule-like MEMORY.md lines —
 each once a session; when a skill runs, the project's profile of that
 skill (ccmem profile); as
   {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"…"}}
-It prints nothing when no rule bears on the call, and never allows, denies
-or changes a call.
+It prints nothing when no rule bears on the call. The client gives that
+context to the model only after the call ran; so when a rule the person
+gave (their feedback, their MEMORY.md, or one they accepted; not marked
+advisory) forbids the command — "never run go test directly", "run make
+codegen before make build" — the session's first such call is held, with
+the rule as the reason the model reads:
+  {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"…"}}
+and the same call again runs (guard.hold: false turns holding off). It
+never allows or changes a call.
 `
 
 const failureUsage = `usage: posttoolusefailure < hook-input.json
@@ -127,11 +134,26 @@ func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memo
 				return 1
 			}
 		}
+		if res.Hold != "" && event == "PreToolUse" {
+			return emit(p, name, holdOutput{HookSpecificOutput: holdDecision{HookEventName: event, PermissionDecision: "deny", PermissionDecisionReason: res.Hold}})
+		}
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
 		return emitContext(p, name, event, res.Context)
 	})
+}
+
+// holdOutput holds a tool call: the client does not run it and gives the
+// model the reason instead of its result.
+type holdOutput struct {
+	HookSpecificOutput holdDecision `json:"hookSpecificOutput"`
+}
+
+type holdDecision struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
 }
 
 // emitContext prints {"hookSpecificOutput":{"hookEventName":event,
@@ -140,6 +162,11 @@ func emitContext(p hookio.Process, name, event, text string) int {
 	var out promptOutput
 	out.HookSpecificOutput.HookEventName = event
 	out.HookSpecificOutput.AdditionalContext = text
+	return emit(p, name, out)
+}
+
+// emit prints a hook's output, one JSON object.
+func emit(p hookio.Process, name string, out any) int {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
