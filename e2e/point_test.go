@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,5 +156,91 @@ func TestSkillProfileReachesTheModel(t *testing.T) {
 	got := w.contextAfter(n, "PreToolUse:Skill hook additional context: ")
 	if !strings.Contains(got, `the user's notes for the "deploy" skill`) || !strings.Contains(got, "run make release-check first") {
 		t.Fatalf("the request after the Skill call lacks the profile:\n%s", got)
+	}
+}
+
+// toolResultTexts are the tool results of a request, each as the text the
+// model reads, and whether the client marked it an error.
+func toolResultTexts(r scriptapi.MessagesRequest) (texts []string, errs []bool) {
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks() {
+			if b.Type != "tool_result" {
+				continue
+			}
+			var s string
+			if json.Unmarshal(b.Content, &s) != nil {
+				var parts []scriptapi.Block
+				_ = json.Unmarshal(b.Content, &parts)
+				for _, p := range parts {
+					s += p.Text
+				}
+			}
+			texts, errs = append(texts, s), append(errs, b.IsError)
+		}
+	}
+	return texts, errs
+}
+
+// TestAcceptedRuleHoldsTheFirstCall: with the real client, a rule the
+// person accepted ("Never run go test directly; run make test-payments")
+// holds the session's first call it forbids — the command does not run,
+// and the model reads the rule as the call's result — and the same call
+// made again runs. A call no rule bears on runs the first time. (The
+// client gives PreToolUse context only after the call ran: see
+// TestPreToolUseCarriesTheRule.)
+func TestAcceptedRuleHoldsTheFirstCall(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "payments-tests.md"),
+		"---\nname: payments-tests\ndescription: Never run go test directly; run make test-payments\nmetadata:\n  type: feedback\norigin: friction\n---\n\nThe payments tests need the fixtures make test-payments starts.\n")
+	if out, err := w.ccmem("learn", "review", "--accept", "payments-tests"); err != nil {
+		t.Fatalf("ccmem learn review --accept: %v\n%s", err, out)
+	}
+	marks := filepath.Join(w.home, "marks")
+	w.write(filepath.Join(marks, ".keep"), "")
+	var calls []string
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if n := toolResults(r); n < len(calls) {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": calls[n], "description": "run it"}}}}
+		}
+		return scriptapi.Reply{Text: "done"}
+	})
+	calls = []string{
+		"touch " + filepath.Join(marks, "first") + " && go test ./internal/payments/",
+		"touch " + filepath.Join(marks, "second") + " && go test ./internal/payments/",
+	}
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "run the payments tests")
+	if _, err := os.Stat(filepath.Join(marks, "first")); err == nil {
+		t.Error("the first call the rule forbids ran")
+	}
+	if _, err := os.Stat(filepath.Join(marks, "second")); err != nil {
+		t.Error("the same call made again did not run: the rule locked the model out")
+	}
+	var held string
+	for _, r := range w.api.MessageRequests()[n:] {
+		if texts, errs := toolResultTexts(r); len(texts) > 0 {
+			held = texts[0]
+			if !errs[0] {
+				t.Errorf("the held call's result is not marked an error: %q", held)
+			}
+			break
+		}
+	}
+	for _, want := range []string{"ccmem held this command once", "Never run go test directly; run make test-payments", "run it again"} {
+		if !strings.Contains(held, want) {
+			t.Errorf("the model did not read %q as the held call's result:\n%s", want, held)
+		}
+	}
+
+	calls = []string{"touch " + filepath.Join(marks, "other") + " && ls"}
+	n = len(w.api.MessageRequests())
+	w.claude("-p", "list the files")
+	if _, err := os.Stat(filepath.Join(marks, "other")); err != nil {
+		t.Error("a call no rule bears on did not run the first time")
+	}
+	for _, r := range w.api.MessageRequests()[n:] {
+		if texts, _ := toolResultTexts(r); len(texts) > 0 && strings.Contains(texts[0], "ccmem held") {
+			t.Errorf("a call no rule bears on was held: %s", texts[0])
+		}
 	}
 }

@@ -145,7 +145,7 @@ func TestUIInABrowser(t *testing.T) {
 	if !found {
 		t.Errorf("search for heron-7 did not find session %s:\n%s\nlinks %v", sid, strings.Join(got.Hits, "\n"), got.HitLinks)
 	}
-	if !strings.Contains(got.ConfirmText, "every session is told it") || !strings.Contains(got.Done, "accepted") {
+	if !strings.Contains(got.ConfirmText, "It applies in every project") || !strings.Contains(got.Done, "accepted") {
 		t.Errorf("accepting did not ask, or did not say it was done: %q / %q", got.ConfirmText, got.Done)
 	}
 	accepted := filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "run-tests.md")

@@ -9,23 +9,27 @@ import (
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
-// Holds are the rules that hold a shell command before it runs: the
-// person's own (their feedback, their MEMORY.md lines, or what they
-// accepted), not marked advisory, that forbid the command (see Forbids).
-// The repository's rules never hold: they are its authors' words.
-func (x *Index) Holds(command string) []Rule {
+// Forbidding are the rules that forbid running command (see Forbids),
+// whoever wrote them.
+func (x *Index) Forbidding(command string) []Rule {
 	step := session.NormalCommand(command)
 	if !nameable(step) {
 		return nil
 	}
 	var out []Rule
 	for _, r := range x.Rules {
-		if r.By == provenance.Person && !r.Advisory && forbids(strings.ToLower(r.Text), step, command) {
+		if forbids(strings.ToLower(r.Text), step, command) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// Holds tells whether a rule that forbids a command may hold it before
+// it runs: the person's own (their feedback, their MEMORY.md lines, or
+// what they accepted), not marked advisory. The repository's rules never
+// hold: they are its authors' words.
+func (r Rule) Holds() bool { return r.By == provenance.Person && !r.Advisory }
 
 // Forbids tells whether a rule's text forbids running command: it names
 // the command's step (see session.NormalCommand: "go test") in a clause

@@ -85,7 +85,7 @@ func (p Plan) Count(action string) int {
 }
 
 // provenance keys ccmem adds to a canonical entry's frontmatter.
-var provenanceKeys = []string{"source_cwd", "ingested_at", "original_path", "source_modified", "sources", "archived_reason", "scope", "accepted_at"}
+var provenanceKeys = []string{"source_cwd", "ingested_at", "original_path", "source_modified", "sources", "archived_reason", "scope", "accepted_at", "modified"}
 
 // Check scans every silo and plans what apply would do. It reads nothing
 // outside the silos and the store, and writes nothing.

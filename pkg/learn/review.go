@@ -84,6 +84,89 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 	return out, nil
 }
 
+// DropUnchanged takes out of review the items that say exactly what their
+// accepted entry says (provenance aside: where and when they came from) —
+// a memory learned again, nothing changed — and returns the rest and
+// those it dropped. Nothing is lost: the accepted entry is the same.
+func DropUnchanged(e store.Env, items []ReviewItem) (rest, dropped []ReviewItem, err error) {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return items, nil, err
+	}
+	defer unlock()
+	for _, it := range items {
+		if it.Current != "" {
+			pending, err1 := store.ReadSmallFile(it.Path, 1<<20)
+			current, err2 := store.ReadSmallFile(it.Current, 1<<20)
+			if err1 == nil && err2 == nil && bytes.Equal(ReviewText(pending), ReviewText(current)) {
+				if err := os.Remove(it.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return rest, dropped, err
+				}
+				dropped = append(dropped, it)
+				continue
+			}
+		}
+		rest = append(rest, it)
+	}
+	return rest, dropped, nil
+}
+
+// ReviewView is a pending memory as a person reads it: no frontmatter, no
+// escapes. Lines are what it says (its description when the body does not
+// say it, then its body, "" between paragraphs), in their Markdown; Applies says where it applies as it is, once
+// accepted and while it waits; Confidence, Faded and Evidence are a rule's
+// drawn from friction, as plain text (commands in `code spans`).
+type ReviewView struct {
+	Lines      []string `json:"lines"`
+	Applies    string   `json:"applies"`
+	Confidence string   `json:"confidence,omitempty"`
+	Faded      string   `json:"faded,omitempty"`
+	Evidence   []string `json:"evidence,omitempty"`
+}
+
+// ReviewViewOf reads a pending memory's file as a ReviewView; ok is false for a file
+// that has no frontmatter.
+func ReviewViewOf(e store.Env, data []byte) (ReviewView, bool) {
+	m, body, err := frontmatter.Read(data)
+	if err != nil {
+		return ReviewView{}, false
+	}
+	var v ReviewView
+	if d := textfmt.OneLine(m.Description); d != "" && !strings.Contains(string(body), strings.TrimSpace(m.Description)) {
+		v.Lines = append(v.Lines, d, "")
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(body)), "\n") {
+		v.Lines = append(v.Lines, textfmt.Line(strings.TrimRight(l, " \t")))
+	}
+	for len(v.Lines) > 0 && v.Lines[len(v.Lines)-1] == "" {
+		v.Lines = v.Lines[:len(v.Lines)-1]
+	}
+	scope, cwd := ScopeOf(m)
+	origin, _ := m.Fields["origin"].(string)
+	switch {
+	case scope == ScopeProject:
+		v.Applies = e.Tilde(cwd) + " only, once accepted (not shown to any session while it waits)"
+	case origin == OriginFriction:
+		v.Applies = "every project, once accepted (not shown to any session while it waits)"
+	case cwd != "":
+		v.Applies = "every project, once accepted (while it waits, the sessions of " + e.Tilde(cwd) + ")"
+	default:
+		v.Applies = "every project, once accepted"
+	}
+	if conf, _ := m.Fields["confidence"].(string); conf != "" {
+		v.Confidence = fmt.Sprintf("%s (seen in %v sessions)", conf, m.Fields["seen_in_sessions"])
+	}
+	if f, _ := m.Fields["faded"].(string); f != "" {
+		v.Faded = textfmt.Line(f)
+	}
+	if ev, ok := m.Fields["evidence"].([]any); ok {
+		for _, x := range ev {
+			v.Evidence = append(v.Evidence, textfmt.Line(fmt.Sprint(x)))
+		}
+	}
+	return v, true
+}
+
 // Find finds a pending item by file name or frontmatter name.
 func Find(items []ReviewItem, name string) (ReviewItem, bool) {
 	for _, it := range items {

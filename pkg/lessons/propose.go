@@ -76,7 +76,7 @@ func Propose(e store.Env, root string, rules []Rule) ([]Proposal, error) {
 			if err := os.MkdirAll(e.ReviewDir(), 0o700); err != nil {
 				return out, err
 			}
-			if err := store.WriteFileAtomic(pending, entry(e, root, r, e.Time(), "")); err != nil {
+			if err := store.WriteFileAtomic(pending, entry(e, root, r, e.Time(), "", kept{})); err != nil {
 				return out, err
 			}
 			p.State, p.Path = "proposed", pending
@@ -86,13 +86,38 @@ func Propose(e store.Env, root string, rules []Rule) ([]Proposal, error) {
 	return out, nil
 }
 
+// kept is what a rewritten rule keeps of its decisions: whether a person
+// accepted it and when, and whether they widened it to every project.
+type kept struct {
+	accepted, everywhere bool
+	acceptedAt           time.Time
+}
+
+// listField is a frontmatter list of strings.
+func listField(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, x := range l {
+			out = append(out, fmt.Sprint(x))
+		}
+	}
+	return out
+}
+
 // entry is a rule as a feedback memory file: the rule, why, how to apply
 // it, where it comes from and what it applies to.
-func entry(e store.Env, root string, r Rule, proposed time.Time, faded string) []byte {
+func entry(e store.Env, root string, r Rule, proposed time.Time, faded string, k kept) []byte {
 	var b strings.Builder
 	q := strconv.Quote
 	fmt.Fprintf(&b, "---\nname: %s\ndescription: %s\nmetadata:\n  type: feedback\n", r.Name, q(r.Rule))
-	fmt.Fprintf(&b, "origin: %s\nscope: %s\nsource_cwd: %s\npattern: %s\n", learn.OriginFriction, learn.ScopeProject, q(root), q(r.Pattern))
+	fmt.Fprintf(&b, "origin: %s\n", learn.OriginFriction)
+	if !k.everywhere {
+		fmt.Fprintf(&b, "scope: %s\n", learn.ScopeProject)
+	}
+	fmt.Fprintf(&b, "source_cwd: %s\npattern: %s\n", q(root), q(r.Pattern))
+	if k.accepted && !k.acceptedAt.IsZero() {
+		fmt.Fprintf(&b, "accepted_at: %s\n", q(k.acceptedAt.UTC().Format(time.RFC3339)))
+	}
 	fmt.Fprintf(&b, "confidence: %s\nseen_in_sessions: %d\nproposed_at: %s\n", r.Confidence, r.Seen, q(proposed.UTC().Format(time.RFC3339)))
 	if faded != "" {
 		fmt.Fprintf(&b, "faded: %s\n", q(faded))
@@ -101,8 +126,10 @@ func entry(e store.Env, root string, r Rule, proposed time.Time, faded string) [
 	for _, ev := range r.Evidence {
 		fmt.Fprintf(&b, "  - %s\n", q(textfmt.Line(e.TildeText(ev))))
 	}
-	fmt.Fprintf(&b, "---\n\n%s\n\nWhy: %s (%s confidence).\nHow to apply: follow it in this project's sessions (%s); `ccmem friction` shows whether the friction recurs.\n",
-		r.Rule, r.Why, r.Confidence, e.Tilde(root))
+	// Where it applies is its scope's to say (a person may widen it): the
+	// body does not repeat it.
+	fmt.Fprintf(&b, "---\n\n%s\n\nWhy: %s (%s confidence).\nHow to apply: follow it before the step it names; `ccmem friction` shows whether its friction recurs and whether it bears on calls.\n",
+		r.Rule, r.Why, r.Confidence)
 	return []byte(b.String())
 }
 
@@ -172,7 +199,24 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 			seenBefore := intField(m.Fields["seen_in_sessions"])
 			r, still := byPattern[pattern]
 			if !still {
-				r = Rule{Pattern: pattern, Rule: m.Description, Why: "its friction no longer recurs in two sessions or more", Confidence: Confidence(0)}
+				// Its friction stopped: what it was drawn from still
+				// stands, and a rule that works is kept as it is.
+				r = Rule{Pattern: pattern, Rule: m.Description, Seen: seenBefore, Confidence: fmt.Sprint(m.Fields["confidence"])}
+				r.Evidence = listField(m.Fields["evidence"])
+				if _, body, err := frontmatter.Split(data); err == nil {
+					if _, why, ok := strings.Cut(string(body), "\nWhy: "); ok {
+						why, _, _ = strings.Cut(why, " (")
+						r.Why = why
+					}
+				}
+			}
+			scope, _ := learn.ScopeOf(m)
+			keep := kept{accepted: accepted, everywhere: scope == ""}
+			if s, ok := m.Fields["accepted_at"].(string); ok {
+				keep.acceptedAt, _ = time.Parse(time.RFC3339, s)
+			}
+			if proposed.IsZero() {
+				proposed = keep.acceptedAt
 			}
 			r.Name = m.Name
 			if r.Name == "" {
@@ -180,7 +224,7 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 			}
 			if accepted && unmatched[path] {
 				why := fmt.Sprintf("it bore on no call in the %d sessions since it was accepted: proposed for retirement (--reject retires it, --accept keeps it)", RetireAfter)
-				if err := store.WriteFileAtomic(filepath.Join(e.ReviewDir(), de.Name()), entry(e, root, r, proposed, why)); err != nil {
+				if err := store.WriteFileAtomic(filepath.Join(e.ReviewDir(), de.Name()), entry(e, root, r, proposed, why, kept{everywhere: keep.everywhere})); err != nil {
 					return out, err
 				}
 				if err := os.Remove(path); err != nil {
@@ -189,10 +233,10 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 				out = append(out, Regraded{Name: r.Name, Change: "faded", Seen: r.Seen, Confidence: r.Confidence})
 				continue
 			}
-			if r.Seen == seenBefore && fmt.Sprint(m.Fields["confidence"]) == r.Confidence {
+			if !still || r.Seen == seenBefore && fmt.Sprint(m.Fields["confidence"]) == r.Confidence {
 				continue
 			}
-			if err := store.WriteFileAtomic(path, entry(e, root, r, proposed, "")); err != nil {
+			if err := store.WriteFileAtomic(path, entry(e, root, r, proposed, "", keep)); err != nil {
 				return out, err
 			}
 			out = append(out, Regraded{Name: r.Name, Change: "recounted", Seen: r.Seen, Confidence: r.Confidence})

@@ -94,8 +94,18 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 	}
 	found := idx.Find(act, g.MaxLines+4)
 	var holds []guard.Rule
-	if g.Hold && req.Command != "" && pl.project != nil {
-		holds = idx.Holds(req.Command)
+	if req.Command != "" {
+		// A rule that forbids the command bears on it most of all (its
+		// words may be ones every command has: "go test").
+		forbidding := idx.Forbidding(req.Command)
+		for i := len(forbidding) - 1; i >= 0; i-- {
+			r := forbidding[i]
+			found = slices.DeleteFunc(found, func(m guard.Match) bool { return m.Ref() == r.Ref() })
+			found = slices.Insert(found, 0, guard.Match{Rule: r})
+			if g.Hold && pl.project != nil && r.Holds() {
+				holds = slices.Insert(holds, 0, r)
+			}
+		}
 	}
 	if len(found) == 0 && len(holds) == 0 {
 		return ToolResult{}, nil

@@ -112,3 +112,43 @@ func TestSubagentBlock(t *testing.T) {
 		t.Fatalf("subagent_chars 0, still:\n%s", res.Context)
 	}
 }
+
+// TestHoldsOnlyThePersonsForbiddingRuleOnce: the person's rule that
+// forbids a command holds the first such call of each session — from the
+// session's first call on, before it has a checkpoint — and lets the next
+// run; a rule marked advisory, the repository's rule and guard.hold off
+// hold nothing; the command the rule prescribes is never held.
+func TestHoldsOnlyThePersonsForbiddingRuleOnce(t *testing.T) {
+	e, repo, _ := guardWorld(t)
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "payments.md"),
+		"---\nname: payments\ndescription: Never run go test directly; run make test-payments\nmetadata:\n  type: feedback\n---\n")
+	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "lint.md"),
+		"---\nname: lint\ndescription: Never run golangci-lint by hand; CI runs it\nadvisory: true\nmetadata:\n  type: feedback\n---\n")
+	storetest.Mkfile(t, store.RepoMemory(repo), "## Rules\n- Never run make deploy from a laptop\n")
+	before := func(sid, command string) ToolResult {
+		res, err := BeforeTool(context.Background(), e, ToolRequest{SessionID: sid, Cwd: repo, Tool: "Bash", Command: command})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := before("s1", "go test ./internal/payments/")
+	if !strings.Contains(first.Hold, "Never run go test directly; run make test-payments") || !strings.Contains(first.Hold, "learned feedback, ~/.claude/ccmem/learned/feedback/payments.md") {
+		t.Fatalf("the first forbidden call was not held: %+v", first)
+	}
+	if again := before("s1", "go test -run TestRefund ./internal/payments/"); again.Hold != "" || again.Context != "" {
+		t.Fatalf("held or told twice in one session: %+v", again)
+	}
+	if other := before("s2", "go test ./..."); other.Hold == "" {
+		t.Fatal("another session's first call was not held")
+	}
+	for _, free := range []string{"make test-payments", "golangci-lint run ./...", "make deploy"} {
+		if res := before("s3", free); res.Hold != "" {
+			t.Errorf("%q was held: %s", free, res.Hold)
+		}
+	}
+	storetest.Mkfile(t, e.GlobalConfig(), "guard:\n  hold: false\n")
+	if res := before("s4", "go test ./..."); res.Hold != "" || !strings.Contains(res.Context, "Never run go test directly") {
+		t.Fatalf("guard.hold off: %+v", res)
+	}
+}

@@ -329,6 +329,17 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	if err != nil {
 		return err
 	}
+	// A memory learned again that says what its accepted entry says asks
+	// for no decision.
+	items, same, err := learn.DropUnchanged(c.Env, items)
+	if err != nil {
+		return err
+	}
+	if !r.asJSON {
+		for _, it := range same {
+			fmt.Fprintf(c.Stdout, "nothing changed: %s is the same as the accepted entry (only where it came from differs); nothing to decide\n", it.Name)
+		}
+	}
 	// Memory the person did not write: the assistant's notes, what a sync
 	// brought, entries curated from Claude Code's memory.
 	others, err := notes.ListUnconfirmed(c.Env)
@@ -541,7 +552,7 @@ func printPending(c *command.Ctx, items []learn.ReviewItem) {
 		}
 		if it.Current == "" || err != nil {
 			fmt.Fprintf(c.Stdout, "── %s (new; %s)\n", it.Name, c.Env.Tilde(it.Path))
-			fmt.Fprintln(c.Stdout, strings.TrimRight(string(pending), "\n"))
+			fmt.Fprintln(c.Stdout, reviewProse(c, pending))
 			fmt.Fprintln(c.Stdout)
 			continue
 		}
@@ -567,6 +578,37 @@ func printPending(c *command.Ctx, items []learn.ReviewItem) {
 		fmt.Fprintln(c.Stdout)
 	}
 	fmt.Fprintf(c.Stdout, "%d pending: decide with `ccmem learn review --accept NAME…` / `--reject NAME… [--reason R]` / `--all`\n", len(items))
+}
+
+// reviewProse is a pending memory as a person reads it (learn.ReviewViewOf),
+// each part on its lines, the marks of emphasis dropped.
+func reviewProse(c *command.Ctx, data []byte) string {
+	v, ok := learn.ReviewViewOf(c.Env, data)
+	if !ok {
+		return strings.TrimRight(string(data), "\n")
+	}
+	var b strings.Builder
+	for _, l := range v.Lines {
+		if l == "" {
+			b.WriteString("\n")
+			continue
+		}
+		fmt.Fprintf(&b, "  %s\n", strings.NewReplacer("**", "", "__", "").Replace(l)) // a terminal shows no emphasis
+	}
+	fmt.Fprintf(&b, "  Applies in: %s\n", v.Applies)
+	if v.Confidence != "" {
+		fmt.Fprintf(&b, "  Confidence: %s\n", v.Confidence)
+	}
+	if v.Faded != "" {
+		fmt.Fprintf(&b, "  Back in review: %s\n", v.Faded)
+	}
+	if len(v.Evidence) > 0 {
+		b.WriteString("  Evidence:\n")
+		for _, ev := range v.Evidence {
+			fmt.Fprintf(&b, "    - %s\n", ev)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // reviewInteractive asks about each pending item on the terminal.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"html"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -48,6 +49,7 @@ func templates() *template.Template {
 			"esc":    url.PathEscape,
 			"label":  session.NoteLabel,
 			"lower":  strings.ToLower,
+			"md":     inlineMarkdown,
 		}).ParseFS(assets, "assets/*.html"))
 	})
 	return tmpl
@@ -415,6 +417,9 @@ func (s *Server) friction(w http.ResponseWriter, r *http.Request) {
 	}
 	eps, total, _ := session.RecentEpisodes(s.env, key, n)
 	rep := lessons.Analyze(eps, time.Time{})
+	if root := s.env.ProjectRoot(key); root != "" {
+		rep.Effects = lessons.Measure(s.env, root, eps)
+	}
 	name := key
 	if root := s.env.ProjectRoot(key); root != "" {
 		name = filepath.Base(root)
@@ -497,6 +502,10 @@ type entryRow struct {
 
 type pendingRow struct {
 	File, Name, Description, Text, Current string
+	// View is the item as a person reads it (no frontmatter, no escapes).
+	View learn.ReviewView
+	// Same says it says what its accepted entry says: nothing to decide.
+	Same bool
 }
 
 type learnedData struct {
@@ -550,6 +559,12 @@ func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 		row := pendingRow{File: it.File, Name: it.Name, Description: it.Description, Current: s.env.Tilde(it.Current)}
 		if data, err := store.ReadFileIn(s.env.Store, it.Path, 1<<20); err == nil {
 			row.Text = string(learn.ReviewText(data))
+			row.View, _ = learn.ReviewViewOf(s.env, data)
+			if it.Current != "" {
+				if cur, err := store.ReadFileIn(s.env.LearnedDir(), it.Current, 1<<20); err == nil {
+					row.Same = string(learn.ReviewText(cur)) == row.Text
+				}
+			}
 		}
 		d.Pending = append(d.Pending, row)
 	}
@@ -582,7 +597,12 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PostForm.Get("confirmed") != "1" {
-		detail := "It becomes a learned feedback entry: every session is told it."
+		detail := "It becomes a learned feedback entry. It applies in "
+		if data, err := store.ReadFileIn(s.env.Store, it.Path, 1<<20); err == nil {
+			if v, ok := learn.ReviewViewOf(s.env, data); ok {
+				detail += strings.TrimSuffix(strings.SplitN(v.Applies, ", once accepted", 2)[0], ".") + "."
+			}
+		}
 		if action == "reject" {
 			detail = "It is kept as rejected, with the reason, and not proposed again."
 		}
@@ -670,3 +690,42 @@ func stringOf(v any) string {
 }
 
 func first(list []string, n int) []string { return list[:min(n, len(list))] }
+
+// inlineMarkdown renders one line of a memory's Markdown as a person
+// reads it: the text escaped, `code spans` as code, **strong** as strong;
+// nothing else of the line becomes markup.
+func inlineMarkdown(line string) template.HTML {
+	var b strings.Builder
+	strong := false
+	for i := 0; i < len(line); {
+		switch {
+		case line[i] == '`':
+			if j := strings.IndexByte(line[i+1:], '`'); j >= 0 {
+				b.WriteString("<code>" + html.EscapeString(line[i+1:i+1+j]) + "</code>")
+				i += j + 2
+				continue
+			}
+		case strings.HasPrefix(line[i:], "**"):
+			if strong || strings.Contains(line[i+2:], "**") {
+				if strong {
+					b.WriteString("</strong>")
+				} else {
+					b.WriteString("<strong>")
+				}
+				strong = !strong
+				i += 2
+				continue
+			}
+		}
+		j := i + 1
+		for j < len(line) && line[j] != '`' && line[j] != '*' {
+			j++
+		}
+		b.WriteString(html.EscapeString(line[i:j]))
+		i = j
+	}
+	if strong {
+		b.WriteString("</strong>")
+	}
+	return template.HTML(b.String())
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/lessons/lessonstest"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
@@ -437,5 +438,39 @@ func TestLearnedPageIsPaged(t *testing.T) {
 	hits := readBody(t, f.do(t, "GET", "/search?q=indents+tabs", nil, nil))
 	if !strings.Contains(hits, `href="learned?only=user%2Ftabs#e-user-tabs"`) {
 		t.Errorf("a learned hit links to its entry alone:\n%s", short(hits))
+	}
+}
+
+// TestFrictionPageShowsWhatRulesDid: the friction page shows each accepted
+// rule's friction before and since it was accepted and the calls it bore
+// on — the one whose friction stopped as helping, the one whose friction
+// goes on flagged (the same as `ccmem friction --json`:
+// TestRulesProveThemselves) — and a pending rule's review card reads as
+// prose, its Markdown rendered and its evidence unescaped.
+func TestFrictionPageShowsWhatRulesDid(t *testing.T) {
+	f := newFixture(t)
+	repo := f.env.ProjectRoot(f.key)
+	p, err := store.ResolveProject(f.env, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lessonstest.RulesAtWork(t, f.env, repo, p)
+	page := readBody(t, f.do(t, "GET", "/p/"+f.key+"/friction", nil, nil))
+	// The fixture's own session, after the acceptance, counts too: 11 since.
+	for _, want := range []string{`<tr class="verdict-helping"><td title="`, `>codegen-first</td><td class="num">6 of 10</td><td class="num">0 of 11</td><td class="num">in 10 of 11</td><td>helping: its friction recurs less</td>`,
+		`>fixtures-first</td><td class="num">4 of 10</td><td class="num">5 of 11</td><td class="num">in 10 of 11</td><td><strong class="flag">flagged: its friction keeps recurring</strong>`,
+		`class="axis score-axis"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the friction page lacks %s\n%s", want, page[strings.Index(page, "<h2>Rules you"):])
+		}
+	}
+	storetest.Mkfile(t, filepath.Join(f.env.ReviewDir(), "shop-1234-command-make-build.md"),
+		"---\nname: shop-1234-command-make-build\ndescription: \"run `make codegen` before `make build`\"\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: \""+repo+"\"\nconfidence: Medium\nseen_in_sessions: 3\nevidence:\n  - \"2026-11-20 “add the export”: `make build` failed 1 time (`undefined: pb.Order`) — ~/x.json\"\n---\n\nrun `make codegen` before `make build`\n\n**Why:** it failed 3 times.\n")
+	learned := readBody(t, f.do(t, "GET", "/learned", nil, nil))
+	for _, want := range []string{"<p>run <code>make codegen</code> before <code>make build</code></p>", "<p><strong>Why:</strong> it failed 3 times.</p>",
+		"<li>2026-11-20 “add the export”: <code>make build</code> failed 1 time (<code>undefined: pb.Order</code>) — ~/x.json</li>", "only, once accepted"} {
+		if !strings.Contains(learned, want) {
+			t.Errorf("the review card lacks %s", want)
+		}
 	}
 }

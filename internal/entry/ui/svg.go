@@ -82,20 +82,25 @@ func frictionChart(weeks []lessons.Week) template.HTML {
 	if len(weeks) == 0 {
 		return ""
 	}
-	const w, h, left, bottom, top = 720.0, 260.0, 36.0, 40.0, 12.0
+	// The bars count sessions (left axis); the line is a score (right
+	// axis, its own scale).
+	const w, h, left, right, bottom, top = 720.0, 260.0, 36.0, 40.0, 40.0, 12.0
 	most, maxScore := 1, 1.0
 	for _, wk := range weeks {
 		most = max(most, wk.Sessions)
 		maxScore = max(maxScore, wk.MeanScore)
 	}
 	plotH := h - bottom - top
-	step := (w - left) / float64(len(weeks))
+	step := (w - left - right) / float64(len(weeks))
 	bw := min(max(2, step*0.7), 56)
 	y := func(n int) float64 { return top + plotH - float64(n)/float64(most)*plotH }
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg id="friction-chart" class="chart" viewBox="0 0 %g %g" width="100%%" role="img" aria-labelledby="chart-title"><title id="chart-title">sessions per week by friction, %d weeks</title>`, w, h, len(weeks))
 	for _, t := range []int{0, most / 2, most} {
-		fmt.Fprintf(&s, `<line class="grid" x1="%g" x2="%g" y1="%.1f" y2="%.1f"/><text class="axis" x="%g" y="%.1f" text-anchor="end">%d</text>`, left, w, y(t), y(t), left-4, y(t)+4, t)
+		fmt.Fprintf(&s, `<line class="grid" x1="%g" x2="%g" y1="%.1f" y2="%.1f"/><text class="axis" x="%g" y="%.1f" text-anchor="end">%d</text>`, left, w-right, y(t), y(t), left-4, y(t)+4, t)
+	}
+	for _, f := range []float64{0, 0.5, 1} {
+		fmt.Fprintf(&s, `<text class="axis score-axis" x="%g" y="%.1f" text-anchor="start">%.1f</text>`, w-right+4, top+plotH-f*plotH+4, f*maxScore)
 	}
 	var line []string
 	for i, wk := range weeks {
@@ -120,7 +125,7 @@ func frictionChart(weeks []lessons.Week) template.HTML {
 		}
 	}
 	fmt.Fprintf(&s, `<polyline class="score" points="%s"><title>mean friction score per week (highest %.1f)</title></polyline>`, strings.Join(line, " "), maxScore)
-	fmt.Fprintf(&s, `<text class="axis" x="%g" y="%g">week starting (UTC) · bars: sessions (calm, friction, bad) · line: mean score</text></svg>`, left, h-6)
+	fmt.Fprintf(&s, `<text class="axis" x="%g" y="%g">week starting (UTC) · bars: sessions (calm, friction, bad) · line: mean score (right axis)</text></svg>`, left, h-6)
 	return template.HTML(s.String())
 }
 
