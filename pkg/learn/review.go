@@ -289,6 +289,34 @@ func Widen(e store.Env, path string) error {
 	return store.WriteFileAtomic(path, []byte(out))
 }
 
+// SetAdvisory marks the learned entry at path advisory (on) or not: an
+// advisory rule is given to the model before a call it bears on, and
+// never holds the call (see guard.Rule.Advisory).
+func SetAdvisory(e store.Env, path string, on bool) error {
+	unlock, err := store.Lock(e.Store)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := store.ReadSmallFile(path, 1<<20)
+	if err != nil {
+		return err
+	}
+	front, body, err := frontmatter.Split(data)
+	if err != nil {
+		return err
+	}
+	front = stripKey(front, "advisory")
+	if on {
+		front = append(front, "advisory: true\n"...)
+	}
+	out := "---\n" + string(front) + "---\n" + string(body)
+	if out == string(data) {
+		return nil
+	}
+	return store.WriteFileAtomic(path, []byte(out))
+}
+
 // Reject moves a pending feedback memory to the archive, recording
 // why.
 func Reject(e store.Env, it ReviewItem, reason string) (string, error) {

@@ -36,7 +36,42 @@ one says about you (user) reaches only the project it came from until you
 accept it, and feedback waits in review/feedback/: ccmem learn review shows
 each whole. Files without frontmatter, with broken YAML or an unknown type,
 and symlinks, are reported and left alone.`,
-	Subs: []*command.Command{cmdLearnCheck, cmdLearnApply, cmdLearnReview},
+	Subs: []*command.Command{cmdLearnCheck, cmdLearnApply, cmdLearnReview, cmdLearnAdvisory},
+}
+
+var cmdLearnAdvisory = &command.Command{
+	Name: "advisory", Args: "[--off] NAME…",
+	Summary: "mark accepted feedback as advice: given before a call, never holding it",
+	Help: `A rule you accepted (or wrote) that forbids a command holds the first such
+call of a session: Claude Code gives a hook's context to the model only
+after the call ran, so ccmem stops the call once, with the rule as the
+reason, and the same call made again runs. Marked advisory, the rule is
+given to the model before a call it bears on and never holds one. --off
+lets it hold again. NAME is a learned feedback entry (ccmem show lists
+them); guard.hold: false in the config turns holding off for every rule.`,
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		off := fs.Bool("off", false, "let the rules hold calls again")
+		return func(c *command.Ctx, args []string) error {
+			if len(args) == 0 {
+				return command.Usagef("name one or more learned feedback entries (ccmem show lists them)", "no NAME")
+			}
+			for _, name := range args {
+				p, err := learn.EntryPath(c.Env, "feedback", name)
+				if err != nil {
+					return command.WithHint(err, "ccmem show lists the learned feedback")
+				}
+				if err := learn.SetAdvisory(c.Env, p, !*off); err != nil {
+					return err
+				}
+				if *off {
+					fmt.Fprintf(c.Stdout, "%s: holds the first call it forbids in a session again\n", name)
+				} else {
+					fmt.Fprintf(c.Stdout, "%s: advisory, given before a call it bears on, never holding one\n", name)
+				}
+			}
+			return nil
+		}
+	},
 }
 
 var cmdLearnCheck = &command.Command{
@@ -290,6 +325,7 @@ while they wait, and accepted, given to that project's sessions only
 		fs.Var(&r.reject, "reject", "reject the pending feedback `NAME` (repeatable; more names may follow)")
 		fs.BoolVar(&r.all, "all", false, "accept every pending feedback memory")
 		fs.BoolVar(&r.everywhere, "everywhere", false, "with --accept: a rule drawn from one project's friction applies in every project, not only its own")
+		fs.BoolVar(&r.advisory, "advisory", false, "with --accept: the rule only advises (never holds a call it forbids: ccmem learn advisory)")
 		fs.StringVar(&r.reason, "reason", "", "`why`, recorded with the rejected memories")
 		fs.BoolVar(&r.asJSON, "json", false, "list pending feedback as JSON")
 		return func(c *command.Ctx, args []string) error {
@@ -321,6 +357,7 @@ while they wait, and accepted, given to that project's sessions only
 type reviewFlags struct {
 	accept, reject          multi
 	all, asJSON, everywhere bool
+	advisory                bool
 	reason                  string
 }
 
@@ -445,6 +482,10 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 				verb = "accepted for every project"
 			} else if err == nil && it.Origin == learn.OriginFriction {
 				verb = "accepted for its project"
+			}
+			if err == nil && r.advisory {
+				err = learn.SetAdvisory(c.Env, dest, true)
+				verb += " (advisory)"
 			}
 		} else {
 			dest, err = learn.Reject(c.Env, it, r.reason)

@@ -82,8 +82,14 @@ func statusLine(c *command.Ctx) error {
 		}
 	}
 	var parts []string
-	if st, err := learn.RefreshStatusLine(c, c.Env, focus); err == nil && st.Backlog.Files > 0 {
-		parts = append(parts, learn.BacklogLine(st.Backlog))
+	if st, err := learn.RefreshStatusLine(c, c.Env, focus); err == nil {
+		if st.Backlog.Files > 0 {
+			parts = append(parts, learn.BacklogLine(st.Backlog))
+		}
+		// The one thing only the person can do: decide.
+		if st.Review > 0 {
+			parts = append(parts, textfmt.Plural(st.Review, "memory", "memories")+" waiting for your review (ccmem learn review)")
+		}
 	}
 	if n := syncstate.Note(c.Env); n != "" {
 		parts = append(parts, n)
