@@ -23,7 +23,7 @@ import (
 
 // Weights of the signals.
 var Weights = map[string]float64{
-	"user_intervention":   10,  // the user stepped in with /stash
+	"user_intervention":   10,  // the user stopped the model and corrected it (or typed /stash)
 	"session_abandoned":   10,  // ended amid unresolved errors and an upset user
 	"false_success":       8,   // the model claimed success right after a failure
 	"no_resolution":       8,   // a turn's errors were never followed by a success
@@ -56,6 +56,9 @@ type State struct {
 	// TurnUpset is set when the current turn's prompt was a negation, a
 	// curse or an interrupt.
 	TurnUpset     bool     `json:"turn_upset,omitempty"`
+	// Stopped is set when the person interrupted the model and has not
+	// typed since: a correction next is an intervention.
+	Stopped bool `json:"stopped,omitempty"`
 	LastCall      uint64   `json:"last_call,omitempty"`
 	CallRun       int      `json:"call_run,omitempty"`
 	LastInterrupt string   `json:"last_interrupt,omitempty"`
@@ -241,7 +244,8 @@ func (t Tracker) Observe(e transcript.Entry) {
 			t.add("no_resolution")
 			s.Pending = false
 		}
-		s.TurnUpset, s.LastFailed = false, false
+		stopped := s.Stopped
+		s.TurnUpset, s.LastFailed, s.Stopped = false, false, false
 		if e.Command == "/stash" {
 			t.add("user_intervention")
 		}
@@ -260,6 +264,10 @@ func (t Tracker) Observe(e transcript.Entry) {
 			t.add("user_negation")
 			s.TurnUpset = true
 		}
+		if stopped && s.TurnUpset {
+			// Esc, then "no, …": the person stepped in to change course.
+			t.add("user_intervention")
+		}
 		h := hash(w)
 		for _, p := range s.Prompts {
 			if p == h {
@@ -274,7 +282,7 @@ func (t Tracker) Observe(e transcript.Entry) {
 	case transcript.Meta:
 		if e.Interrupted {
 			t.add("request_interrupted")
-			s.TurnUpset = true
+			s.TurnUpset, s.Stopped = true, true
 			if s.LastInterrupt != "" && e.Timestamp != "" && gap(s.LastInterrupt, e.Timestamp) < 60*time.Second {
 				t.add("interrupt_cascade")
 			}

@@ -46,6 +46,8 @@ func TestSignals(t *testing.T) {
 		{"curse and negation", []transcript.Entry{prompt("no, that didn't work, wtf", "")}, 1, false, map[string]int{"user_curse": 1, "user_negation": 1}, "ROUGH"},
 		{"repeated question", []transcript.Entry{prompt("Why does  CI fail?", ""), prompt("why does ci fail?", "")}, 2, false, map[string]int{"repeated_question": 1}, "OK"},
 		{"long silence", []transcript.Entry{prompt("a", "2026-11-21T10:00:00Z"), prompt("b", "2026-11-21T10:11:00Z")}, 2, false, map[string]int{"long_silence": 1}, "OK"},
+		{"stopped and corrected is an intervention", []transcript.Entry{prompt("add the refund endpoint", ""), interrupt("2026-11-21T10:00:00Z"), prompt("no, not in the cart package, put it in payments", "")}, 2, false, map[string]int{"request_interrupted": 1, "user_negation": 1, "user_intervention": 1}, "BAD"},
+		{"stopped and gone on is no intervention", []transcript.Entry{prompt("add the refund endpoint", ""), interrupt("2026-11-21T10:00:00Z"), prompt("also add a test", "")}, 2, false, map[string]int{"request_interrupted": 1}, "OK"},
 		{"stash is an intervention", []transcript.Entry{{Kind: transcript.Prompt, Command: "/stash", Text: "/stash"}}, 0, false, map[string]int{"user_intervention": 1}, "BAD"},
 		{"abandoned", []transcript.Entry{prompt("a", ""), result(false, "ok"), prompt("a", ""), prompt("b", ""), prompt("c", ""), prompt("still broken!", ""), result(true, "Exit code 1")}, 5, true, map[string]int{"exit_error": 1, "no_resolution": 1, "user_negation": 1, "repeated_question": 1, "session_abandoned": 1}, "BAD"},
 	}

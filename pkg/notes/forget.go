@@ -3,10 +3,10 @@ package notes
 import (
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/redact"
@@ -208,7 +208,7 @@ func dropEmptySection(lines []string, at int) []string {
 }
 
 // topicLink finds a link to a topic file beside the index: [T](name.md).
-var topicLink = regexp.MustCompile(`\]\(([A-Za-z0-9][A-Za-z0-9._-]*\.md)\)`)
+var topicLink = lazyregexp.New(`\]\(([A-Za-z0-9][A-Za-z0-9._-]*\.md)\)`)
 
 // linkedTopicFile is the topic file a fact links to, or "".
 func linkedTopicFile(fact string) string {
@@ -235,4 +235,82 @@ func writeScope(scope Scope, p store.Project, path string, data []byte) error {
 		return store.WriteFileIn(p.Root, path, data)
 	}
 	return store.WriteFileAtomic(path, data)
+}
+
+// Whole tells whether query names the fact whole (its words, any case or
+// spacing), not only a part of it.
+func (m Match) Whole(query string) bool {
+	return normalizeFact(m.Text) == normalizeFact(strings.TrimPrefix(strings.TrimSpace(query), "- "))
+}
+
+// forgottenFrom reads the section an archived fact was forgotten from,
+// out of its archive heading ("## 2026-11-20 10:00 UTC, from "## Queue": why").
+var forgottenFrom = lazyregexp.New(`^(?:## )?.*?, from "## (.*?)": `)
+
+// Restore brings a forgotten fact back: the one fact of the scope's
+// archive that query names goes back under the section it was forgotten
+// from (as Remember adds it), then leaves the archive with its heading.
+// Added first, removed after: a crash between leaves it in both.
+func Restore(e store.Env, scope Scope, p store.Project, query string) (ForgetResult, error) {
+	path, lockDir, err := Target(e, scope, p)
+	if err != nil {
+		return ForgetResult{}, err
+	}
+	archive := filepath.Join(filepath.Dir(path), "archive", "MEMORY.md")
+	if scope == Global {
+		archive = filepath.Join(e.ArchiveDir(), "MEMORY.md")
+	}
+	find := func() ([]Match, []string, error) {
+		data, err := readScope(scope, p, archive)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w %q: nothing was forgotten in %s", ErrNoFact, query, e.Tilde(path))
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		lines := strings.Split(string(data), "\n")
+		ms := match(archive, string(data), query)
+		for i := range ms {
+			if m := forgottenFrom.FindStringSubmatch(ms[i].Topic); m != nil {
+				ms[i].Topic = m[1]
+			}
+		}
+		return ms, lines, nil
+	}
+	ms, _, err := find()
+	switch {
+	case err != nil:
+		return ForgetResult{}, err
+	case len(ms) == 0:
+		return ForgetResult{}, fmt.Errorf("%w %q in %s", ErrNoFact, query, e.Tilde(archive))
+	case len(ms) > 1:
+		return ForgetResult{}, &AmbiguousError{Query: query, Matches: ms}
+	}
+	m := ms[0]
+	topic := m.Topic
+	if topic == "" {
+		topic = "Restored"
+	}
+	if _, err := rememberWith(e, scope, p, topic, m.Text, RememberOptions{Force: true}); err != nil {
+		return ForgetResult{}, err
+	}
+	unlock, err := store.Lock(lockDir)
+	if err != nil {
+		return ForgetResult{}, err
+	}
+	defer unlock()
+	ms, lines, err := find()
+	if err != nil || len(ms) != 1 {
+		return ForgetResult{Match: m, Archive: archive}, err // the archive changed meanwhile: the fact is back all the same
+	}
+	at := ms[0].Line - 1
+	from := at
+	if at > 0 && forgottenFrom.MatchString(strings.TrimSpace(lines[at-1])) {
+		from = at - 1
+		if from > 0 && strings.TrimSpace(lines[from-1]) == "" {
+			from--
+		}
+	}
+	lines = append(lines[:from], lines[at+1:]...)
+	return ForgetResult{Match: Match{Path: path, Topic: topic, Text: m.Text}, Archive: archive}, writeScope(scope, p, archive, []byte(strings.Join(lines, "\n")))
 }

@@ -169,7 +169,7 @@ func (w *jsonWriter) state(s *CaptureState) {
 	for _, b := range []struct {
 		name string
 		v    bool
-	}{{"pending", f.Pending}, {"last_failed", f.LastFailed}, {"turn_upset", f.TurnUpset}} {
+	}{{"pending", f.Pending}, {"last_failed", f.LastFailed}, {"turn_upset", f.TurnUpset}, {"stopped", f.Stopped}} {
 		if b.v {
 			w.key(b.name)
 			w.b = append(w.b, "true"...)
@@ -578,7 +578,7 @@ var (
 	processKeys = []string{"pid", "start"}
 	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
 		"calls", "failing", "title_open", "forked_at", "command_open", "automation_checked", "spawned_headless"}
-	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
+	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "stopped", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
 	hitKeys    = []string{"category", "score", "excerpt"}
 )
 
@@ -826,6 +826,8 @@ func readFrictionState(d *jsonread.Reader, f *friction.State) {
 				d.Bool(&f.LastFailed)
 			case "turn_upset":
 				d.Bool(&f.TurnUpset)
+			case "stopped":
+				d.Bool(&f.Stopped)
 			case "last_call":
 				d.Uint64(&f.LastCall)
 			case "call_run":

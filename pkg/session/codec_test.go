@@ -70,7 +70,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		c.Process.Start = r.Uint64()
 	}
 	s := &c.State
-	s.Friction = friction.State{Signals: intMap(), Pending: maybe(), LastFailed: maybe(), TurnUpset: maybe(), CallRun: r.Intn(3), LastInterrupt: pick(), LastTimestamp: pick()}
+	s.Friction = friction.State{Signals: intMap(), Pending: maybe(), LastFailed: maybe(), TurnUpset: maybe(), Stopped: maybe(), CallRun: r.Intn(3), LastInterrupt: pick(), LastTimestamp: pick()}
 	if maybe() {
 		s.Friction.LastCall = r.Uint64()
 	}

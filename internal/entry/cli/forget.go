@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/records"
@@ -15,7 +17,7 @@ import (
 )
 
 var cmdForget = &command.Command{
-	Name: "forget", Args: "--reason WHY [--global | --project] [--cwd DIR] [--json] FACT… | TYPE/NAME | CATEGORY/ID",
+	Name: "forget", Args: "--reason WHY [--yes] [--global | --project] [--cwd DIR] [--json] FACT… | TYPE/NAME | CATEGORY/ID | --restore FACT…",
 	Summary: "move a fact, a learned entry or a record to the archive, with the reason (nothing is deleted)",
 	Help: `Forgotten memory is no longer injected or recalled, and nothing is
 deleted: it moves to an archive, with the date and --reason.
@@ -25,7 +27,11 @@ deleted: it moves to an archive, with the date and --reason.
   MEMORY.md and, in a repository, the project's are searched. It moves to
   archive/MEMORY.md beside it (for the project's, committed with the
   repository), with a topic file it links to. When several facts match,
-  they are listed and nothing changes: say more of the fact.
+  they are listed and nothing changes: say more of the fact. When the
+  one fact that matches holds FACT only in part, ccmem asks first (at a
+  terminal; elsewhere it says so and changes nothing; --yes forgets it).
+  --restore FACT… puts a forgotten fact back under the section it was
+  forgotten from.
 - TYPE/NAME: the learned entry learned/TYPE/NAME.md (user, feedback,
   project or reference), which moves to the store's archive/TYPE/.
 - CATEGORY/ID: the project record, archived as ` + "`ccmem record archive`" + ` does.`,
@@ -35,6 +41,8 @@ deleted: it moves to an archive, with the date and --reason.
 		project := fs.Bool("project", false, "only the project's MEMORY.md")
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the result as JSON")
+		yes := fs.Bool("yes", false, "forget the one fact that matches even when it holds FACT only in part")
+		restore := fs.Bool("restore", false, "put the forgotten fact FACT… back where it was")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.Exclusive(fs, "global", "project"); err != nil {
 				return err
@@ -42,10 +50,13 @@ deleted: it moves to an archive, with the date and --reason.
 			if len(args) == 0 {
 				return command.Usagef(`for example: ccmem forget --reason "we moved to Kafka" use Postgres for the queue`, "forget needs what to forget")
 			}
+			if *restore {
+				return restoreFact(c, forgetArgs{what: strings.Join(args, " "), global: *global, project: *project, cwd: *cwd, asJSON: *asJSON})
+			}
 			if strings.TrimSpace(*reason) == "" {
 				return command.Usagef(`add --reason "…": the archive keeps why`, "forget needs --reason")
 			}
-			return runForget(c, forgetArgs{strings.Join(args, " "), *reason, *global, *project, *cwd, *asJSON, len(args) == 1})
+			return runForget(c, forgetArgs{strings.Join(args, " "), *reason, *global, *project, *cwd, *asJSON, len(args) == 1, *yes})
 		}
 	},
 }
@@ -55,6 +66,7 @@ type forgetArgs struct {
 	global, project   bool
 	cwd               string
 	asJSON, singleArg bool
+	yes               bool
 }
 
 func runForget(c *command.Ctx, a forgetArgs) error {
@@ -106,18 +118,21 @@ func forgetRecord(c *command.Ctx, category, id string, a forgetArgs) error {
 	return nil
 }
 
-func forgetFact(c *command.Ctx, a forgetArgs) error {
-	type place struct {
-		scope notes.Scope
-		p     store.Project
-	}
+// place is a MEMORY.md a fact may be in: global, or a project's.
+type place struct {
+	scope notes.Scope
+	p     store.Project
+}
+
+// factPlaces are the MEMORY.md files a forget looks in.
+func factPlaces(c *command.Ctx, a forgetArgs) ([]place, error) {
 	var places []place
 	var p store.Project
 	var perr error
 	if !a.global {
 		p, perr = projectHere(c, a.cwd)
 		if a.project && perr != nil {
-			return perr
+			return nil, perr
 		}
 	}
 	if !a.project {
@@ -125,6 +140,46 @@ func forgetFact(c *command.Ctx, a forgetArgs) error {
 	}
 	if !a.global && perr == nil && (p.Git || a.project) {
 		places = append(places, place{notes.Project, p})
+	}
+	return places, nil
+}
+
+// restoreFact puts a forgotten fact back where it was.
+func restoreFact(c *command.Ctx, a forgetArgs) error {
+	places, err := factPlaces(c, a)
+	if err != nil {
+		return err
+	}
+	var lastErr error
+	for _, pl := range places {
+		res, err := notes.Restore(c.Env, pl.scope, pl.p, a.what)
+		var amb *notes.AmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			return ambiguous(c, a.what, amb.Matches)
+		case errors.Is(err, notes.ErrNoFact):
+			lastErr = err
+			continue
+		case err != nil:
+			return err
+		}
+		if a.asJSON {
+			return c.PrintJSON(map[string]string{"restored": res.Text, "to": res.Path, "topic": res.Topic})
+		}
+		fmt.Fprintf(c.Stdout, "restored \"%s\" under \"## %s\" in %s\n", res.Text, res.Topic, c.Env.Tilde(res.Path))
+		return nil
+	}
+	if lastErr == nil {
+		lastErr = fmt.Errorf("no forgotten fact matches %q", a.what)
+	}
+	return command.WithHint(lastErr, "the archive lists what was forgotten: ~/.claude/ccmem/archive/MEMORY.md, or the repository's .claude/memory/archive/MEMORY.md")
+}
+
+func forgetFact(c *command.Ctx, a forgetArgs) error {
+	var places []place
+	places, err := factPlaces(c, a)
+	if err != nil {
+		return err
 	}
 	// Look first, then forget in the one place that holds the fact.
 	var found []notes.Match
@@ -152,6 +207,19 @@ func forgetFact(c *command.Ctx, a forgetArgs) error {
 		return command.WithHint(fmt.Errorf("no fact matches %q in %s", a.what, strings.Join(where, " or ")), "`ccmem show` prints the facts sessions get")
 	case len(found) > 1:
 		return ambiguous(c, a.what, found)
+	case !found[0].Whole(a.what) && !a.yes:
+		// "payment" is a word of the fact, not the fact: ask first.
+		m := found[0]
+		if !hookio.IsTerminal(c.P.Stdin) {
+			fmt.Fprintf(c.Stderr, "ccmem: %q is only part of the fact %q (%s:%d); nothing was forgotten\n", a.what, m.Text, c.Env.Tilde(m.Path), m.Line)
+			return command.WithHint(errors.New("forget it by its whole text, or add --yes"), "ccmem forget --reason \""+a.reason+"\" \""+m.Text+"\"")
+		}
+		fmt.Fprintf(c.Stdout, "forget %q (%s:%d)? [y/N] ", m.Text, c.Env.Tilde(m.Path), m.Line)
+		line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintln(c.Stdout, "nothing was forgotten")
+			return nil
+		}
 	}
 	res, err := notes.Forget(c.Env, at.scope, at.p, a.what, a.reason)
 	var amb *notes.AmbiguousError
