@@ -7,6 +7,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/session"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,7 +71,7 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 			}
 		}
 	}
-	section("Facts", capped(MergeNearDuplicates(facts), maxFacts, "facts"))
+	section("Facts", capped(MergeNearDuplicates(LatestPerKey(facts)), maxFacts, "facts"))
 	var briefing []string
 	if !opts.Briefing {
 		// Private: only on request.
@@ -79,7 +80,15 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	}
 	section("Briefing", briefing)
 	var prefs, decisions, constraints []string
-	for _, rf := range records.List(p.Root) {
+	// Oldest first, so that the newest of two saying the same is kept.
+	files := records.List(p.Root)
+	slices.SortStableFunc(files, func(a, b records.File) int {
+		if a.Record == nil || b.Record == nil {
+			return 0
+		}
+		return strings.Compare(a.Record.UpdatedAt, b.Record.UpdatedAt)
+	})
+	for _, rf := range files {
 		r := rf.Record
 		if rf.Err != nil || r == nil || r.RecordStatus != records.StatusActive {
 			continue
@@ -87,7 +96,9 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 		text := func(k string) string { s, _ := r.Content[k].(string); return textfmt.OneLine(s) }
 		switch r.Category {
 		case "preference":
-			if text("strength") == "strong" || r.Confidence >= 0.8 {
+			// Strong, or held with confidence; a soft preference is a
+			// leaning, never the team's rule, whatever its confidence.
+			if st := text("strength"); st == "strong" || st != "soft" && r.Confidence >= 0.8 {
 				prefs = append(prefs, fmt.Sprintf("- %s: %s", textfmt.OneLine(r.Title), text("value")))
 			}
 		case "decision":
@@ -100,12 +111,14 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 			}
 		}
 	}
-	for _, l := range [][]string{prefs, decisions, constraints} {
+	tidy := func(l []string) []string {
+		l = MergeNearDuplicates(LatestPerKey(l))
 		sort.Strings(l)
+		return l
 	}
-	section("Preferences", capped(MergeNearDuplicates(prefs), maxRecordLines, "preferences"))
-	section("Decisions", capped(MergeNearDuplicates(decisions), maxRecordLines, "decisions"))
-	section("Constraints", capped(MergeNearDuplicates(constraints), maxRecordLines, "constraints"))
+	section("Preferences", capped(tidy(prefs), maxRecordLines, "preferences"))
+	section("Decisions", capped(tidy(decisions), maxRecordLines, "decisions"))
+	section("Constraints", capped(tidy(constraints), maxRecordLines, "constraints"))
 	var episodes []string
 	if !opts.Episodes {
 		// Private: only on request.
@@ -140,10 +153,33 @@ func capped(lines []string, n int, what string) []string {
 	return append(lines[:n:n], fmt.Sprintf("- … %d more %s in the project's memory (ccmem injects them at session start)", len(lines)-n, what))
 }
 
+// LatestPerKey keeps, of lines that set the same key ("- Timezone: EST",
+// then "- Timezone: PST (moved)"), only the last — lines come oldest
+// first — at its place: two values of one setting are never both stated.
+// A key is the words before the first ": ", five at most, any case.
+func LatestPerKey(lines []string) []string {
+	last := map[string]int{}
+	keys := make([]string, len(lines))
+	for i, l := range lines {
+		k, _, ok := strings.Cut(strings.TrimPrefix(l, "- "), ": ")
+		if ok && k != "" && len(strings.Fields(k)) <= 5 && !strings.ContainsAny(k, "`[(") {
+			keys[i] = strings.ToLower(strings.Join(strings.Fields(k), " "))
+			last[keys[i]] = i
+		}
+	}
+	var out []string
+	for i, l := range lines {
+		if keys[i] == "" || last[keys[i]] == i {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // MergeNearDuplicates keeps one of each group of lines that say nearly the
 // same thing — most of their words in common (a Jaccard overlap of 0.75 of
 // their search terms, 3 or more each) — at the place of the first, in the
-// words of the longest (it usually says the most).
+// words of the last (lines come oldest first: the newest wording).
 func MergeNearDuplicates(lines []string) []string {
 	type kept struct {
 		text  string
@@ -155,9 +191,7 @@ func MergeNearDuplicates(lines []string) []string {
 		merged := false
 		for i := range out {
 			if nearSame(out[i].terms, terms) {
-				if len(l) > len(out[i].text) {
-					out[i].text = l
-				}
+				out[i].text, out[i].terms = l, terms
 				merged = true
 				break
 			}

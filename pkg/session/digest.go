@@ -301,7 +301,8 @@ func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
 		return
 	}
 	f, ok := d.Failing[key]
-	if !ok {
+	if !ok || !sameTarget(f.Cmd, cmd) {
+		// "go test ./b" passing fixes no failure of "go test ./a".
 		c.ranSince(key, cmd)
 		return
 	}
@@ -375,6 +376,26 @@ func commandKey(cmd string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// sameTarget tells whether two runs of one command (see commandKey) ran it
+// on the same things: the words of their last step that are not options
+// are the same ("make codegen && make build" and "make build"; "go test
+// -count=1 ./a" and "go test ./a"; not "go test ./a" and "go test ./b").
+func sameTarget(a, b string) bool {
+	args := func(cmd string) string {
+		if i := strings.LastIndex(cmd, "&& "); i >= 0 {
+			cmd = cmd[i+3:]
+		}
+		var words []string
+		for _, w := range strings.Fields(cmd) {
+			if !strings.HasPrefix(w, "-") && !(len(words) == 0 && strings.Contains(w, "=")) {
+				words = append(words, w)
+			}
+		}
+		return strings.Join(words, " ")
+	}
+	return args(a) == args(b)
 }
 
 // NormalCommand is a shell command with what varies between runs taken

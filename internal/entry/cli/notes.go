@@ -19,7 +19,7 @@ import (
 )
 
 var cmdConsolidate = &command.Command{
-	Name: "consolidate", Args: "[--cwd DIR] [--briefing] [--episodes] [--learned] [--dry-run] [--json]",
+	Name: "consolidate", Args: "[--cwd DIR] [--briefing] [--episodes] [--learned] [--write] [--json]",
 	Summary: "write the project's team memory into CLAUDE.md between MEMORY:START/END",
 	Help: `Writes the section between <!-- MEMORY:START --> and <!-- MEMORY:END --> in
 the repository's CLAUDE.md, which is committed and read by the team. By
@@ -29,12 +29,15 @@ constraints. What lives in your private store goes in only when you ask:
 the project briefing (--briefing), your own sessions (--episodes: the last
 5, without links into your store) and the entries learned from your Claude
 Code memory (--learned).
-When the markers are absent only that section is added (and CLAUDE.md is
+Without --write it only shows the section and whether CLAUDE.md would
+change: a committed file is written when you say so. With --write, when
+the markers are absent only that section is added (and CLAUDE.md is
 created when missing). Nothing outside the markers ever changes, and a
 second run with the same memory changes nothing.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)
-		dryRun := fs.Bool("dry-run", false, "say whether CLAUDE.md would change, and print the section")
+		write := fs.Bool("write", false, "write the section into CLAUDE.md (without it: only show it)")
+		preview := fs.Bool("dry-run", false, "only show the section and whether CLAUDE.md would change (the default)")
 		asJSON := fs.Bool("json", false, "print the result as JSON")
 		var opts notes.ConsolidateOptions
 		fs.BoolVar(&opts.Briefing, "briefing", false, "also the project briefing (from your private store)")
@@ -44,7 +47,10 @@ second run with the same memory changes nothing.`,
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			return runConsolidate(c, *cwd, opts, *dryRun, *asJSON)
+			if *write && *preview {
+				return command.Usagef("--write writes it; without it, ccmem only shows it", "--write and --dry-run cannot go together")
+			}
+			return runConsolidate(c, *cwd, opts, !*write, *asJSON)
 		}
 	},
 }
@@ -68,7 +74,7 @@ func runConsolidate(c *command.Ctx, cwd string, opts notes.ConsolidateOptions, d
 	case !res.Changed:
 		fmt.Fprintf(c.Stdout, "%s is up to date\n", c.Env.Tilde(res.Path))
 	case dryRun:
-		fmt.Fprintf(c.Stdout, "dry run: %s would change\n", c.Env.Tilde(res.Path))
+		fmt.Fprintf(c.Stdout, "%s would change: `ccmem consolidate --write` writes it (CLAUDE.md is committed: the team reads it)\n", c.Env.Tilde(res.Path))
 	case res.Created:
 		fmt.Fprintf(c.Stdout, "created %s with the memory section\n", c.Env.Tilde(res.Path))
 	default:

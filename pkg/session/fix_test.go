@@ -1,0 +1,56 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+)
+
+// TestFixIsTheSameRun: a failing command is fixed only by a run on the
+// same things (another package passing fixes nothing), the fix's note
+// names what ran in between, and an error's line is the one that says
+// why, not make's recap.
+func TestFixIsTheSameRun(t *testing.T) {
+	w := newCaptureWorld(t)
+	n := 0
+	step := func(cmd, out string, failed bool) string {
+		n++
+		id := fmt.Sprintf("t%d", n)
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":"m%s","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":%q}}]}}`+"\n"+
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":%q}]}}`, id, id, cmd, id, failed, out)
+	}
+	lines := []string{
+		`{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"fix the build"}}`,
+		step("go test ./a/...", "--- FAIL: TestA\nFAIL", true),
+		step("go test ./b/...", "ok", false),
+		step("make build", "api.go:3: undefined: pb.Order\nmake: *** [Makefile:2: build] Error 1", true),
+		step("make codegen", "ok", false),
+		step("make build", "ok", false),
+		step("go test ./a/...", "ok", false),
+	}
+	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+	c := w.capture(t, "s1")
+	var fixes, failures []Note
+	for _, x := range c.Digest.Notes {
+		switch x.Kind {
+		case NoteFix:
+			fixes = append(fixes, x)
+		case NoteFailure:
+			failures = append(failures, x)
+		}
+	}
+	if len(failures) != 2 || failures[1].Text != "api.go:3: undefined: pb.Order" {
+		t.Fatalf("failures: %+v", failures)
+	}
+	if len(fixes) != 2 {
+		t.Fatalf("fixes: %+v", fixes)
+	}
+	if fixes[0].Cmd != "make build" || fixes[0].Text != "failed at turn 1; succeeded after `make codegen` ran" || strings.Join(fixes[0].After, ",") != "make codegen" {
+		t.Errorf("the build's fix: %+v", fixes[0])
+	}
+	if fixes[1].Cmd != "go test ./a/..." || strings.Contains(fixes[1].Text, "./b/") {
+		t.Errorf("the test's fix names another run: %+v", fixes[1])
+	}
+}
