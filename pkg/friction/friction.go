@@ -55,10 +55,10 @@ type State struct {
 	LastFailed bool `json:"last_failed,omitempty"`
 	// TurnUpset is set when the current turn's prompt was a negation, a
 	// curse or an interrupt.
-	TurnUpset     bool     `json:"turn_upset,omitempty"`
+	TurnUpset bool `json:"turn_upset,omitempty"`
 	// Stopped is set when the person interrupted the model and has not
 	// typed since: a correction next is an intervention.
-	Stopped bool `json:"stopped,omitempty"`
+	Stopped       bool     `json:"stopped,omitempty"`
 	LastCall      uint64   `json:"last_call,omitempty"`
 	CallRun       int      `json:"call_run,omitempty"`
 	LastInterrupt string   `json:"last_interrupt,omitempty"`

@@ -193,7 +193,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "forget", Title: "Forget a memory",
-				Description: "Only when the user asks to forget something: moves a fact of a MEMORY.md (give its words), a learned entry (TYPE/NAME) or a project record (CATEGORY/ID) to the archive, with the reason; nothing is deleted, and it is no longer injected or recalled. When several facts match, they are listed and nothing changes: ask the user which one.",
+				Description: "Only when the user asks to forget something: moves a fact of a MEMORY.md (give its words), a learned entry (TYPE/NAME) or a project record (CATEGORY/ID) to the archive, with the reason; nothing is deleted, and it is no longer injected or recalled. When several facts match, they are listed and nothing changes: ask the user which one. Words that are only part of the one fact that matches change nothing either: the answer quotes the whole fact; confirm it with the user and give it whole.",
 				InputSchema: schema(`{"type":"object","properties":{"what":{"type":"string","description":"the fact's words, TYPE/NAME of a learned entry, or CATEGORY/ID of a record"},"reason":{"type":"string","description":"why, in the user's words (kept in the archive)"},"scope":{"type":"string","enum":["global","project"],"description":"where a fact is: global or project (default: both are searched)"}},"required":["what","reason"],"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct{ What, Reason, Scope string }

@@ -207,7 +207,11 @@ func TestMCPForgetAndReview(t *testing.T) {
 	if _, err := call("remember", `{"fact":"the staging database is heron-7"}`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := call("forget", `{"what":"staging database is heron-7","reason":"we moved to heron-8"}`)
+	// Part of the fact: nothing changes, and the answer quotes it whole.
+	if got, err := call("forget", `{"what":"staging database is heron-7","reason":"we moved to heron-8"}`); err == nil || !strings.Contains(got+err.Error(), `"the staging database is heron-7"`) {
+		t.Fatalf("forget of part of a fact: %q %v", got, err)
+	}
+	got, err := call("forget", `{"what":"the staging database is heron-7","reason":"we moved to heron-8"}`)
 	if err != nil || !strings.Contains(got, "forgot") {
 		t.Fatalf("forget: %q %v", got, err)
 	}
