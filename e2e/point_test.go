@@ -61,8 +61,9 @@ func TestRecallCarriesWhatWasSaid(t *testing.T) {
 }
 
 // TestPreToolUseCarriesTheRule: a Bash call whose command a learned
-// feedback entry bears on carries that rule into the next request; a call
-// no rule bears on carries nothing.
+// feedback entry bears on carries that rule into the next request — the
+// one with the call's result: after the command ran; a call no rule bears
+// on carries nothing.
 func TestPreToolUseCarriesTheRule(t *testing.T) {
 	w := newWorld(t, nil)
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "dry-run.md"),
@@ -81,6 +82,17 @@ func TestPreToolUseCarriesTheRule(t *testing.T) {
 	got := w.contextAfter(n, toolContext)
 	if !strings.Contains(got, "Never run database migrations without --dry-run first") {
 		t.Fatalf("the request after the Bash call lacks the rule:\n%s", got)
+	}
+	// Where it lands: only in a request that already carries the call's
+	// result — the model reads the rule after the command ran (which is
+	// why a rule that forbids a command holds it instead:
+	// TestAcceptedRuleHoldsTheFirstCall).
+	for _, r := range w.api.MessageRequests()[n:] {
+		for _, text := range r.Texts() {
+			if strings.Contains(text, toolContext) && toolResults(r) == 0 {
+				t.Errorf("the rule reached a request before the call's result")
+			}
+		}
 	}
 	command = "ls -la"
 	n = len(w.api.MessageRequests())
