@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // archiveFiles lists the files of a release archive (path → content).
@@ -101,7 +103,7 @@ func releaseSnapshot(t *testing.T) string {
 
 // hookNames are the binaries beside ccmem in an archive and in
 // /usr/lib/ccmem in a package: the seven hooks and ccmem-ui.
-var hookNames = []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart", "ccmem-ui"}
+var hookNames = append(claudecode.Binaries(), "ccmem-ui")
 
 // TestReleaseSnapshot: `make release-snapshot` (goreleaser) writes six
 // archives, each with ccmem, the seven hooks, ccmem-ui, README.md, LICENSE and NOTICE, the

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/dev/scriptapi"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 var (
@@ -51,7 +52,11 @@ func setup() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), "./cmd/ccmem", "./hooks/sessionstart", "./hooks/userpromptsubmit", "./hooks/stop", "./hooks/precompact", "./hooks/pretooluse", "./hooks/posttoolusefailure", "./hooks/subagentstart", "./cmd/ccmem-ui")
+	args := []string{"build", "-trimpath", "-o", binDir + string(filepath.Separator), "./cmd/ccmem", "./cmd/ccmem-ui"}
+	for _, h := range claudecode.Binaries() {
+		args = append(args, "./hooks/"+h)
+	}
+	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building ccmem: %v\n%s", err, out)

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // pluginFiles are the files of the repository that make it a plugin
@@ -41,7 +43,7 @@ func pluginCopy(t *testing.T, built bool) string {
 	}
 	if built {
 		copyFile(t, filepath.Join(binDir, "ccmem"), filepath.Join(dir, "bin", "ccmem"))
-		for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
+		for _, h := range claudecode.Binaries() {
 			copyFile(t, filepath.Join(binDir, h), filepath.Join(dir, "lib", "ccmem", h))
 		}
 	}
@@ -364,7 +366,7 @@ func releaseFiles(t *testing.T, version string) map[string][]byte {
 	add("README.md", "../README.md", 0o644)
 	add("LICENSE", "../LICENSE", 0o644)
 	add("NOTICE", "../NOTICE", 0o644)
-	for _, b := range []string{"ccmem", "sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart"} {
+	for _, b := range append([]string{"ccmem"}, claudecode.Binaries()...) {
 		add(b, filepath.Join(binDir, b), 0o755)
 	}
 	if err := tw.Close(); err != nil {

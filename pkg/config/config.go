@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io/fs"
 	"maps"
 	"math"
@@ -15,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"
 )
@@ -272,8 +272,8 @@ const (
 
 // Validate reports the first value out of its allowed range.
 func (c Config) Validate() error {
-	if c.BudgetChars < 1000 || c.BudgetChars > inject.MaxInline {
-		return fmt.Errorf("budget_chars must be between 1000 and %d, not %d", inject.MaxInline, c.BudgetChars)
+	if c.BudgetChars < 1000 || c.BudgetChars > claudecode.MaxInline {
+		return fmt.Errorf("budget_chars must be between 1000 and %d, not %d", claudecode.MaxInline, c.BudgetChars)
 	}
 	for _, f := range []struct {
 		name string
@@ -303,8 +303,8 @@ func (c Config) Validate() error {
 	if sum > 1.0001 {
 		return fmt.Errorf("shares add up to %.2f; they must add up to at most 1", sum)
 	}
-	if c.LineChars < 80 || c.LineChars > inject.MaxInline {
-		return fmt.Errorf("line_chars must be between 80 and %d, not %d", inject.MaxInline, c.LineChars)
+	if c.LineChars < 80 || c.LineChars > claudecode.MaxInline {
+		return fmt.Errorf("line_chars must be between 80 and %d, not %d", claudecode.MaxInline, c.LineChars)
 	}
 	if c.Deadline < 100*time.Millisecond || c.Deadline > MaxDeadline {
 		return fmt.Errorf("deadline must be between 100ms and %s, not %s", MaxDeadline, c.Deadline)
@@ -335,8 +335,8 @@ func (c Config) Validate() error {
 	if c.Recall.MaxItems < 0 || c.Recall.MaxItems > 20 {
 		return fmt.Errorf("recall.max_items must be between 0 and 20, not %d", c.Recall.MaxItems)
 	}
-	if c.Recall.MaxChars < 200 || c.Recall.MaxChars > inject.MaxInline {
-		return fmt.Errorf("recall.max_chars must be between 200 and %d, not %d", inject.MaxInline, c.Recall.MaxChars)
+	if c.Recall.MaxChars < 200 || c.Recall.MaxChars > claudecode.MaxInline {
+		return fmt.Errorf("recall.max_chars must be between 200 and %d, not %d", claudecode.MaxInline, c.Recall.MaxChars)
 	}
 	if c.Recall.MinScore < 0 || c.Recall.MinScore > 1000 || math.IsNaN(c.Recall.MinScore) {
 		return fmt.Errorf("recall.min_score must be between 0 and 1000, not %v", c.Recall.MinScore)
@@ -357,8 +357,8 @@ func (c Config) Validate() error {
 			return fmt.Errorf("guard.tools: %q is not a tool name (letters, digits and _, as Bash or mcp__server__tool)", t)
 		}
 	}
-	if c.Guard.SubagentChars != 0 && (c.Guard.SubagentChars < 200 || c.Guard.SubagentChars > inject.MaxInline) {
-		return fmt.Errorf("guard.subagent_chars must be 0 (no block) or between 200 and %d, not %d", inject.MaxInline, c.Guard.SubagentChars)
+	if c.Guard.SubagentChars != 0 && (c.Guard.SubagentChars < 200 || c.Guard.SubagentChars > claudecode.MaxInline) {
+		return fmt.Errorf("guard.subagent_chars must be 0 (no block) or between 200 and %d, not %d", claudecode.MaxInline, c.Guard.SubagentChars)
 	}
 	if c.Records.MaxRetained < 1 || c.Records.MaxRetained > 1000 {
 		return fmt.Errorf("records.max_retained must be between 1 and 1000, not %d", c.Records.MaxRetained)

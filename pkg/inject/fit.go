@@ -75,9 +75,6 @@ type Block struct {
 // come after, in their order.
 var priority = []string{"nudge", "global", "project", "briefing", "learned", "records", "episodes"}
 
-// MaxInline is the client's inline limit for injected context: a longer
-// value is spilled to a file and the model sees only a preview.
-const MaxInline = 10000
 
 // fitState is one section being fitted.
 type fitState struct {

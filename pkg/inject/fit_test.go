@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"math/rand"
 	"regexp"
 	"strings"
@@ -72,7 +73,7 @@ func TestFitCutsLowestPriorityFirst(t *testing.T) {
 		sec("project", lines("project", 10, 50), 10),
 		sec("episodes", lines("episodes", 10, 50), 12),
 	}
-	full := Fit("# pre", secs, MaxInline)
+	full := Fit("# pre", secs, claudecode.MaxInline)
 	// Take away room for about 15 lines: episodes (10 lines) go entirely,
 	// then learned gives way; briefing, project and global are untouched.
 	b := Fit("# pre", secs, full.Chars-15*51)
@@ -100,7 +101,7 @@ func TestFitCutsLowestPriorityFirst(t *testing.T) {
 
 	// Tighter: only global keeps lines, everything else is a marker.
 	pre := textfmt.Chars("# pre")
-	g := Fit("# pre", secs[:1], MaxInline).Chars - pre
+	g := Fit("# pre", secs[:1], claudecode.MaxInline).Chars - pre
 	b = Fit("# pre", secs, pre+g+4*40)
 	if r := report(b, "global"); r.Shown != 10 {
 		t.Fatalf("global %+v, want whole", r)

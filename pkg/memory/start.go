@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io"
 	"io/fs"
 	"os"
@@ -173,7 +174,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		}
 		for _, l := range left {
 			note := inject.Neutralize(records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.cfg.Records))
-			if note != "" && textfmt.Chars(inj.Block.Text)+2+textfmt.Chars(note) <= inject.MaxInline {
+			if note != "" && textfmt.Chars(inj.Block.Text)+2+textfmt.Chars(note) <= claudecode.MaxInline {
 				inj.Block.Text += "\n\n" + note
 				inj.Block.Chars = textfmt.Chars(inj.Block.Text)
 			}

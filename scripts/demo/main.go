@@ -6,8 +6,8 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,10 +15,13 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/ccmem/ccmem/pkg/config"
-	"github.com/ccmem/ccmem/pkg/inject"
-	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/textfmt"
+
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/store"
 )
 
 //go:embed sample.txtar
@@ -97,26 +100,21 @@ func run() error {
 		}
 	}
 
-	payload := fmt.Sprintf(`{"session_id":"4b7c2d9e-demo","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`,
-		filepath.Join(home, ".claude", "projects", p.Key, "4b7c2d9e-demo.jsonl"), project)
+	payload := claudecode.Payload{SessionID: "4b7c2d9e-demo", TranscriptPath: filepath.Join(home, ".claude", "projects", p.Key, "4b7c2d9e-demo.jsonl"),
+		Cwd: project, HookEventName: "SessionStart", Source: "startup"}.JSON()
 	cmd := exec.Command(startHook)
 	cmd.Env = env
 	cmd.Dir = project
-	cmd.Stdin = strings.NewReader(payload)
+	cmd.Stdin = bytes.NewReader(payload)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return fmt.Errorf("sessionstart: %v", err)
 	}
-	var hook struct {
-		HookSpecificOutput struct {
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
+	block := claudecode.ParseOutput(out).AddedContext()
+	if block == "" {
+		return fmt.Errorf("sessionstart printed no block: %q", textfmt.Shorten(string(out), 200))
 	}
-	if err := json.Unmarshal(out, &hook); err != nil {
-		return fmt.Errorf("sessionstart printed something that is not hook JSON: %v", err)
-	}
-	block := hook.HookSpecificOutput.AdditionalContext
 	// The sample has every kind of memory: a block without one of them
 	// means the sample and the code disagree, and the demo says so.
 	for _, title := range []string{"# Global memory", "# Learned memories", "# Project briefing", "# Project memory", "# Project records", "# Recent sessions"} {
@@ -133,7 +131,7 @@ func run() error {
 	fmt.Println(rule)
 	chars := len(utf16.Encode([]rune(block)))
 	fmt.Printf("injected: %d characters of the %d budget (budget_chars); Claude Code's inline limit is %d.\n",
-		chars, config.Default().BudgetChars, inject.MaxInline)
+		chars, config.Default().BudgetChars, claudecode.MaxInline)
 
 	show := exec.Command(filepath.Join(bin, "ccmem"), "show", "--cwd", project)
 	show.Env = env

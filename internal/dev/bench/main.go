@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/search"
 )
 
@@ -121,7 +122,7 @@ func yearRow(o options) error {
 // binaries are the built binaries the rows run: ccmem and every hook.
 func (o *options) binaries() []string {
 	out := []string{o.ccm}
-	for _, h := range []string{"sessionstart", "userpromptsubmit", "stop", "precompact", "pretooluse", "posttoolusefailure", "subagentstart", "ccmem-ui"} {
+	for _, h := range append(claudecode.Binaries(), "ccmem-ui") {
 		out = append(out, filepath.Join(o.hookDir, h))
 	}
 	return out

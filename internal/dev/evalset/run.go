@@ -2,7 +2,6 @@ package evalset
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/dev/baseline"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -502,11 +502,5 @@ func carries(text string, facts []string) bool {
 
 // contextOf is the additionalContext of a hook's JSON output.
 func contextOf(out string) string {
-	var o struct {
-		H struct {
-			C string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}
-	_ = json.Unmarshal([]byte(out), &o)
-	return o.H.C
+	return claudecode.ParseOutput([]byte(out)).AddedContext()
 }

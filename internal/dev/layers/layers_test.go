@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 const module = "github.com/ccmem/ccmem/"
@@ -84,7 +84,7 @@ func TestHooksLinkOnlyWhatTheyNeed(t *testing.T) {
 	forbidden := []string{module + "internal/service/install", module + "internal/service/settings", module + "internal/service/doctor",
 		module + "scripts", module + "internal/entry/cli", module + "internal/entry/ui", module + "internal/entry/mcp", module + "internal/dev/"}
 	bins := []string{module + "cmd/ccmem"}
-	for _, h := range registration.Hooks {
+	for _, h := range claudecode.Hooks {
 		bins = append(bins, module+"hooks/"+h.Binary)
 	}
 	for _, b := range bins {

@@ -49,6 +49,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // secrets are planted in transcripts, facts, silo memories and records;
@@ -121,10 +123,11 @@ func newTorture(seed int64) (*torture, error) {
 	t := &torture{dir: dir, bin: filepath.Join(dir, "bin"), hooks: filepath.Join(dir, "lib"),
 		home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"), other: filepath.Join(dir, "other"), r: rand.New(rand.NewSource(seed)),
 		memories: map[string]string{}, forgetting: map[string]bool{}, scoped: map[string]bool{}, evil: filepath.Join(dir, "evil")}
-	for _, b := range []struct{ out, pkg string }{
-		{t.bin, "./cmd/ccmem"}, {t.hooks, "./hooks/sessionstart"}, {t.hooks, "./hooks/stop"}, {t.hooks, "./hooks/precompact"}, {t.hooks, "./hooks/userpromptsubmit"},
-		{t.hooks, "./hooks/pretooluse"}, {t.hooks, "./hooks/posttoolusefailure"}, {t.hooks, "./hooks/subagentstart"},
-	} {
+	builds := []struct{ out, pkg string }{{t.bin, "./cmd/ccmem"}}
+	for _, h := range claudecode.Binaries() {
+		builds = append(builds, struct{ out, pkg string }{t.hooks, "./hooks/" + h})
+	}
+	for _, b := range builds {
 		if out, err := exec.Command("go", "build", "-o", b.out+"/", b.pkg).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building %s: %v\n%s", b.pkg, err, out)
 		}
@@ -328,8 +331,12 @@ func appendLine(path, text string) {
 }
 
 func payload(sid, transcript, cwd, hook string) string {
-	event := map[string]string{"stop": "Stop", "precompact": "PreCompact", "sessionstart": "SessionStart", "userpromptsubmit": "UserPromptSubmit",
-		"pretooluse": "PreToolUse", "posttoolusefailure": "PostToolUseFailure", "subagentstart": "SubagentStart"}[hook]
+	event := ""
+	for _, h := range claudecode.Hooks {
+		if h.Binary == hook {
+			event = h.Event
+		}
+	}
 	// The tool hooks get a call: a command that names planted memory, and
 	// an error.
 	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto",`+
@@ -720,13 +727,7 @@ func (t *torture) context(hook, dir, prompt string) string {
 		in = strings.TrimSuffix(in, "}") + fmt.Sprintf(`,"prompt":%q}`, prompt)
 	}
 	out, _ := t.cmd(hook, strings.NewReader(in)).Output()
-	var o struct {
-		HookSpecificOutput struct {
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}
-	json.Unmarshal(out, &o)
-	return o.HookSpecificOutput.AdditionalContext
+	return claudecode.ParseOutput(out).AddedContext()
 }
 
 // guarded checks the guard index against its sources, after kills may

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,7 +148,7 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		// a plugin cannot, the command on PATH and the status line.
 		plugin = true
 		rep, err = install.PluginCommand(o)
-		rep.Notes = append([]string{"the ccmem plugin (" + registration.PluginID + ") is enabled: its hooks and MCP server do the work (registering them here too would run each twice); install added what a plugin cannot, the `ccmem` command and the status line"}, rep.Notes...)
+		rep.Notes = append([]string{"the ccmem plugin (" + claudecode.PluginID + ") is enabled: its hooks and MCP server do the work (registering them here too would run each twice); install added what a plugin cannot, the `ccmem` command and the status line"}, rep.Notes...)
 	}
 	if err != nil {
 		return err

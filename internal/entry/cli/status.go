@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -55,31 +54,9 @@ func statusLine(c *command.Ctx) error {
 	hookio.TuneGC() // a millisecond process, as a hook is
 	// The client's JSON names the session's folders: their silos, where
 	// its memory is written, are always checked.
-	type input struct {
-		Cwd       string `json:"cwd"`
-		Workspace struct {
-			CurrentDir string `json:"current_dir"`
-			ProjectDir string `json:"project_dir"`
-		} `json:"workspace"`
-	}
-	// One JSON value, at most 1 MB, within statusInputWait: a client that
-	// keeps stdin open after it (or sends nothing) is not waited on.
-	got := make(chan input, 1)
-	go func() {
-		var v input
-		_ = json.NewDecoder(io.LimitReader(c.P.Stdin, 1<<20)).Decode(&v)
-		got <- v
-	}()
-	var in input
-	select {
-	case in = <-got:
-	case <-time.After(statusInputWait):
-	}
 	var focus []string
-	for _, d := range []string{in.Cwd, in.Workspace.CurrentDir, in.Workspace.ProjectDir} {
-		if d != "" {
-			focus = append(focus, store.Slug(d))
-		}
+	for _, d := range claudecode.ReadStatusInput(c.P.Stdin, statusInputWait).Folders() {
+		focus = append(focus, store.Slug(d))
 	}
 	var parts []string
 	if st, err := learn.RefreshStatusLine(c, c.Env, focus); err == nil {
@@ -128,22 +105,4 @@ func runStatus(c *command.Ctx, asJSON bool) error {
 	}
 	fmt.Fprintf(c.Stdout, "last capture     %s\n", last)
 	return nil
-}
-
-// drain reads and drops what the client sends a status line on stdin, so
-// its write never fails on a closed pipe; a terminal, or a pipe that stays
-// open, is not waited on for more than a moment.
-func drain(r io.Reader) {
-	if r == nil || hookio.IsTerminal(r) {
-		return
-	}
-	done := make(chan struct{})
-	go func() {
-		io.Copy(io.Discard, io.LimitReader(r, 1<<20))
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(100 * time.Millisecond):
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
+
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -86,7 +88,7 @@ func ccmemBinary() string {
 
 // turnOf is the turn a Stop or PreCompact hook runs after, from its input
 // and the client's process: the value that goes whole to capture.
-func turnOf(in hookio.Input, p hookio.Process, preCompact bool) session.Turn {
+func turnOf(in claudecode.Input, p hookio.Process, preCompact bool) session.Turn {
 	claude := proc.Claude(p.Getenv)
 	return session.Turn{
 		SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,

@@ -4,11 +4,12 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"io"
 	"time"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/version"
@@ -22,7 +23,7 @@ type run struct {
 	p       hookio.Process
 	env     store.Env
 	started time.Time
-	in      hookio.Input
+	in      claudecode.Input
 	// inErr is a problem with the input, which each hook handles its own way.
 	inErr error
 }
@@ -46,9 +47,9 @@ func begin(name, usage string, p hookio.Process) (r *run, code int) {
 		// Run as the plugin while `ccmem install` registered the same hooks
 		// in settings.json: those do the work; the plugin stands aside.
 		if name == "sessionstart" {
-			msg, _ := json.Marshal(map[string]string{"systemMessage": "ccmem is installed twice, as the " + registration.PluginID +
-				" plugin and with `ccmem install`; the plugin stands aside. Keep one: `ccmem uninstall` (the plugin then works alone) or `claude plugin uninstall " + registration.PluginID + "`."})
-			fmt.Fprintf(p.Stdout, "%s\n", msg)
+			msg, _ := claudecode.Output{SystemMessage: "ccmem is installed twice, as the " + claudecode.PluginID +
+				" plugin and with `ccmem install`; the plugin stands aside. Keep one: `ccmem uninstall` (the plugin then works alone) or `claude plugin uninstall " + claudecode.PluginID + "`."}.Encode()
+			p.Stdout.Write(msg)
 		}
 		return nil, 0
 	}

@@ -19,13 +19,6 @@ It prints nothing when there is nothing to add.
 `
 
 // promptOutput is the UserPromptSubmit hook's stdout.
-type promptOutput struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
-}
-
 // UserPromptSubmit is the body of the userpromptsubmit hook: silent unless
 // it has context to add; one stderr line and exit 1 on a problem (the
 // prompt still goes through); never 2, which would block the prompt.

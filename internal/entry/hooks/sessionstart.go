@@ -1,9 +1,7 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -30,18 +29,6 @@ JSON on stdin and prints the memory block to inject:
 Run "ccmem show" to see that block for a directory without Claude Code.
 CCMEM_DISABLE=1 (or "enabled: false" in config.yaml) makes it do nothing.
 `
-
-// startOutput is the SessionStart hook's stdout.
-type startOutput struct {
-	HookSpecificOutput startSpecific `json:"hookSpecificOutput"`
-	// SystemMessage shows the user why memory is incomplete, if it is.
-	SystemMessage string `json:"systemMessage,omitempty"`
-}
-
-type startSpecific struct {
-	HookEventName     string `json:"hookEventName"`
-	AdditionalContext string `json:"additionalContext"`
-}
 
 // SessionStart is the body of the sessionstart hook. It always injects what
 // it could read: a problem with the input, a file or the config is reported
@@ -78,18 +65,14 @@ func SessionStart(p hookio.Process) int {
 		if offer := commandOffer(p, r.env, r.in.Source); offer != "" {
 			msg = strings.TrimSpace(msg + "\n" + offer)
 		}
-		out := startOutput{
-			HookSpecificOutput: startSpecific{HookEventName: "SessionStart", AdditionalContext: inj.Block.Text},
-			SystemMessage:      msg,
-		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		out := claudecode.Context("SessionStart", inj.Block.Text)
+		out.SystemMessage = msg // why memory is incomplete, if it is
+		data, err := out.Encode()
+		if err != nil {
 			writeLine(p.Stderr, name+": encoding output: "+err.Error())
 			return 1
 		}
-		if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
+		if _, err := p.Stdout.Write(data); err != nil {
 			if line == "" {
 				writeLine(p.Stderr, name+": writing output: "+err.Error())
 			}

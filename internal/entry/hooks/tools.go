@@ -1,12 +1,12 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 
@@ -135,7 +135,7 @@ func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memo
 			}
 		}
 		if res.Hold != "" && event == "PreToolUse" {
-			return emit(p, name, holdOutput{HookSpecificOutput: holdDecision{HookEventName: event, PermissionDecision: "deny", PermissionDecisionReason: res.Hold}})
+			return emit(p, name, claudecode.Deny(res.Hold))
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
@@ -144,37 +144,20 @@ func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memo
 	})
 }
 
-// holdOutput holds a tool call: the client does not run it and gives the
-// model the reason instead of its result.
-type holdOutput struct {
-	HookSpecificOutput holdDecision `json:"hookSpecificOutput"`
-}
-
-type holdDecision struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason"`
-}
-
 // emitContext prints {"hookSpecificOutput":{"hookEventName":event,
 // "additionalContext":text}}.
 func emitContext(p hookio.Process, name, event, text string) int {
-	var out promptOutput
-	out.HookSpecificOutput.HookEventName = event
-	out.HookSpecificOutput.AdditionalContext = text
-	return emit(p, name, out)
+	return emit(p, name, claudecode.Context(event, text))
 }
 
 // emit prints a hook's output, one JSON object.
-func emit(p hookio.Process, name string, out any) int {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+func emit(p hookio.Process, name string, out claudecode.Output) int {
+	data, err := out.Encode()
+	if err != nil {
 		writeLine(p.Stderr, name+": encoding output: "+err.Error())
 		return 1
 	}
-	if _, err := p.Stdout.Write(buf.Bytes()); err != nil {
+	if _, err := p.Stdout.Write(data); err != nil {
 		writeLine(p.Stderr, name+": writing output: "+err.Error())
 		return 1
 	}

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -18,6 +17,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/service/install"
 	"github.com/ccmem/ccmem/internal/service/settings"
@@ -122,7 +124,7 @@ func (d *doctor) checkRegistrations() {
 		return
 	}
 	lib := install.LibDir(d.Prefix)
-	for _, h := range registration.Hooks {
+	for _, h := range claudecode.Hooks {
 		want := filepath.Join(lib, registration.Exe(h.Binary))
 		cmds := settings.Commands(root, h.Event, registration.Owned)
 		switch {
@@ -217,7 +219,7 @@ func (d *doctor) checkConfig() {
 
 func hookBinaries() []string {
 	var out []string
-	for _, h := range registration.Hooks {
+	for _, h := range claudecode.Hooks {
 		out = append(out, h.Binary)
 	}
 	return append(out, install.Helpers...)
@@ -373,56 +375,62 @@ func (d *doctor) dryRuns() {
 	repo := filepath.Join(tmp, "repo")
 	os.MkdirAll(repo, 0o700)
 	type run struct {
-		name, payload string
-		env           []string
-		check         func(stdout []byte) string
+		name    string
+		payload claudecode.Payload
+		env     []string
+		check   func(stdout []byte) string
 	}
+	// turn is a payload of a session in the throwaway repository.
+	turn := func(event string) claudecode.Payload {
+		return claudecode.Payload{SessionID: "doctor", TranscriptPath: transcript, Cwd: repo, HookEventName: event}
+	}
+	with := func(p claudecode.Payload, f func(*claudecode.Payload)) claudecode.Payload { f(&p); return p }
 	base := os.Environ()
 	runs := []run{
-		{"sessionstart", fmt.Sprintf(`{"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), base, func(out []byte) string {
-			var v struct {
-				H struct {
-					C string `json:"additionalContext"`
-				} `json:"hookSpecificOutput"`
-			}
-			if json.Unmarshal(out, &v) != nil || v.H.C == "" {
+		{"sessionstart", claudecode.Payload{Cwd: cwd, HookEventName: "SessionStart", Source: "startup"}, base, func(out []byte) string {
+			block := claudecode.ParseOutput(out).AddedContext()
+			if block == "" {
 				return "printed no memory block"
 			}
-			return fmt.Sprintf("%d characters injected", textfmt.Chars(v.H.C))
+			return fmt.Sprintf("%d characters injected", textfmt.Chars(block))
 		}},
-		{"stop", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, transcript, repo),
+		{"stop", turn("Stop"),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				if len(out) > 0 {
 					return "printed output (a Stop hook must be silent)"
 				}
 				return "checkpoint written"
 			}},
-		{"userpromptsubmit", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":"doctor"}`, transcript, repo),
+		{"userpromptsubmit", with(turn("UserPromptSubmit"), func(p *claudecode.Payload) { p.Prompt = "doctor" }),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				if len(out) > 0 {
 					return "printed context for a session with nothing to carry"
 				}
 				return "nothing to add"
 			}},
-		{"precompact", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreCompact","trigger":"manual"}`, transcript, repo),
+		{"precompact", with(turn("PreCompact"), func(p *claudecode.Payload) { p.Trigger = "manual" }),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				return fmt.Sprintf("%d bytes of compaction instructions", len(bytes.TrimSpace(out)))
 			}},
-		{"pretooluse", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"true"},"tool_use_id":"doctor"}`, transcript, repo),
+		{"pretooluse", with(turn("PreToolUse"), func(p *claudecode.Payload) {
+			p.ToolName, p.ToolInput, p.ToolUseID = "Bash", json.RawMessage(`{"command":"true"}`), "doctor"
+		}),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				if len(out) > 0 {
 					return "printed context for a call no rule bears on"
 				}
 				return "no rule bears on `true`"
 			}},
-		{"posttoolusefailure", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"doctor","error":"Exit code 1\ndoctor: no such failure"}`, transcript, repo),
+		{"posttoolusefailure", with(turn("PostToolUseFailure"), func(p *claudecode.Payload) {
+			p.ToolName, p.ToolInput, p.ToolUseID, p.Error = "Bash", json.RawMessage(`{"command":"false"}`), "doctor", "Exit code 1\ndoctor: no such failure"
+		}),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				if len(out) > 0 {
 					return "printed an earlier fix from an empty store"
 				}
 				return "no earlier fix"
 			}},
-		{"subagentstart", fmt.Sprintf(`{"session_id":"doctor","transcript_path":%q,"cwd":%q,"hook_event_name":"SubagentStart","agent_id":"doctor","agent_type":"general-purpose"}`, transcript, repo),
+		{"subagentstart", with(turn("SubagentStart"), func(p *claudecode.Payload) { p.AgentID, p.AgentType = "doctor", "general-purpose" }),
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				return fmt.Sprintf("%d bytes of context", len(bytes.TrimSpace(out)))
 			}},
@@ -436,7 +444,7 @@ func (d *doctor) dryRuns() {
 		cmd := exec.Command(path)
 		cmd.Env = r.env
 		cmd.Dir = cwd
-		cmd.Stdin = strings.NewReader(r.payload)
+		cmd.Stdin = bytes.NewReader(r.payload.JSON())
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()

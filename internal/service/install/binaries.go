@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ var Helpers = []string{"ccmem-ui"}
 // then the helpers.
 func libNames() []string {
 	var out []string
-	for _, h := range registration.Hooks {
+	for _, h := range claudecode.Hooks {
 		out = append(out, registration.Exe(h.Binary))
 	}
 	for _, h := range Helpers {

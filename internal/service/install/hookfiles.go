@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/config"
 )
 
@@ -16,7 +16,7 @@ const ExamplePrefix = "/home/you/.local"
 // PluginHooks is the plugin's hooks/hooks.json, and ExampleHooks the
 // repository's hooks.json.example (the settings.json fragment a person
 // can paste instead of running ccmem install): both written from the
-// registrations install makes (registration.Hooks, Matcher with the
+// registrations install makes (claudecode.Hooks, Matcher with the
 // default guard tools, HookTimeout), so the three cannot drift apart
 // (TestHookFilesAreGenerated).
 func PluginHooks() []byte {
@@ -36,13 +36,13 @@ func ExampleHooks() []byte {
 func hookFile(head string, command func(binary string) string, tail string) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n" + head + "  \"hooks\": {\n")
-	for i, h := range registration.Hooks {
+	for i, h := range claudecode.Hooks {
 		fmt.Fprintf(&b, "    %s: [\n      {\n", quote(h.Event))
 		if m := Matcher(h.Binary, config.DefaultGuardTools); m != "" {
 			fmt.Fprintf(&b, "        \"matcher\": %s,\n", quote(m))
 		}
 		fmt.Fprintf(&b, "        \"hooks\": [\n          {\"type\": \"command\", %s, \"timeout\": %d}\n        ]\n      }\n    ]", command(h.Binary), HookTimeout)
-		if i < len(registration.Hooks)-1 {
+		if i < len(claudecode.Hooks)-1 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")

@@ -6,6 +6,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"maps"
 	"os"
 	"path/filepath"
@@ -123,7 +124,7 @@ func Install(o Options) (Report, error) {
 			return nil, "", ErrPluginEnabled
 		}
 		var changes []settings.Change
-		for _, h := range registration.Hooks {
+		for _, h := range claudecode.Hooks {
 			c, err := settings.Ensure(root, settings.Hook{
 				Event: h.Event, Command: filepath.Join(lib, registration.Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
 				Matcher: Matcher(h.Binary, o.guardTools()),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,10 +28,10 @@ func TestPluginHooksMatchInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	hooks := root.Get("hooks")
-	if hooks == nil || len(hooks.Keys) != len(registration.Hooks) {
-		t.Fatalf("hooks/hooks.json registers %v, install registers %d hooks", hooks, len(registration.Hooks))
+	if hooks == nil || len(hooks.Keys) != len(claudecode.Hooks) {
+		t.Fatalf("hooks/hooks.json registers %v, install registers %d hooks", hooks, len(claudecode.Hooks))
 	}
-	for _, h := range registration.Hooks {
+	for _, h := range claudecode.Hooks {
 		groups := hooks.Get(h.Event)
 		if groups == nil || len(groups.Items) != 1 {
 			t.Fatalf("hooks/hooks.json lacks %s", h.Event)

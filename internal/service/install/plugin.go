@@ -2,15 +2,15 @@ package install
 
 import (
 	"errors"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 
 	"github.com/ccmem/ccmem/internal/service/settings"
 )
 
 // ErrPluginEnabled is returned by Install when the ccmem plugin is enabled:
 // its hooks would run twice.
-var ErrPluginEnabled = errors.New("the ccmem plugin (" + registration.PluginID + ") is enabled in these settings and registers the same hooks; ccmem install would run each of them twice, so it changed nothing")
+var ErrPluginEnabled = errors.New("the ccmem plugin (" + claudecode.PluginID + ") is enabled in these settings and registers the same hooks; ccmem install would run each of them twice, so it changed nothing")
 
 // PluginEnabled tells whether settings enable ccmem's plugin.
 func PluginEnabled(root *settings.Value) bool {
@@ -18,6 +18,6 @@ func PluginEnabled(root *settings.Value) bool {
 	if ep == nil || ep.Kind != settings.Object {
 		return false
 	}
-	v := ep.Get(registration.PluginID)
+	v := ep.Get(claudecode.PluginID)
 	return v != nil && v.Raw == "true"
 }

@@ -12,23 +12,9 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/store"
 )
-
-// Hooks are the hook binaries and the events they are registered for, in
-// the order install registers them.
-var Hooks = []struct{ Binary, Event string }{
-	{"sessionstart", "SessionStart"},
-	{"userpromptsubmit", "UserPromptSubmit"},
-	{"stop", "Stop"},
-	{"precompact", "PreCompact"},
-	{"pretooluse", "PreToolUse"},
-	{"posttoolusefailure", "PostToolUseFailure"},
-	{"subagentstart", "SubagentStart"},
-}
-
-// PluginID is ccmem's plugin as Claude Code names it (plugin@marketplace).
-const PluginID = "ccmem@ccmem"
 
 // Exe is a binary's file name on this system: with ".exe" on Windows.
 func Exe(name string) string {
@@ -82,7 +68,7 @@ func OwnedBy(dir string, names ...string) func(command string) bool {
 // PREFIX/lib/ccmem/), with or without ".exe".
 var Owned = func() func(string) bool {
 	var names []string
-	for _, h := range Hooks {
+	for _, h := range claudecode.Hooks {
 		names = append(names, h.Binary, h.Binary+".exe")
 	}
 	return OwnedBy("ccmem", names...)
@@ -103,7 +89,7 @@ func Registered(path string) bool {
 	if json.Unmarshal(data, &root) != nil {
 		return false
 	}
-	for _, h := range Hooks {
+	for _, h := range claudecode.Hooks {
 		var groups []json.RawMessage
 		if json.Unmarshal(root.Hooks[h.Event], &groups) != nil {
 			continue

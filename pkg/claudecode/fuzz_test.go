@@ -1,4 +1,4 @@
-package hookio
+package claudecode
 
 import (
 	"os"
