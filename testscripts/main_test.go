@@ -20,7 +20,10 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/cli"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hooks/capture"
+	"github.com/ccmem/ccmem/internal/entry/hooks/prompt"
+	"github.com/ccmem/ccmem/internal/entry/hooks/start"
+	"github.com/ccmem/ccmem/internal/entry/hooks/tool"
 	"github.com/ccmem/ccmem/internal/entry/ui"
 	"github.com/ccmem/ccmem/pkg/lessons"
 )
@@ -30,13 +33,13 @@ var update = flag.Bool("update", false, "rewrite the golden sections of the scri
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ccmem":              func() { os.Exit(cli.Main(hookio.OS())) },
-		"sessionstart":       func() { os.Exit(hooks.SessionStart(hookio.OS())) },
-		"stop":               func() { os.Exit(hooks.Stop(hookio.OS())) },
-		"userpromptsubmit":   func() { os.Exit(hooks.UserPromptSubmit(hookio.OS())) },
-		"precompact":         func() { os.Exit(hooks.PreCompact(hookio.OS())) },
-		"pretooluse":         func() { os.Exit(hooks.PreToolUse(hookio.OS())) },
-		"posttoolusefailure": func() { os.Exit(hooks.PostToolUseFailure(hookio.OS())) },
-		"subagentstart":      func() { os.Exit(hooks.SubagentStart(hookio.OS())) },
+		"sessionstart":       func() { os.Exit(start.SessionStart(hookio.OS())) },
+		"stop":               func() { os.Exit(capture.Stop(hookio.OS())) },
+		"userpromptsubmit":   func() { os.Exit(prompt.UserPromptSubmit(hookio.OS())) },
+		"precompact":         func() { os.Exit(capture.PreCompact(hookio.OS())) },
+		"pretooluse":         func() { os.Exit(tool.PreToolUse(hookio.OS())) },
+		"posttoolusefailure": func() { os.Exit(tool.PostToolUseFailure(hookio.OS())) },
+		"subagentstart":      func() { os.Exit(tool.SubagentStart(hookio.OS())) },
 		"ccmem-ui":           func() { os.Exit(ui.Main(hookio.OS())) },
 	})
 }

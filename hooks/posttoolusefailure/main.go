@@ -1,14 +1,14 @@
-// Command posttoolusefailure is ccmem's PostToolUseFailure hook: after a tool call fails, it adds what fixed the same error in an earlier session. See internal/entry/hooks.
+// Command posttoolusefailure is ccmem's PostToolUseFailure hook: after a tool call fails, it adds what fixed the same error in an earlier session. See internal/entry/hooks/tool.
 package main
 
 import (
 	"os"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hooks/tool"
 )
 
 func main() {
 	hookio.TuneGC()
-	os.Exit(hooks.PostToolUseFailure(hookio.OS()))
+	os.Exit(tool.PostToolUseFailure(hookio.OS()))
 }

@@ -8,10 +8,10 @@ import (
 	"os"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
+	"github.com/ccmem/ccmem/internal/entry/hooks/prompt"
 )
 
 func main() {
 	hookio.TuneGC()
-	os.Exit(hooks.UserPromptSubmit(hookio.OS()))
+	os.Exit(prompt.UserPromptSubmit(hookio.OS()))
 }

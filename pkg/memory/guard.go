@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -69,26 +70,26 @@ func (r ToolRequest) action(root string) string {
 // (guard) that bear on the call, at most guard.max_lines, each once a
 // session; nothing when none does.
 func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
-	pl := locate(e, req.Cwd)
-	g := pl.cfg.Guard
-	if !pl.cfg.Enabled {
+	pl := where.Locate(e, req.Cwd)
+	g := pl.Cfg.Guard
+	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
 	}
 	if !g.Enabled || g.MaxLines == 0 || !g.Watches(req.Tool) {
 		return ToolResult{}, nil
 	}
 	if req.Skill != "" {
-		return skillProfile(e, pl.project, req)
+		return skillProfile(e, pl.Project, req)
 	}
 	root := ""
-	if pl.project != nil {
-		root = pl.project.Root
+	if pl.Project != nil {
+		root = pl.Project.Root
 	}
 	act := req.action(root)
 	if strings.TrimSpace(act) == "" {
 		return ToolResult{}, nil
 	}
-	idx, err := guard.Load(e, pl.project)
+	idx, err := guard.Load(e, pl.Project)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -102,7 +103,7 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 			r := forbidding[i]
 			found = slices.DeleteFunc(found, func(m guard.Match) bool { return m.Ref() == r.Ref() })
 			found = slices.Insert(found, 0, guard.Match{Rule: r})
-			if g.Hold && pl.project != nil && r.Holds() {
+			if g.Hold && pl.Project != nil && r.Holds() {
 				holds = slices.Insert(holds, 0, r)
 			}
 		}
@@ -111,13 +112,13 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		return ToolResult{}, nil
 	}
 	var st session.Prompted
-	if pl.project != nil {
-		if st, err = session.ReadPrompted(e, *pl.project, req.SessionID); err != nil {
+	if pl.Project != nil {
+		if st, err = session.ReadPrompted(e, *pl.Project, req.SessionID); err != nil {
 			return ToolResult{}, err
 		}
 	}
 	if len(holds) > 0 {
-		if res, ok := hold(e, *pl.project, req.SessionID, st, holds); ok {
+		if res, ok := hold(e, *pl.Project, req.SessionID, st, holds); ok {
 			return res, nil
 		}
 	}
@@ -151,8 +152,8 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 			strings.Join(repos, "\n"))
 	}
 	text := strings.Join(parts, "\n")
-	if pl.project != nil {
-		err = session.CommitGuard(e, *pl.project, req.SessionID, refs)
+	if pl.Project != nil {
+		err = session.CommitGuard(e, *pl.Project, req.SessionID, refs)
 	}
 	return ToolResult{Context: inject.Neutralize(text)}, err
 }
@@ -228,21 +229,21 @@ func ruleSource(e store.Env, r guard.Rule) string {
 // one line saying when, what fixed it and where to read more; once a
 // session per fix.
 func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
-	pl := locate(e, req.Cwd)
-	if !pl.cfg.Enabled {
+	pl := where.Locate(e, req.Cwd)
+	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
 	}
-	if !pl.cfg.Guard.Enabled || !pl.cfg.Guard.Fixes || pl.project == nil {
+	if !pl.Cfg.Guard.Enabled || !pl.Cfg.Guard.Fixes || pl.Project == nil {
 		return ToolResult{}, nil
 	}
-	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	sig := session.ErrorSignature(req.Error)
 	if len(strings.Fields(sig)) < 2 {
 		return ToolResult{}, nil // "exit status": nothing to tell failures apart by
 	}
 	key := session.CommandKey(req.Command)
-	hits, err := search.Search(ctx, e, key+" "+sig, search.Options{Scope: search.ScopeOf(pl.project, false), Kinds: []string{search.KindEpisode}, Limit: 8, Quick: true})
+	hits, err := search.Search(ctx, e, key+" "+sig, search.Options{Scope: search.ScopeOf(pl.Project, false), Kinds: []string{search.KindEpisode}, Limit: 8, Quick: true})
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -260,7 +261,7 @@ func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult
 	if best == nil {
 		return ToolResult{}, nil
 	}
-	st, err := session.ReadPrompted(e, *pl.project, req.SessionID)
+	st, err := session.ReadPrompted(e, *pl.Project, req.SessionID)
 	if err != nil || st.WasGuarded(best.ref) {
 		return ToolResult{}, err
 	}
@@ -270,7 +271,7 @@ func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult
 		line += "; the conclusion then: \"" + textfmt.Shorten(best.said, 240) + "\""
 	}
 	line += fmt.Sprintf(" — %s (turn %d)", best.path, best.turn)
-	err = session.CommitGuard(e, *pl.project, req.SessionID, []string{best.ref})
+	err = session.CommitGuard(e, *pl.Project, req.SessionID, []string{best.ref})
 	return ToolResult{Context: inject.Neutralize(textfmt.Line(line))}, err
 }
 
@@ -367,15 +368,15 @@ type SubagentRequest struct {
 // project's constraints and preferences, then the rule-like lines of the
 // MEMORY.md files — within guard.subagent_chars.
 func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult, error) {
-	pl := locate(e, req.Cwd)
-	if !pl.cfg.Enabled {
+	pl := where.Locate(e, req.Cwd)
+	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
 	}
-	budget := pl.cfg.Guard.SubagentChars
-	if !pl.cfg.Guard.Enabled || budget == 0 {
+	budget := pl.Cfg.Guard.SubagentChars
+	if !pl.Cfg.Guard.Enabled || budget == 0 {
 		return ToolResult{}, nil
 	}
-	idx, err := guard.Load(e, pl.project)
+	idx, err := guard.Load(e, pl.Project)
 	if err != nil || len(idx.Rules) == 0 {
 		return ToolResult{}, err
 	}

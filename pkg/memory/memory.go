@@ -10,19 +10,3 @@
 // (checkpoints, episodes), learn (silos, learned entries, status cache),
 // records and notes.
 package memory
-
-import (
-	"context"
-	"time"
-
-	"github.com/ccmem/ccmem/pkg/config"
-)
-
-// withDeadline bounds ctx by the configured deadline counted from started;
-// a zero started leaves ctx as it is (a command, not a hook).
-func withDeadline(ctx context.Context, started time.Time, cfg config.Config) (context.Context, context.CancelFunc) {
-	if started.IsZero() {
-		return context.WithCancel(ctx)
-	}
-	return context.WithDeadline(ctx, started.Add(cfg.Deadline))
-}

@@ -5,13 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/memory/where"
 
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
@@ -66,46 +68,13 @@ type Injection struct {
 	Warnings []string
 }
 
-// place is a session's resolved surroundings: its project (nil when the
-// working directory is unusable) and configuration.
-type place struct {
-	project *store.Project
-	cfg     config.Config
-	files   []config.File
-	err     error // why there is no project
-}
-
-func locate(e store.Env, cwd string) place {
-	var pl place
-	switch {
-	case cwd == "":
-		pl.err = errors.New("no working directory in the hook input")
-	default:
-		if p, err := store.ResolveProject(e, cwd); err != nil {
-			pl.err = err
-		} else {
-			pl.project = &p
-		}
-	}
-	root := ""
-	if pl.project != nil {
-		root = pl.project.Root
-	}
-	key := ""
-	if pl.project != nil {
-		key = pl.project.Key
-	}
-	pl.cfg, pl.files = config.Load(e, root, key)
-	return pl
-}
-
 // Compose reads every source of memory for a session starting in req.Cwd and
 // fits them into one block. It never fails: what cannot be read is left out
 // and reported in Warnings. Optional work (the silo count behind the nudge)
 // is skipped when ctx is done.
 func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
-	pl := locate(e, req.Cwd)
-	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	pl := where.Locate(e, req.Cwd)
+	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	return compose(ctx, e, req, pl, nil, true)
 }
@@ -117,8 +86,8 @@ func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
 // record) with what the block shows. The optional steps before composing
 // stop short of the deadline, leaving time to compose.
 func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
-	pl := locate(e, req.Cwd)
-	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	pl := where.Locate(e, req.Cwd)
+	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	var warnings []string
 	note := func(what string, err error) {
@@ -126,11 +95,11 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			warnings = append(warnings, what+": "+err.Error())
 		}
 	}
-	if pl.cfg.Enabled && !e.Disabled {
+	if pl.Cfg.Enabled && !e.Disabled {
 		_ = e.MakePrivate() // best effort: a store someone else owns stays as it is
 	}
 	var left []session.LeftTriage
-	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
+	if p := pl.Project; p != nil && pl.Cfg.Enabled && req.SessionID != "" {
 		// Claim the project's folder first: a new project's lossy slug may
 		// be claimed by another root at this very moment.
 		if claimed, err := store.ClaimProject(e, *p); err != nil {
@@ -147,16 +116,16 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			opt, cancel = context.WithDeadline(ctx, d.Add(-reserve))
 			defer cancel()
 		}
-		rep, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.cfg)
+		rep, err := session.ArchiveOrphans(opt, e, *p, session.Current{ID: req.SessionID, Process: req.Process}, pl.Cfg)
 		note("archiving ended sessions", err)
 		left = rep.Triage
-		_, _, err = session.Maintain(opt, e, p.Key, pl.cfg, false)
+		_, _, err = session.Maintain(opt, e, p.Key, pl.Cfg, false)
 		note("episodes", err)
 		// Now and then, the sessions that ended in other projects too.
 		session.SettleElsewhere(opt, e, p.Key)
 	}
 	var backlog *learn.Backlog
-	if pl.cfg.Enabled && ctx.Err() == nil && !e.Disabled {
+	if pl.Cfg.Enabled && ctx.Err() == nil && !e.Disabled {
 		// One count, listing only the silos that changed since the last.
 		if st, err := learn.RefreshStatus(ctx, e, nil); err == nil {
 			backlog = &st.Backlog
@@ -173,20 +142,20 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			ccmem = req.CCMem()
 		}
 		for _, l := range left {
-			note := inject.Neutralize(records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.cfg.Records))
+			note := inject.Neutralize(records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.Cfg.Records))
 			if note != "" && textfmt.Chars(inj.Block.Text)+2+textfmt.Chars(note) <= claudecode.MaxInline {
 				inj.Block.Text += "\n\n" + note
 				inj.Block.Chars = textfmt.Chars(inj.Block.Text)
 			}
 		}
 	}
-	if p := pl.project; p != nil && pl.cfg.Enabled && req.SessionID != "" {
+	if p := pl.Project; p != nil && pl.Cfg.Enabled && req.SessionID != "" {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
 		turn := session.Turn{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process, Automation: req.Automation}
 		_, err := session.Capture(ctx, e, session.CaptureRequest{Turn: turn,
 			NewSession: req.Source == "startup" || req.Source == "clear" || req.Source == "fork",
-			Project:    p, Shown: inj.Block.Refs, SetShown: true, Capture: &pl.cfg.Capture, Fork: req.Source == "fork"})
+			Project:    p, Shown: inj.Block.Refs, SetShown: true, Capture: &pl.Cfg.Capture, Fork: req.Source == "fork"})
 		note("checkpoint", err)
 	}
 	inj.Warnings = append(warnings, inj.Warnings...)
@@ -197,25 +166,25 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 // counted. With preview (ccmem show), nothing has been archived: the
 // episode menu is the one the next start will leave, computed without
 // writing, so the block is the one that start injects.
-func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backlog *learn.Backlog, preview bool) Injection {
-	inj := Injection{Project: pl.project, Config: pl.cfg}
+func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place, backlog *learn.Backlog, preview bool) Injection {
+	inj := Injection{Project: pl.Project, Config: pl.Cfg}
 	warn := func(err error) {
 		if err != nil {
 			inj.Warnings = append(inj.Warnings, err.Error())
 		}
 	}
-	if pl.err != nil {
-		warn(fmt.Errorf("%w; injecting global memory only", pl.err))
+	if pl.Err != nil {
+		warn(fmt.Errorf("%w; injecting global memory only", pl.Err))
 	}
-	inj.Warnings = append(inj.Warnings, config.Problems(e, pl.files)...)
-	cfg := pl.cfg
+	inj.Warnings = append(inj.Warnings, config.Problems(e, pl.Files)...)
+	cfg := pl.Cfg
 	if !cfg.Enabled {
 		inj.Disabled = true
 		return inj
 	}
 	root := ""
-	if pl.project != nil {
-		root = pl.project.Root
+	if pl.Project != nil {
+		root = pl.Project.Root
 	}
 	budget := cfg.BudgetChars
 	var sections []inject.Section
@@ -230,13 +199,13 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	}
 
 	key := ""
-	if pl.project != nil {
-		key = pl.project.Key
+	if pl.Project != nil {
+		key = pl.Project.Key
 	}
 	global, gerr := fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars)
 	add(withOrigins(global, provenance.Load(e), syncstate.UnsettledLines(e, e.GlobalMemory()), key), gerr)
 	here := store.Here{}
-	if p := pl.project; p != nil {
+	if p := pl.Project; p != nil {
 		here = store.HereOf(p.Root, p.Git)
 	}
 	pending, perr := learn.Pending(e)
@@ -250,7 +219,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 			sections = append(sections, s)
 		}
 	}
-	if p := pl.project; p != nil {
+	if p := pl.Project; p != nil {
 		pdir := e.ProjectDir(p.Key)
 		briefing := e.BriefingPath(p.Key)
 		add(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget, cfg.LineChars))
@@ -297,12 +266,12 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	}
 	if n := unseenRules(e, here, pending); n > 0 {
 		waits = append(waits, textfmt.Plural(n, "rule", "rules")+" drawn from this project's friction await review — /friction")
-	} else if p := pl.project; p != nil {
+	} else if p := pl.Project; p != nil {
 		if w := rough(e, p.Key, sections); w != "" {
 			waits = append(waits, w)
 		}
 	}
-	if p := pl.project; p != nil && briefingWorthDrafting(e, p.Key) {
+	if p := pl.Project; p != nil && briefingWorthDrafting(e, p.Key) {
 		waits = append(waits, "no briefing yet for this project: /ccmem briefing drafts one from its sessions")
 	}
 	if len(waits) > 0 {
@@ -317,8 +286,8 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl place, backl
 	}
 	for i := range sections {
 		sections[i].Share = cfg.Shares.Of(sections[i].Name)
-		if sections[i].Name == "episodes" && pl.project != nil {
-			sections[i].Refs = episodeRefs(e.EpisodesDir(pl.project.Key), sections[i].Lines)
+		if sections[i].Name == "episodes" && pl.Project != nil {
+			sections[i].Refs = episodeRefs(e.EpisodesDir(pl.Project.Key), sections[i].Lines)
 		}
 	}
 	inj.AutoMemory = learn.AutoMemoryOn(e, root)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -16,53 +17,6 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
-
-// TurnRequest is what the Stop and PreCompact hooks hand over after a turn
-// or before a compaction.
-type TurnRequest struct {
-	session.Turn
-	// Started is when the hook started; the configured deadline counts
-	// from it.
-	Started time.Time
-}
-
-// TurnResult is what the hook tells the client.
-type TurnResult struct {
-	// Disabled is set when ccmem is off for this project: nothing was done.
-	Disabled bool
-	// Checkpoint is the session's record after this run (nil when it could
-	// not be written at all).
-	Checkpoint *session.Checkpoint
-	// Instructions are added to the compaction prompt (PreCompact only).
-	Instructions string
-}
-
-// Capture brings the session's checkpoint up to date with its transcript
-// and, after a turn, runs triage when it is on: what it finds waits in the
-// checkpoint for the next prompt (Prompt), so the answer the user is
-// waiting for is never replaced. The error says why the checkpoint could
-// not be brought up to date; the result still holds the instructions for
-// the client.
-func Capture(ctx context.Context, e store.Env, req TurnRequest) (TurnResult, error) {
-	pl := locate(e, req.Cwd)
-	if !pl.cfg.Enabled {
-		return TurnResult{Disabled: true}, nil
-	}
-	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
-	defer cancel()
-	var res TurnResult
-	if req.PreCompact {
-		// A repository's config may set these: they are text for the model.
-		res.Instructions = inject.Neutralize(pl.cfg.PreCompactInstructions)
-	}
-	creq := session.CaptureRequest{Turn: req.Turn, Project: pl.project, Capture: &pl.cfg.Capture}
-	if !req.PreCompact && pl.cfg.Triage.Enabled {
-		creq.Triage = &pl.cfg.Triage
-	}
-	cp, err := session.Capture(ctx, e, creq)
-	res.Checkpoint = cp
-	return res, err
-}
 
 // PromptRequest is what the UserPromptSubmit hook hands over before the
 // model sees a prompt.
@@ -96,16 +50,16 @@ type PromptResult struct {
 // after the earlier turns of the session (once), and recalls the few
 // memories relevant to the prompt that the session has not been shown.
 func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, error) {
-	pl := locate(e, req.Cwd)
-	if !pl.cfg.Enabled {
+	pl := where.Locate(e, req.Cwd)
+	if !pl.Cfg.Enabled {
 		return PromptResult{Disabled: true}, nil
 	}
-	ctx, cancel := withDeadline(ctx, req.Started, pl.cfg)
+	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	var st session.Prompted
 	var err error
-	if pl.project != nil {
-		if st, err = session.ReadPrompted(e, *pl.project, req.SessionID); err != nil {
+	if pl.Project != nil {
+		if st, err = session.ReadPrompted(e, *pl.Project, req.SessionID); err != nil {
 			return PromptResult{}, err
 		}
 	}
@@ -113,18 +67,18 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	var recalled []string
 	// A skill run by its slash command (/deploy, /plugin:deploy) gets its
 	// profile here, as one the model runs gets it before the Skill tool.
-	if skill := slashSkill(req.Prompt); skill != "" && pl.project != nil && pl.cfg.Guard.Enabled {
-		if _, err := os.Lstat(e.ProfilePath(pl.project.Key, skill)); err == nil {
-			if res, err := skillProfile(e, pl.project, ToolRequest{SessionID: req.SessionID, Skill: skill}); err == nil && res.Context != "" {
+	if skill := slashSkill(req.Prompt); skill != "" && pl.Project != nil && pl.Cfg.Guard.Enabled {
+		if _, err := os.Lstat(e.ProfilePath(pl.Project.Key, skill)); err == nil {
+			if res, err := skillProfile(e, pl.Project, ToolRequest{SessionID: req.SessionID, Skill: skill}); err == nil && res.Context != "" {
 				parts = append(parts, res.Context)
 			}
 		}
 	}
-	if rc := pl.cfg.Recall; rc.Enabled && rc.MaxItems > 0 && rc.Answers(req.Source) {
-		sc := search.ScopeOf(pl.project, false)
+	if rc := pl.Cfg.Recall; rc.Enabled && rc.MaxItems > 0 && rc.Answers(req.Source) {
+		sc := search.ScopeOf(pl.Project, false)
 		var refresh func()
-		if req.Binary != nil && pl.project != nil {
-			refresh = func() { _ = search.StartRefresh(e, req.Binary(), pl.project.Root) }
+		if req.Binary != nil && pl.Project != nil {
+			refresh = func() { _ = search.StartRefresh(e, req.Binary(), pl.Project.Root) }
 		}
 		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
 			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched, Refresh: refresh})
@@ -141,12 +95,12 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
 		}
-		if note := records.TriageNote(st.Triage, ccmem, pl.cfg.Records); note != "" {
+		if note := records.TriageNote(st.Triage, ccmem, pl.Cfg.Records); note != "" {
 			parts = append(parts, note)
 		}
 	}
-	if pl.project != nil {
-		err = session.CommitPrompt(e, *pl.project, req.SessionID, len(st.Triage) > 0, recalled)
+	if pl.Project != nil {
+		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled)
 	}
 	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n"))}, err
 }
@@ -172,18 +126,18 @@ type RecallExplained struct {
 // what it shows is not recalled again, as in the hook. Nothing is
 // written.
 func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (RecallExplained, error) {
-	pl := locate(e, cwd)
-	rc := pl.cfg.Recall
-	if !pl.cfg.Enabled || !rc.Enabled || rc.MaxItems <= 0 {
+	pl := where.Locate(e, cwd)
+	rc := pl.Cfg.Recall
+	if !pl.Cfg.Enabled || !rc.Enabled || rc.MaxItems <= 0 {
 		why := "recall is off here (recall.enabled: false or max_items: 0)"
-		if !pl.cfg.Enabled {
+		if !pl.Cfg.Enabled {
 			why = "ccmem is off here (enabled: false)"
 		}
 		return RecallExplained{Disabled: true, RecallReport: search.RecallReport{Terms: []search.RecallTerm{}, Ranked: []search.Hit{}, Recalled: []search.Hit{}, Silent: why}}, nil
 	}
 	inj := compose(ctx, e, StartRequest{Cwd: cwd, Source: "startup"}, pl, nil, true)
 	shown := session.NewShown(inj.Block.Refs)
-	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.project, false),
+	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.Project, false),
 		Skip: shown.WasShownKey, SkipMost: shown.ShownCount(), MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
 	if err != nil {
 		return RecallExplained{}, err

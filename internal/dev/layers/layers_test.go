@@ -141,3 +141,50 @@ func TestCodeMap(t *testing.T) {
 		}
 	}
 }
+
+// chains are what each hook binary may link of ccmem: the common start
+// (plumbing, the contract, the store, configuration, the session record),
+// then its own chain. A turn's end (stop, precompact) links no search, no
+// index and no learned memory: it only records.
+var chains = func() map[string][]string {
+	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
+		"pkg/claudecode", "pkg/config", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
+		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
+	memory := []string{"pkg/memory", "pkg/guard", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter"}
+	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }
+	return map[string][]string{
+		"stop":               with([]string{"pkg/memory/turn", "internal/entry/hooks/capture"}),
+		"precompact":         with([]string{"pkg/memory/turn", "internal/entry/hooks/capture"}),
+		"sessionstart":       with(memory, []string{"internal/entry/hooks/start"}),
+		"userpromptsubmit":   with(memory, []string{"internal/entry/hooks/prompt"}),
+		"pretooluse":         with(memory, []string{"internal/entry/hooks/tool"}),
+		"posttoolusefailure": with(memory, []string{"internal/entry/hooks/tool"}),
+		"subagentstart":      with(memory, []string{"internal/entry/hooks/tool"}),
+	}
+}()
+
+// TestEachHookLinksOnlyItsChain: each hook binary links, of ccmem, only
+// its chain (go list -deps against an allow-list): a package added to a
+// hook's chain is a decision, made here, never a side effect of an import.
+func TestEachHookLinksOnlyItsChain(t *testing.T) {
+	for _, h := range claudecode.Hooks {
+		allowed, ok := chains[h.Binary]
+		if !ok {
+			t.Errorf("hook %s has no allow-list here", h.Binary)
+			continue
+		}
+		out, err := exec.Command("go", "list", "-deps", module+"hooks/"+h.Binary).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps: %v\n%s", err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			p, own := strings.CutPrefix(dep, module)
+			if !own || p == "hooks/"+h.Binary {
+				continue
+			}
+			if !slices.Contains(allowed, p) {
+				t.Errorf("%s links %s, which is not in its chain", h.Binary, p)
+			}
+		}
+	}
+}

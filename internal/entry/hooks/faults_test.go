@@ -3,7 +3,7 @@
 // The fault tests need Unix: file modes that bind, FIFOs, /dev/zero, and
 // running a hook as another user (nobody).
 
-package hooks
+package hooks_test
 
 import (
 	"bytes"
@@ -21,6 +21,9 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks/capture"
+	"github.com/ccmem/ccmem/internal/entry/hooks/prompt"
+	"github.com/ccmem/ccmem/internal/entry/hooks/start"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -40,13 +43,13 @@ func TestMain(m *testing.M) {
 	}
 	switch os.Getenv("CCMEM_TEST_HOOK") {
 	case "sessionstart":
-		os.Exit(SessionStart(hookio.OS()))
+		os.Exit(start.SessionStart(hookio.OS()))
 	case "stop":
-		os.Exit(Stop(hookio.OS()))
+		os.Exit(capture.Stop(hookio.OS()))
 	case "precompact":
-		os.Exit(PreCompact(hookio.OS()))
+		os.Exit(capture.PreCompact(hookio.OS()))
 	case "userpromptsubmit":
-		os.Exit(UserPromptSubmit(hookio.OS()))
+		os.Exit(prompt.UserPromptSubmit(hookio.OS()))
 	}
 	os.Exit(m.Run())
 }

@@ -1,15 +1,20 @@
-// Package hooks holds the bodies of ccmem's hook binaries. Each translates
-// between Claude Code's hook protocol and pkg/memory, and nothing more; the
-// mains only call these, so tests run them in-process too.
+// Package hooks is what every hook body does first and last: answer
+// --help and --version, honour CCMEM_DISABLE, stand aside for a second
+// install, read the hook's input, and print its output. The bodies live
+// one event apart (capture: Stop and PreCompact; start; prompt; tool), so
+// that each hook binary links only its own chain; the mains only call
+// them, so tests run them in-process too.
 package hooks
 
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/version"
@@ -17,21 +22,21 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
-// run is one hook invocation after its common start.
-type run struct {
-	name    string
-	p       hookio.Process
-	env     store.Env
-	started time.Time
-	in      claudecode.Input
-	// inErr is a problem with the input, which each hook handles its own way.
-	inErr error
+// Run is one hook invocation after its common start.
+type Run struct {
+	Name    string
+	P       hookio.Process
+	Env     store.Env
+	Started time.Time
+	In      claudecode.Input
+	// InErr is a problem with the input, which each hook handles its own way.
+	InErr error
 }
 
-// begin is what every hook does first: answer --help and --version, honour
+// Begin is what every hook does first: answer --help and --version, honour
 // CCMEM_DISABLE, find the store, and read the hook input. When the hook is
 // done already, r is nil and code is its exit status.
-func begin(name, usage string, p hookio.Process) (r *run, code int) {
+func Begin(name, usage string, p hookio.Process) (r *Run, code int) {
 	if code, done := handleArgs(name, usage, p); done {
 		return nil, code
 	}
@@ -40,7 +45,7 @@ func begin(name, usage string, p hookio.Process) (r *run, code int) {
 		return nil, 0
 	}
 	if err != nil {
-		writeLine(p.Stderr, name+": "+err.Error())
+		WriteLine(p.Stderr, name+": "+err.Error())
 		return nil, 1
 	}
 	if p.Getenv("CLAUDE_PLUGIN_ROOT") != "" && registration.Registered(env.Settings()) {
@@ -53,11 +58,11 @@ func begin(name, usage string, p hookio.Process) (r *run, code int) {
 		}
 		return nil, 0
 	}
-	r = &run{name: name, p: p, env: env, started: p.Now()}
+	r = &Run{Name: name, P: p, Env: env, Started: p.Now()}
 	// The input comes before the configuration (which depends on its cwd),
 	// so reading it is bounded by the default deadline; pkg/memory then
 	// bounds the work by the configured one, counted from r.started.
-	r.in, r.inErr = hookio.ReadInput(p.Stdin, r.started.Add(config.DefaultDeadline))
+	r.In, r.InErr = hookio.ReadInput(p.Stdin, r.Started.Add(config.DefaultDeadline))
 	return r, 0
 }
 
@@ -79,17 +84,51 @@ func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {
 	return 1, true
 }
 
-func writeLine(w io.Writer, line string) {
+// WriteLine writes a problem line, if there is one.
+func WriteLine(w io.Writer, line string) {
 	if line != "" {
 		fmt.Fprintln(w, line)
 	}
 }
 
-// systemMessage shows the user a hook's problem line, naming ccmem so they
+// SystemMessage shows the user a hook's problem line, naming ccmem so they
 // know which tool it comes from.
-func systemMessage(line string) string {
+func SystemMessage(line string) string {
 	if line == "" {
 		return ""
 	}
 	return "ccmem " + line
+}
+
+// EmitContext prints {"hookSpecificOutput":{"hookEventName":event,
+// "additionalContext":text}}.
+func EmitContext(p hookio.Process, name, event, text string) int {
+	return Emit(p, name, claudecode.Context(event, text))
+}
+
+// Emit prints a hook's output, one JSON object.
+func Emit(p hookio.Process, name string, out claudecode.Output) int {
+	data, err := out.Encode()
+	if err != nil {
+		WriteLine(p.Stderr, name+": encoding output: "+err.Error())
+		return 1
+	}
+	if _, err := p.Stdout.Write(data); err != nil {
+		WriteLine(p.Stderr, name+": writing output: "+err.Error())
+		return 1
+	}
+	return 0
+}
+
+// CCMemCommand is how the model can run ccmem (registration.CommandFor this
+// hook's executable).
+func CCMemCommand() string {
+	exe, _ := os.Executable()
+	return registration.CommandFor(exe)
+}
+
+// CCMemBinary is the path of the ccmem command installed beside this hook.
+func CCMemBinary() string {
+	exe, _ := os.Executable()
+	return syncstate.Binary(exe)
 }

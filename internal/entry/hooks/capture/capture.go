@@ -1,18 +1,19 @@
-package hooks
+// Package capture holds the Stop and PreCompact hooks' bodies: a turn
+// recorded in the session's checkpoint (pkg/memory/turn). It links no
+// search.
+package capture
 
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/memory/turn"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/service/registration"
-	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
-	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 const stopUsage = `usage: stop < hook-input.json
@@ -47,16 +48,16 @@ func PreCompact(p hookio.Process) int {
 
 func capture(name, usage string, p hookio.Process, preCompact bool) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := begin(name, usage, p)
+		r, code := hooks.Begin(name, usage, p)
 		if r == nil {
 			return code
 		}
-		if r.inErr != nil {
-			writeLine(p.Stderr, name+": "+r.inErr.Error())
+		if r.InErr != nil {
+			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
 			return 1
 		}
-		in := r.in
-		res, err := memory.Capture(context.Background(), r.env, memory.TurnRequest{Turn: turnOf(in, p, preCompact), Started: r.started})
+		in := r.In
+		res, err := turn.Capture(context.Background(), r.Env, turn.Request{Turn: turnOf(in, p, preCompact), Started: r.Started})
 		if res.Disabled {
 			return 0
 		}
@@ -64,26 +65,13 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			fmt.Fprintln(p.Stdout, res.Instructions)
 		}
 		if err != nil {
-			writeLine(p.Stderr, name+": "+err.Error())
+			hooks.WriteLine(p.Stderr, name+": "+err.Error())
 			if !preCompact {
 				return 1
 			}
 		}
 		return 0
 	})
-}
-
-// ccmemCommand is how the model can run ccmem (registration.CommandFor this
-// hook's executable).
-func ccmemCommand() string {
-	exe, _ := os.Executable()
-	return registration.CommandFor(exe)
-}
-
-// ccmemBinary is the path of the ccmem command installed beside this hook.
-func ccmemBinary() string {
-	exe, _ := os.Executable()
-	return syncstate.Binary(exe)
 }
 
 // turnOf is the turn a Stop or PreCompact hook runs after, from its input

@@ -1,4 +1,6 @@
-package hooks
+// Package start holds the SessionStart hook's body: the memory block a
+// session starts with (pkg/memory).
+package start
 
 import (
 	"context"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -38,17 +41,17 @@ CCMEM_DISABLE=1 (or "enabled: false" in config.yaml) makes it do nothing.
 func SessionStart(p hookio.Process) int {
 	const name = "sessionstart"
 	return hookio.Contain(name, p, false, func() int {
-		r, code := begin(name, sessionStartUsage, p)
+		r, code := hooks.Begin(name, sessionStartUsage, p)
 		if r == nil {
 			return code
 		}
 		var probs hookio.Problems
-		probs.Add(r.inErr) // the block is still composed, without a project
+		probs.Add(r.InErr) // the block is still composed, without a project
 		claude := proc.Claude(p.Getenv)
-		inj := memory.Start(context.Background(), r.env, memory.StartRequest{
-			Cwd: r.in.Cwd, Source: r.in.Source, Started: r.started,
-			SessionID: r.in.SessionID, TranscriptPath: r.in.TranscriptPath, Process: claude,
-			CCMem: ccmemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
+		inj := memory.Start(context.Background(), r.Env, memory.StartRequest{
+			Cwd: r.In.Cwd, Source: r.In.Source, Started: r.Started,
+			SessionID: r.In.SessionID, TranscriptPath: r.In.TranscriptPath, Process: claude,
+			CCMem: hooks.CCMemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
 		})
 		if inj.Disabled {
 			return 0
@@ -57,44 +60,44 @@ func SessionStart(p hookio.Process) int {
 			probs.Addf("%s", w)
 		}
 		line := probs.Line(name)
-		writeLine(p.Stderr, line)
+		hooks.WriteLine(p.Stderr, line)
 		if inj.Block.Text == "" {
 			return 1
 		}
-		msg := systemMessage(line)
-		if offer := commandOffer(p, r.env, r.in.Source); offer != "" {
+		msg := hooks.SystemMessage(line)
+		if offer := commandOffer(p, r.Env, r.In.Source); offer != "" {
 			msg = strings.TrimSpace(msg + "\n" + offer)
 		}
 		out := claudecode.Context("SessionStart", inj.Block.Text)
 		out.SystemMessage = msg // why memory is incomplete, if it is
 		data, err := out.Encode()
 		if err != nil {
-			writeLine(p.Stderr, name+": encoding output: "+err.Error())
+			hooks.WriteLine(p.Stderr, name+": encoding output: "+err.Error())
 			return 1
 		}
 		if _, err := p.Stdout.Write(data); err != nil {
 			if line == "" {
-				writeLine(p.Stderr, name+": writing output: "+err.Error())
+				hooks.WriteLine(p.Stderr, name+": writing output: "+err.Error())
 			}
 			return 1
 		}
 		// The automatic sync (sync.auto, off by default) runs in the
 		// background: the session never waits on the network.
-		if inj.Config.Sync.Auto && syncstate.Due(r.env, inj.Config.Sync.Interval) {
+		if inj.Config.Sync.Auto && syncstate.Due(r.Env, inj.Config.Sync.Interval) {
 			exe, _ := os.Executable()
-			_ = syncstate.StartDetached(r.env, syncstate.Binary(exe))
+			_ = syncstate.StartDetached(r.Env, syncstate.Binary(exe))
 		}
 		// Memory that changed since the search index was built (sessions
 		// archived now, a sync, an import) is indexed in the background:
 		// no prompt waits for it.
 		if p := inj.Project; p != nil && inj.Config.Recall.Enabled {
-			search.RefreshIfStale(r.env, search.ScopeOf(p, false), ccmemBinary(), p.Root)
+			search.RefreshIfStale(r.Env, search.ScopeOf(p, false), hooks.CCMemBinary(), p.Root)
 		}
 		// Sessions an import follows (they began before install) are
 		// brought up to date in the background, now and then.
-		if session.FollowDue(r.env) {
+		if session.FollowDue(r.Env) {
 			exe, _ := os.Executable()
-			_ = session.StartFollow(r.env, syncstate.Binary(exe))
+			_ = session.StartFollow(r.Env, syncstate.Binary(exe))
 		}
 		return 0
 	})

@@ -1,9 +1,12 @@
-package hooks
+// Package prompt holds the UserPromptSubmit hook's body: per-prompt
+// recall and triage's note (pkg/memory).
+package prompt
 
 import (
 	"context"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 
@@ -25,24 +28,24 @@ It prints nothing when there is nothing to add.
 func UserPromptSubmit(p hookio.Process) int {
 	const name = "userpromptsubmit"
 	return hookio.Contain(name, p, false, func() int {
-		r, code := begin(name, promptUsage, p)
+		r, code := hooks.Begin(name, promptUsage, p)
 		if r == nil {
 			return code
 		}
-		if r.inErr != nil {
-			writeLine(p.Stderr, name+": "+r.inErr.Error())
+		if r.InErr != nil {
+			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
 			return 1
 		}
-		res, err := memory.Prompt(context.Background(), r.env, memory.PromptRequest{
-			SessionID: r.in.SessionID, Cwd: r.in.Cwd, Prompt: r.in.Prompt, Source: r.in.Source, Started: r.started, CCMem: ccmemCommand, Binary: ccmemBinary,
+		res, err := memory.Prompt(context.Background(), r.Env, memory.PromptRequest{
+			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: r.In.Prompt, Source: r.In.Source, Started: r.Started, CCMem: hooks.CCMemCommand, Binary: hooks.CCMemBinary,
 		})
 		if err != nil {
-			writeLine(p.Stderr, name+": "+err.Error())
+			hooks.WriteLine(p.Stderr, name+": "+err.Error())
 			return 1
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		return emitContext(p, name, "UserPromptSubmit", res.Context)
+		return hooks.EmitContext(p, name, "UserPromptSubmit", res.Context)
 	})
 }

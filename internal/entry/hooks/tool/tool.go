@@ -1,4 +1,8 @@
-package hooks
+// Package tool holds the bodies of the hooks around tool calls:
+// PreToolUse (the rules that bear on a call, holding the one they
+// forbid), PostToolUseFailure (what fixed the same error before) and
+// SubagentStart (a subagent's rules).
+package tool
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
@@ -54,42 +59,42 @@ lines — within guard.subagent_chars, as
 // bears on the call; one stderr line and exit 1 on a problem (the call
 // still runs); never 2, which would block the call.
 func PreToolUse(p hookio.Process) int {
-	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *run) (memory.ToolResult, error) {
-		return memory.BeforeTool(context.Background(), r.env, toolRequest(r))
+	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
+		return memory.BeforeTool(context.Background(), r.Env, toolRequest(r))
 	})
 }
 
 // PostToolUseFailure is the body of the posttoolusefailure hook.
 func PostToolUseFailure(p hookio.Process) int {
-	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *run) (memory.ToolResult, error) {
+	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
 		req := toolRequest(r)
-		req.Error = r.in.Error
-		return memory.AfterFailure(context.Background(), r.env, req)
+		req.Error = r.In.Error
+		return memory.AfterFailure(context.Background(), r.Env, req)
 	})
 }
 
 // SubagentStart is the body of the subagentstart hook.
 func SubagentStart(p hookio.Process) int {
-	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *run) (memory.ToolResult, error) {
-		return memory.Subagent(context.Background(), r.env, memory.SubagentRequest{
-			SessionID: r.in.SessionID, Cwd: r.in.Cwd, AgentType: r.in.AgentType, Started: r.started})
+	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
+		return memory.Subagent(context.Background(), r.Env, memory.SubagentRequest{
+			SessionID: r.In.SessionID, Cwd: r.In.Cwd, AgentType: r.In.AgentType, Started: r.Started})
 	})
 }
 
 // toolRequest is the tool call of the hook's input.
-func toolRequest(r *run) memory.ToolRequest {
-	req := memory.ToolRequest{SessionID: r.in.SessionID, Cwd: r.in.Cwd, Tool: r.in.ToolName, Started: r.started}
-	switch r.in.ToolName {
+func toolRequest(r *hooks.Run) memory.ToolRequest {
+	req := memory.ToolRequest{SessionID: r.In.SessionID, Cwd: r.In.Cwd, Tool: r.In.ToolName, Started: r.Started}
+	switch r.In.ToolName {
 	case "Bash":
-		req.Command = r.in.ToolString("command")
+		req.Command = r.In.ToolString("command")
 	case "Edit", "Write", "MultiEdit", "Read":
-		req.Path = r.in.ToolString("file_path")
+		req.Path = r.In.ToolString("file_path")
 	case "NotebookEdit":
-		req.Path = r.in.ToolString("notebook_path")
+		req.Path = r.In.ToolString("notebook_path")
 	case "Skill":
-		req.Skill = r.in.ToolString("skill")
+		req.Skill = r.In.ToolString("skill")
 	default:
-		req.Input = toolText(r.in.ToolInput)
+		req.Input = toolText(r.In.ToolInput)
 	}
 	return req
 }
@@ -117,49 +122,29 @@ func toolText(raw json.RawMessage) string {
 }
 
 // toolHook runs a hook whose output is additionalContext for event.
-func toolHook(name, event, usage string, p hookio.Process, work func(*run) (memory.ToolResult, error)) int {
+func toolHook(name, event, usage string, p hookio.Process, work func(*hooks.Run) (memory.ToolResult, error)) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := begin(name, usage, p)
+		r, code := hooks.Begin(name, usage, p)
 		if r == nil {
 			return code
 		}
-		if r.inErr != nil {
-			writeLine(p.Stderr, name+": "+r.inErr.Error())
+		if r.InErr != nil {
+			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
 			return 1
 		}
 		res, err := work(r)
 		if err != nil {
-			writeLine(p.Stderr, name+": "+err.Error())
+			hooks.WriteLine(p.Stderr, name+": "+err.Error())
 			if res.Context == "" {
 				return 1
 			}
 		}
 		if res.Hold != "" && event == "PreToolUse" {
-			return emit(p, name, claudecode.Deny(res.Hold))
+			return hooks.Emit(p, name, claudecode.Deny(res.Hold))
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		return emitContext(p, name, event, res.Context)
+		return hooks.EmitContext(p, name, event, res.Context)
 	})
-}
-
-// emitContext prints {"hookSpecificOutput":{"hookEventName":event,
-// "additionalContext":text}}.
-func emitContext(p hookio.Process, name, event, text string) int {
-	return emit(p, name, claudecode.Context(event, text))
-}
-
-// emit prints a hook's output, one JSON object.
-func emit(p hookio.Process, name string, out claudecode.Output) int {
-	data, err := out.Encode()
-	if err != nil {
-		writeLine(p.Stderr, name+": encoding output: "+err.Error())
-		return 1
-	}
-	if _, err := p.Stdout.Write(data); err != nil {
-		writeLine(p.Stderr, name+": writing output: "+err.Error())
-		return 1
-	}
-	return 0
 }
