@@ -75,7 +75,6 @@ type Block struct {
 // come after, in their order.
 var priority = []string{"nudge", "global", "project", "briefing", "learned", "records", "episodes"}
 
-
 // fitState is one section being fitted.
 type fitState struct {
 	sec       Section

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 
-
 	"github.com/ccmem/ccmem/internal/service/settings"
 )
 
