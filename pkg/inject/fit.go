@@ -37,6 +37,10 @@ type Section struct {
 	// nudge) the section is guaranteed when it needs it; what a section
 	// leaves unused goes to the others, in priority order.
 	Share float64
+	// Whole marks a section shown whole or not at all, without a cut
+	// marker (a note that means nothing in part: what triage left); it
+	// is given its room after the nudge, before the shares.
+	Whole bool
 	// Refs, when set, name the memory on each of Lines ("" for none), so
 	// that what the block shows is known later (see Block.Refs).
 	Refs []string
@@ -73,7 +77,7 @@ type Block struct {
 // priority lists sections from the first served to the last: the nudge (a
 // line) is reserved first, then the scopes, most durable first. Other names
 // come after, in their order.
-var priority = []string{"nudge", "global", "project", "briefing", "learned", "records", "episodes"}
+var priority = []string{"nudge", "triage", "global", "project", "briefing", "learned", "records", "episodes"}
 
 // fitState is one section being fitted.
 type fitState struct {
@@ -187,10 +191,25 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		}
 	}
 	room = max(0, room)
+	// A whole section takes its room next, or is left out.
+	dropped := map[*fitState]bool{}
+	for _, st := range ordered {
+		if st.sec.Whole && st.sec.Name != "nudge" {
+			if c := st.cost(); c <= room {
+				room -= c
+			} else {
+				dropped[st] = true
+			}
+		}
+	}
 	budgetCut := map[*fitState]bool{}
 	for _, st := range ordered {
-		if st.sec.Name == "nudge" {
+		if st.sec.Name == "nudge" || st.sec.Whole {
 			st.guarantee = st.cost()
+			if dropped[st] {
+				st.guarantee = 0
+				budgetCut[st] = true
+			}
 			continue
 		}
 		st.guarantee = int(math.Floor(min(1, max(0, st.sec.Share)) * float64(room)))
@@ -211,11 +230,16 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	}
 	total := textfmt.Chars(preamble)
 	for _, st := range states {
-		total += st.cost()
+		if !dropped[st] {
+			total += st.cost()
+		}
 	}
 	// The room left, in priority order: each section takes back the most
 	// lines the budget allows, then its longer rendering.
 	for _, st := range ordered {
+		if st.sec.Whole {
+			continue
+		}
 		before := st.cost()
 		if k := st.most(st.keep, budget-total+before); k > st.keep {
 			st.keep = k
@@ -236,9 +260,11 @@ func Fit(preamble string, sections []Section, budget int) Block {
 	}
 	// Only with paths too long for the budget: drop whole sections,
 	// marker included, lowest priority first.
-	dropped := map[*fitState]bool{}
 	for i := len(ordered) - 1; i >= 0 && total > budget; i-- {
 		st := ordered[i]
+		if dropped[st] {
+			continue
+		}
 		total -= st.cost()
 		dropped[st] = true
 		budgetCut[st] = true

@@ -2,13 +2,13 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/memory/where"
@@ -289,20 +289,13 @@ func fixIn(path, sig, key string) *earlierFix {
 	if err != nil {
 		return nil
 	}
-	var ep struct {
-		Title     string `json:"title"`
-		Goal      string `json:"goal"`
-		StartedAt string `json:"started_at"`
-		Digest    struct {
-			Notes []session.Note `json:"notes"`
-		} `json:"digest"`
-	}
-	if json.Unmarshal(data, &ep) != nil {
+	ep, err := episode.Decode(data)
+	if err != nil {
 		return nil
 	}
 	notes := ep.Digest.Notes
 	for i, n := range notes {
-		if n.Kind != session.NoteFailure || !sameError(session.ErrorSignature(n.Text), sig) {
+		if n.Kind != episode.NoteFailure || !sameError(session.ErrorSignature(n.Text), sig) {
 			continue
 		}
 		fkey := session.CommandKey(n.Cmd)
@@ -311,7 +304,7 @@ func fixIn(path, sig, key string) *earlierFix {
 		}
 		for j := i + 1; j < len(notes); j++ {
 			x := notes[j]
-			if x.Kind != session.NoteFix || session.CommandKey(x.Cmd) != fkey {
+			if x.Kind != episode.NoteFix || session.CommandKey(x.Cmd) != fkey {
 				continue
 			}
 			f := &earlierFix{path: path, title: ep.Title, failed: n.Cmd, fix: strings.TrimPrefix(x.Text, "failed at turn "), turn: x.Turn,
@@ -327,7 +320,7 @@ func fixIn(path, sig, key string) *earlierFix {
 				f.when, _ = time.Parse(time.RFC3339Nano, ep.StartedAt)
 			}
 			for _, a := range notes[j:] {
-				if a.Kind == session.NoteAnswer && a.Turn == x.Turn {
+				if a.Kind == episode.NoteAnswer && a.Turn == x.Turn {
 					f.said = a.Text
 					break
 				}

@@ -19,9 +19,18 @@ import (
 // a session's last turn, which no prompt followed, is offered once by the
 // next session start in the project, then never again.
 func TestLastTurnTriageOfferedAtNextStart(t *testing.T) {
+	for _, budget := range []int{6000, 1000} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) { lastTurnTriage(t, budget) })
+	}
+}
+
+// lastTurnTriage is the test at a budget: the offer is a section of the
+// block, within the person's budget, shown whole or not at all.
+func lastTurnTriage(t *testing.T, budget int) {
 	e := storetest.Env(t)
 	repo, p := storetest.Repo(t, e, "shop")
-	storetest.Mkfile(t, e.GlobalConfig(), "triage:\n  enabled: true\n")
+	storetest.Mkfile(t, e.GlobalConfig(), fmt.Sprintf("triage:\n  enabled: true\nbudget_chars: %d\n", budget))
+	storetest.Mkfile(t, e.GlobalMemory(), "## Notes\n"+strings.Repeat("- a fact of the user's global memory, to fill the block\n", 12))
 	dead := proc.Info{PID: 4194301}
 	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC).Format(time.RFC3339)
 	tr := filepath.Join(e.ClaudeDir, "projects", p.Key, "s1.jsonl")
@@ -34,9 +43,20 @@ func TestLastTurnTriageOfferedAtNextStart(t *testing.T) {
 		t.Fatalf("the test wants triage pending after the last turn: %v %+v", err, res.Checkpoint)
 	}
 	// No prompt follows; the next session starts.
-	block := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s2"}).Block.Text
-	if !strings.Contains(block, `about the end of an earlier session in this project ("which queue should we use?")`) || !strings.Contains(block, "record create --category decision") {
-		t.Fatalf("the next start does not offer the findings:\n%s", block)
+	b := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s2"}).Block
+	block := b.Text
+	if b.Chars > budget {
+		t.Fatalf("the block is %d characters, over the budget of %d", b.Chars, budget)
+	}
+	offered := strings.Contains(block, `about the end of an earlier session in this project ("which queue should we use?")`)
+	if budget < 1500 {
+		if strings.Contains(block, "memory triage") || strings.Contains(block, "record create") {
+			t.Fatalf("a budget too small for the offer shows part of it:\n%s", block)
+		}
+		return
+	}
+	if !offered || !strings.Contains(block, "record create --category decision") || !strings.Contains(block, "update it instead") {
+		t.Fatalf("the next start does not offer the findings whole:\n%s", block)
 	}
 	if again := Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s3"}).Block.Text; strings.Contains(again, "memory triage") {
 		t.Fatalf("the findings were offered twice:\n%s", again)

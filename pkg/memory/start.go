@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory/where"
 
 	"github.com/ccmem/ccmem/pkg/config"
@@ -133,22 +132,23 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			note("status", err)
 		}
 	}
-	inj := compose(ctx, e, req, pl, backlog, false)
-	if len(left) > 0 && !inj.Disabled {
-		// What triage found at the end of a session no prompt followed:
-		// offered once, now (the episode no longer holds it).
+	// What triage found at the end of a session no prompt followed:
+	// offered once, now (the episode no longer holds it), whole or not at
+	// all, within the person's budget.
+	var extra []inject.Section
+	if len(left) > 0 && pl.Cfg.Enabled {
 		ccmem := "ccmem"
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
 		}
 		for _, l := range left {
-			note := inject.Neutralize(records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.Cfg.Records))
-			if note != "" && textfmt.Chars(inj.Block.Text)+2+textfmt.Chars(note) <= claudecode.MaxInline {
-				inj.Block.Text += "\n\n" + note
-				inj.Block.Chars = textfmt.Chars(inj.Block.Text)
+			if note := records.LeftTriageNote(textfmt.Shorten(l.Title, 80), l.Hits, ccmem, pl.Cfg.Records); note != "" {
+				lines := strings.Split(note, "\n")
+				extra = append(extra, inject.Section{Name: "triage", Title: lines[0], Lines: lines[1:], Total: len(lines) - 1, Whole: true})
 			}
 		}
 	}
+	inj := compose(ctx, e, req, pl, backlog, false, extra...)
 	if p := pl.Project; p != nil && pl.Cfg.Enabled && req.SessionID != "" {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
@@ -166,7 +166,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 // counted. With preview (ccmem show), nothing has been archived: the
 // episode menu is the one the next start will leave, computed without
 // writing, so the block is the one that start injects.
-func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place, backlog *learn.Backlog, preview bool) Injection {
+func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place, backlog *learn.Backlog, preview bool, extra ...inject.Section) Injection {
 	inj := Injection{Project: pl.Project, Config: pl.Cfg}
 	warn := func(err error) {
 		if err != nil {
@@ -284,6 +284,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place,
 	if root != "" {
 		repoMemory = store.RepoMemory(root)
 	}
+	sections = append(sections, extra...)
 	for i := range sections {
 		sections[i].Share = cfg.Shares.Of(sections[i].Name)
 		if sections[i].Name == "episodes" && pl.Project != nil {
@@ -328,10 +329,10 @@ func rough(e store.Env, key string, sections []inject.Section) string {
 			continue
 		}
 		for _, l := range s.Lines {
-			if strings.Contains(l, " · FRICTION · ") || strings.Contains(l, " · BAD · ") {
+			if ie, ok := session.ParseIndexLine(l); ok && (ie.Class == "FRICTION" || ie.Class == "BAD") {
 				bad++
 				if newest == "" {
-					newest = l[strings.LastIndex(l, "/")+1:] // the menu is newest first
+					newest = ie.Episode // the menu is newest first
 				}
 			}
 		}
@@ -508,16 +509,22 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 	if len(files) == 0 {
 		return s, false, refused
 	}
-	// The rendered index, without its own title line.
-	h, err := store.ReadHeadFrom(strings.NewReader(records.Index(files)), store.Limits{Lines: capLines + 1, Chars: budget,
+	// The rendered index, without its own title line; each line shown
+	// with the record it links (the index hands them out together).
+	lines := records.IndexLines(files)
+	var text strings.Builder
+	for _, l := range lines {
+		text.WriteString(l.Text + "\n")
+	}
+	h, err := store.ReadHeadFrom(strings.NewReader(text.String()), store.Limits{Lines: capLines + 1, Chars: budget,
 		LineChars: lineChars, Cut: func(int) string { return " (the rest is in the record)" }})
 	if err != nil || h.Total <= 1 {
 		return s, false, refused
 	}
 	s.Lines, s.Total = h.Lines[1:], h.Total-1
-	for _, l := range s.Lines {
+	for i := range s.Lines {
 		ref := ""
-		if r := records.IndexRef(l); r != "" {
+		if r := lines[i+1].Ref; r != "" {
 			ref = filepath.Join(records.Dir(root), filepath.FromSlash(r))
 		}
 		s.Refs = append(s.Refs, ref)

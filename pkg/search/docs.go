@@ -1,12 +1,12 @@
 package search
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/records"
@@ -229,41 +229,14 @@ func collectStrings(v any, out *[]string) {
 	}
 }
 
-// episode is the part of an episode record search reads.
-type episode struct {
-	SessionID    string   `json:"session_id"`
-	Goal         string   `json:"goal"`
-	Title        string   `json:"title"`
-	Outcome      string   `json:"outcome"`
-	Turns        int      `json:"turns"`
-	FilesChanged []string `json:"files_changed"`
-	StartedAt    string   `json:"started_at"`
-	GitBranch    string   `json:"git_branch"`
-	Automated    bool     `json:"automated"`
-	Friction     struct {
-		Class string `json:"class"`
-	} `json:"friction"`
-	Digest struct {
-		Notes []struct {
-			Turn int    `json:"turn"`
-			At   string `json:"at"`
-			Kind string `json:"kind"`
-			Cmd  string `json:"cmd"`
-			Text string `json:"text"`
-		} `json:"notes"`
-		Commands []string `json:"commands"`
-		Read     []string `json:"files_read"`
-	} `json:"digest"`
-}
-
 // episodeDocs makes the docs of an episode: one for the session (its
 // title and first prompt, its conclusions, and all its digest holds), then
 // one passage per note of its digest (a prompt, a conclusion, a failure or
 // a fix), whose Parent is the session's doc (1: the first of those
 // returned; unit.docs makes it the unit's index).
 func episodeDocs(path string, data []byte) []Doc {
-	var ep episode
-	if json.Unmarshal(data, &ep) != nil || strings.TrimSpace(ep.Goal) == "" && strings.TrimSpace(ep.Title) == "" {
+	ep, err := episode.Decode(data)
+	if err != nil || strings.TrimSpace(ep.Goal) == "" && strings.TrimSpace(ep.Title) == "" {
 		return nil
 	}
 	title := ep.Title

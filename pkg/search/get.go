@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -137,14 +137,11 @@ func GetTurns(e store.Env, path string, sc Scope, turn, around int) (string, err
 	if err != nil {
 		return "", err
 	}
-	var ep episode
-	if json.Unmarshal(data, &ep) != nil || ep.SessionID == "" {
+	ep, err := episode.Decode(data)
+	if err != nil || ep.SessionID == "" {
 		return "", fmt.Errorf("%s: not a session's record; read it without a turn", path)
 	}
-	title := ep.Title
-	if title == "" {
-		title = ep.Goal
-	}
+	title := ep.Name()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session %q", textfmt.Line(textfmt.Shorten(title, titleLen)))
 	if t, err := time.Parse(time.RFC3339Nano, ep.StartedAt); err == nil {

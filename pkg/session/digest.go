@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/transcript"
@@ -65,17 +66,17 @@ type Note struct {
 	limit int
 }
 
-// The kinds of Note.
+// The kinds of Note (the record's read view, pkg/episode, owns them).
 const (
-	NotePrompt  = "prompt"
-	NoteAnswer  = "answer"
-	NoteFailure = "failure"
-	NoteFix     = "fix"
-	NoteTriage  = "triage"
+	NotePrompt  = episode.NotePrompt
+	NoteAnswer  = episode.NoteAnswer
+	NoteFailure = episode.NoteFailure
+	NoteFix     = episode.NoteFix
+	NoteTriage  = episode.NoteTriage
 	// NoteOpening is what the assistant said before the session's first
 	// prompt (a session it opens, a resumed one whose first line is its):
 	// turn 0.
-	NoteOpening = "opening"
+	NoteOpening = episode.NoteOpening
 )
 
 // Limits of what one note keeps, before the whole digest is fitted to its

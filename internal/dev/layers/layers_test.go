@@ -148,7 +148,7 @@ func TestCodeMap(t *testing.T) {
 // index and no learned memory: it only records.
 var chains = func() map[string][]string {
 	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
-		"pkg/claudecode", "pkg/config", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
+		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
 		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	memory := []string{"pkg/memory", "pkg/guard", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }
