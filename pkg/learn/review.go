@@ -470,6 +470,17 @@ func Seen(e store.Env) map[string]bool {
 	return seen
 }
 
+// FrictionSeen is the key that records that the person looked at a
+// project's friction as of its newest episode file: the start-up block
+// stops pointing at it until a newer session goes badly.
+func FrictionSeen(key, newestEpisode string) string {
+	return "friction:" + key + ":" + newestEpisode
+}
+
+// BriefingSeen is the key that records that the person looked at a draft
+// of a project's briefing: the start-up block stops suggesting one.
+func BriefingSeen(key string) string { return "briefing:" + key }
+
 // MarkSeen records that the person looked at names (review items by
 // file, or any other key a nudge uses).
 func MarkSeen(e store.Env, names ...string) error {

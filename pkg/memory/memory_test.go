@@ -673,7 +673,7 @@ func TestNudgeWhenSomethingWaits(t *testing.T) {
 		t.Fatalf("the nudge: %q", got)
 	}
 	// The person looked at the friction, and drafted a briefing.
-	learn.MarkSeen(e, FrictionSeen(p.Key, fmt.Sprintf("202611%02dT090000Z-s%d.json", 16, 6)), "briefing:"+p.Key)
+	learn.MarkSeen(e, learn.FrictionSeen(p.Key, fmt.Sprintf("202611%02dT090000Z-s%d.json", 16, 6)), learn.BriefingSeen(p.Key))
 	if got := nudge(); got != "" {
 		t.Fatalf("a nudge once everything was looked at: %q", got)
 	}

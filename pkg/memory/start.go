@@ -337,7 +337,7 @@ func rough(e store.Env, key string, sections []inject.Section) string {
 			}
 		}
 	}
-	if bad < roughAfter || learn.Seen(e)[FrictionSeen(key, newest)] {
+	if bad < roughAfter || learn.Seen(e)[learn.FrictionSeen(key, newest)] {
 		return ""
 	}
 	return fmt.Sprintf("%d of the recent sessions here went badly — /friction finds what recurs and proposes rules for the user to review", bad)
@@ -346,13 +346,6 @@ func rough(e store.Env, key string, sections []inject.Section) string {
 // roughAfter is how many sessions of the menu that went badly make the
 // friction worth a look.
 const roughAfter = 3
-
-// FrictionSeen is the key that records that the person looked at a
-// project's friction as of its newest episode file: the start-up block
-// stops pointing at it until a newer session goes badly.
-func FrictionSeen(key, newestEpisode string) string {
-	return "friction:" + key + ":" + newestEpisode
-}
 
 // briefingWorthDrafting tells a project with sessions enough to draft a
 // briefing from, none yet, and no look at a draft.
@@ -366,7 +359,7 @@ func briefingWorthDrafting(e store.Env, key string) bool {
 	}
 	ents, _ := d.ReadDir(briefingAfter) // enough to know, not all of them
 	d.Close()
-	return len(ents) >= briefingAfter && !learn.Seen(e)["briefing:"+key]
+	return len(ents) >= briefingAfter && !learn.Seen(e)[learn.BriefingSeen(key)]
 }
 
 // briefingAfter is how many sessions a project has before a briefing is

@@ -13,7 +13,6 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/lessons"
-	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -138,7 +137,7 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		}
 	}
 	if newest != "" {
-		_ = learn.MarkSeen(c.Env, memory.FrictionSeen(p.Key, newest))
+		_ = learn.MarkSeen(c.Env, learn.FrictionSeen(p.Key, newest))
 	}
 	if asJSON {
 		return c.PrintJSON(struct {

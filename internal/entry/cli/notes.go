@@ -180,7 +180,7 @@ the draft is a start, not the last word.`,
 				fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 			}
 			draft := notes.DraftBriefing(p, eps, *n)
-			_ = learn.MarkSeen(c.Env, "briefing:"+p.Key) // the start-up block stops suggesting a draft
+			_ = learn.MarkSeen(c.Env, learn.BriefingSeen(p.Key)) // the start-up block stops suggesting a draft
 			cur, err := store.ReadSmallFile(c.Env.BriefingPath(p.Key), 16<<20)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
