@@ -8,13 +8,14 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io/fs"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
-	"gopkg.in/yaml.v3"
 )
 
 func readerOf(files map[string]string) func(string) ([]byte, error) {

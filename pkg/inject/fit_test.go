@@ -2,12 +2,13 @@ package inject
 
 import (
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"math/rand"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )

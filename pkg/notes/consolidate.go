@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/session"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ccmem/ccmem/pkg/session"
 
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/records"

@@ -3,11 +3,12 @@ package notes
 import (
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccmem/ccmem/pkg/lazyregexp"
 
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"

@@ -10,12 +10,13 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/textfmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Env is what ccmem reads from its surroundings.

@@ -15,8 +15,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/robustio"
 
-	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // Sentinel errors of file access; the errors returned wrap them.

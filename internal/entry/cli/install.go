@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/gitsync"
@@ -19,7 +21,6 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
-	"github.com/rogpeppe/go-internal/diff"
 )
 
 var cmdLearn = &command.Command{

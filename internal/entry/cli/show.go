@@ -3,9 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"os"
 	"strings"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/pkg/config"

@@ -2,9 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"os"
 	"path/filepath"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/uicommand"

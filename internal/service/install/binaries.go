@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
 )

@@ -6,12 +6,13 @@ package install
 import (
 	"bytes"
 	"fmt"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/ccmem/ccmem/pkg/claudecode"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
 

@@ -2,6 +2,7 @@ package install
 
 import (
 	"errors"
+
 	"github.com/ccmem/ccmem/pkg/claudecode"
 
 	"github.com/ccmem/ccmem/internal/service/settings"

@@ -1,9 +1,10 @@
 package settings
 
 import (
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"strings"
 	"testing"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 )
 
 var owned = registration.OwnedBy("ccmem", "sessionstart", "stop", "precompact")
