@@ -254,9 +254,6 @@ func (fs files) own() map[string]file {
 	return own
 }
 
-// count is how many memory files fs holds (ccmem's own aside).
-func (fs files) count() int { return len(fs.m) - len(fs.own()) }
-
 // carriedFiles reads what sync carries of rev's tree. With own set (a
 // tree from the remote), ccmem's own files are this machine's, whatever
 // the tree holds; with own nil (this machine's HEAD), they are the tree's.

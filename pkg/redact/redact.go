@@ -175,7 +175,7 @@ func assignedNear(s string, hints []string) bool {
 				break
 			}
 			after := rest[i+len(h):]
-			if strings.IndexAny(after[:min(len(after), assignNear)], "=:") >= 0 {
+			if strings.ContainsAny(after[:min(len(after), assignNear)], "=:") {
 				return true
 			}
 			rest = after

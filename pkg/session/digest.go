@@ -118,14 +118,6 @@ func at(ts string) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// redacted is text redacted, then shortened to n characters; it counts
-// the redactions into c.
-func (c *Checkpoint) redacted(text string, n int) string {
-	s, k := redact.Shorten(text, n)
-	c.State.OtherRedactions += k
-	return s
-}
-
 // notePrompt adds a prompt a person typed.
 func (c *Checkpoint) notePrompt(e transcript.Entry) {
 	c.flushAnswer()

@@ -669,10 +669,9 @@ func quoted(s string) (string, int, error) {
 
 // flow reads a flow collection: [a, b], {k: v}.
 type flow struct {
-	s     string
-	pos   int
-	line  int
-	depth int
+	s    string
+	pos  int
+	line int
 }
 
 func (f *flow) space() {

@@ -148,7 +148,6 @@ type yearReport struct {
 	lostBuilt         bool          // it was done within a minute
 	afterRecall       bool          // the prompt after it recalled
 	firstRecalled     int
-	settledBuildsLeft bool
 }
 
 // measureYear generates a year of sessions in dir, imports them and times

@@ -125,7 +125,7 @@ func TestCodeMap(t *testing.T) {
 		section = section[:1+end]
 	}
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("(?m)^((?:cmd|hooks|internal|pkg|scripts|e2e|testscripts)[a-z0-9/_-]*?)/?\\s").FindAllStringSubmatch(section, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^((?:cmd|hooks|internal|pkg|scripts|e2e|testscripts)[a-z0-9/_-]*?)/?\s`).FindAllStringSubmatch(section, -1) {
 		named[strings.TrimSuffix(m[1], "/")] = true
 	}
 	var have []string

@@ -27,8 +27,8 @@ func testServer() *mcp.Server {
 						return "", errors.New("it failed")
 					}
 					if in.Text == "panic" {
-						var m map[string]int
-						m["x"] = 1 // a bug in a tool
+						var m []int
+						_ = m[len(in.Text)] // a bug in a tool: out of range
 					}
 					return "echo: " + in.Text, nil
 				}},

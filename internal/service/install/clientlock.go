@@ -44,7 +44,7 @@ func (o Options) lockClient() (func(), error) {
 }
 
 // errClientBusy is a lock the client held for all of clientLockWait.
-var errClientBusy = errors.New("Claude Code kept its lock on the file")
+var errClientBusy = errors.New("the Claude Code client kept its lock on the file")
 
 // lockClientFile takes path's proper-lockfile lock; unlock gives it back.
 func lockClientFile(path string) (unlock func(), err error) {
