@@ -271,30 +271,46 @@ const (
 	maxOrphanAfter   = 365 * 24 * time.Hour
 )
 
-// Validate reports the first value out of its allowed range.
+// intRange is a whole-number setting and its allowed range; zero, when
+// set, says what 0 means outside the range ("no digest"); note follows
+// the upper bound in the message.
+type intRange struct {
+	name       string
+	v, lo, hi  int
+	zero, note string
+}
+
+// floatRange and durRange are the same for fractions and durations.
+type floatRange struct {
+	name      string
+	v, lo, hi float64
+}
+
+type durRange struct {
+	name      string
+	v, lo, hi time.Duration
+	loText    string
+}
+
+// Validate reports the first value out of its allowed range: the ranges
+// are one table, the checks that are not ranges follow.
 func (c Config) Validate() error {
-	if c.BudgetChars < 1000 || c.BudgetChars > claudecode.MaxInline {
-		return fmt.Errorf("budget_chars must be between 1000 and %d, not %d", claudecode.MaxInline, c.BudgetChars)
+	ints := []intRange{
+		{name: "budget_chars", v: c.BudgetChars, lo: 1000, hi: claudecode.MaxInline},
+		{name: "caps.global", v: c.Caps.Global, hi: maxCount}, {name: "caps.learned", v: c.Caps.Learned, hi: maxCount},
+		{name: "caps.briefing", v: c.Caps.Briefing, hi: maxCount}, {name: "caps.project", v: c.Caps.Project, hi: maxCount},
+		{name: "caps.episodes", v: c.Caps.Episodes, hi: maxCount}, {name: "caps.records", v: c.Caps.Records, hi: maxCount},
+		{name: "nudge_threshold", v: c.NudgeThreshold, hi: maxCount},
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{
-		{"caps.global", c.Caps.Global}, {"caps.learned", c.Caps.Learned},
-		{"caps.briefing", c.Caps.Briefing}, {"caps.project", c.Caps.Project},
-		{"caps.episodes", c.Caps.Episodes}, {"caps.records", c.Caps.Records}, {"nudge_threshold", c.NudgeThreshold},
-	} {
-		if f.v < 0 || f.v > maxCount {
-			return fmt.Errorf("%s must be between 0 and %d, not %d", f.name, maxCount, f.v)
+	for _, r := range ints {
+		if err := r.check(); err != nil {
+			return err
 		}
 	}
 	sum := 0.0
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{
-		{"global", c.Shares.Global}, {"learned", c.Shares.Learned}, {"briefing", c.Shares.Briefing},
-		{"project", c.Shares.Project}, {"records", c.Shares.Records}, {"episodes", c.Shares.Episodes},
+	for _, f := range []floatRange{
+		{"global", c.Shares.Global, 0, 1}, {"learned", c.Shares.Learned, 0, 1}, {"briefing", c.Shares.Briefing, 0, 1},
+		{"project", c.Shares.Project, 0, 1}, {"records", c.Shares.Records, 0, 1}, {"episodes", c.Shares.Episodes, 0, 1},
 	} {
 		if f.v < 0 || f.v > 1 || math.IsNaN(f.v) {
 			return fmt.Errorf("shares.%s must be between 0 and 1, not %v", f.name, f.v)
@@ -304,78 +320,73 @@ func (c Config) Validate() error {
 	if sum > 1.0001 {
 		return fmt.Errorf("shares add up to %.2f; they must add up to at most 1", sum)
 	}
-	if c.LineChars < 80 || c.LineChars > claudecode.MaxInline {
-		return fmt.Errorf("line_chars must be between 80 and %d, not %d", claudecode.MaxInline, c.LineChars)
+	if err := (intRange{name: "line_chars", v: c.LineChars, lo: 80, hi: claudecode.MaxInline}).check(); err != nil {
+		return err
 	}
-	if c.Deadline < 100*time.Millisecond || c.Deadline > MaxDeadline {
-		return fmt.Errorf("deadline must be between 100ms and %s, not %s", MaxDeadline, c.Deadline)
-	}
-	if c.OrphanAfter < time.Minute || c.OrphanAfter > maxOrphanAfter {
-		return fmt.Errorf("orphan_after must be between 1m and %s, not %s", maxOrphanAfter, c.OrphanAfter)
-	}
-	if c.Sync.Interval < time.Minute || c.Sync.Interval > maxOrphanAfter {
-		return fmt.Errorf("sync.interval must be between 1m and %s, not %s", maxOrphanAfter, c.Sync.Interval)
+	for _, d := range []durRange{
+		{"deadline", c.Deadline, 100 * time.Millisecond, MaxDeadline, "100ms"},
+		{"orphan_after", c.OrphanAfter, time.Minute, maxOrphanAfter, "1m"},
+		{"sync.interval", c.Sync.Interval, time.Minute, maxOrphanAfter, "1m"},
+	} {
+		if d.v < d.lo || d.v > d.hi {
+			return fmt.Errorf("%s must be between %s and %s, not %s", d.name, d.loText, d.hi, d.v)
+		}
 	}
 	// Days beyond a century would overflow a time.Duration (about 292
 	// years) on the way, and keep everything anyway.
-	if c.RetentionDays < 1 || c.RetentionDays > MaxRetentionDays {
-		return fmt.Errorf("retention_days must be between 1 and %d (a century), not %d", MaxRetentionDays, c.RetentionDays)
-	}
-	if c.MaxEpisodes < 1 || c.MaxEpisodes > maxCount {
-		return fmt.Errorf("max_episodes must be between 1 and %d, not %d", maxCount, c.MaxEpisodes)
-	}
-	if c.KeepNewest < 0 || c.KeepNewest > maxCount {
-		return fmt.Errorf("keep_newest must be between 0 and %d, not %d", maxCount, c.KeepNewest)
-	}
-	if c.Capture.DigestBytes != 0 && (c.Capture.DigestBytes < 1024 || c.Capture.DigestBytes > 1<<20) {
-		return fmt.Errorf("capture.digest_bytes must be 0 (no digest) or between 1024 and %d, not %d", 1<<20, c.Capture.DigestBytes)
+	for _, r := range []intRange{
+		{name: "retention_days", v: c.RetentionDays, lo: 1, hi: MaxRetentionDays, note: " (a century)"},
+		{name: "max_episodes", v: c.MaxEpisodes, lo: 1, hi: maxCount},
+		{name: "keep_newest", v: c.KeepNewest, hi: maxCount},
+		{name: "capture.digest_bytes", v: c.Capture.DigestBytes, lo: 1024, hi: 1 << 20, zero: "no digest"},
+	} {
+		if err := r.check(); err != nil {
+			return err
+		}
 	}
 	if a := c.Capture.Automation; a != "detect" && a != "off" {
 		return fmt.Errorf("capture.automation must be detect or off, not %q", a)
 	}
-	if c.Recall.MaxItems < 0 || c.Recall.MaxItems > 20 {
-		return fmt.Errorf("recall.max_items must be between 0 and 20, not %d", c.Recall.MaxItems)
+	if err := (intRange{name: "recall.max_items", v: c.Recall.MaxItems, hi: 20}).check(); err != nil {
+		return err
 	}
-	if c.Recall.MaxChars < 200 || c.Recall.MaxChars > claudecode.MaxInline {
-		return fmt.Errorf("recall.max_chars must be between 200 and %d, not %d", claudecode.MaxInline, c.Recall.MaxChars)
+	if err := (intRange{name: "recall.max_chars", v: c.Recall.MaxChars, lo: 200, hi: claudecode.MaxInline}).check(); err != nil {
+		return err
 	}
-	if c.Recall.MinScore < 0 || c.Recall.MinScore > 1000 || math.IsNaN(c.Recall.MinScore) {
-		return fmt.Errorf("recall.min_score must be between 0 and 1000, not %v", c.Recall.MinScore)
-	}
-	if c.Recall.MinMatched < 0 || c.Recall.MinMatched > 1 || math.IsNaN(c.Recall.MinMatched) {
-		return fmt.Errorf("recall.min_matched must be between 0 and 1, not %v", c.Recall.MinMatched)
+	for _, f := range []floatRange{{"recall.min_score", c.Recall.MinScore, 0, 1000}, {"recall.min_matched", c.Recall.MinMatched, 0, 1}} {
+		if f.v < f.lo || f.v > f.hi || math.IsNaN(f.v) {
+			return fmt.Errorf("%s must be between %v and %v, not %v", f.name, f.lo, f.hi, f.v)
+		}
 	}
 	for _, src := range c.Recall.Sources {
 		if !slices.Contains(PromptSources, src) {
 			return fmt.Errorf("recall.sources: %q is not a prompt source (one of %s)", src, strings.Join(PromptSources, ", "))
 		}
 	}
-	if c.Guard.MaxLines < 0 || c.Guard.MaxLines > 5 {
-		return fmt.Errorf("guard.max_lines must be between 0 and 5, not %d", c.Guard.MaxLines)
+	if err := (intRange{name: "guard.max_lines", v: c.Guard.MaxLines, hi: 5}).check(); err != nil {
+		return err
 	}
 	for _, t := range c.Guard.Tools {
 		if t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
 			return fmt.Errorf("guard.tools: %q is not a tool name (letters, digits and _, as Bash or mcp__server__tool)", t)
 		}
 	}
-	if c.Guard.SubagentChars != 0 && (c.Guard.SubagentChars < 200 || c.Guard.SubagentChars > claudecode.MaxInline) {
-		return fmt.Errorf("guard.subagent_chars must be 0 (no block) or between 200 and %d, not %d", claudecode.MaxInline, c.Guard.SubagentChars)
-	}
-	if c.Records.MaxRetained < 1 || c.Records.MaxRetained > 1000 {
-		return fmt.Errorf("records.max_retained must be between 1 and 1000, not %d", c.Records.MaxRetained)
-	}
-	if c.Records.GracePeriodDays < 0 || c.Records.GracePeriodDays > MaxRetentionDays {
-		return fmt.Errorf("records.grace_period_days must be between 0 and %d, not %d", MaxRetentionDays, c.Records.GracePeriodDays)
-	}
-	if c.Records.MaxPerCategory < 1 || c.Records.MaxPerCategory > 100_000 {
-		return fmt.Errorf("records.max_per_category must be between 1 and 100000, not %d", c.Records.MaxPerCategory)
+	for _, r := range []intRange{
+		{name: "guard.subagent_chars", v: c.Guard.SubagentChars, lo: 200, hi: claudecode.MaxInline, zero: "no block"},
+		{name: "records.max_retained", v: c.Records.MaxRetained, lo: 1, hi: 1000},
+		{name: "records.grace_period_days", v: c.Records.GracePeriodDays, hi: MaxRetentionDays},
+		{name: "records.max_per_category", v: c.Records.MaxPerCategory, lo: 1, hi: 100_000},
+	} {
+		if err := r.check(); err != nil {
+			return err
+		}
 	}
 	for name, rc := range c.Records.Categories {
 		if !slices.Contains(triage.Categories, name) {
 			return fmt.Errorf("records.categories.%s: no such category (one of %s)", name, strings.Join(triage.Categories, ", "))
 		}
-		if rc.RetentionDays < 0 || rc.RetentionDays > MaxRetentionDays {
-			return fmt.Errorf("records.categories.%s.retention_days must be between 0 and %d, not %d", name, MaxRetentionDays, rc.RetentionDays)
+		if err := (intRange{name: "records.categories." + name + ".retention_days", v: rc.RetentionDays, hi: MaxRetentionDays}).check(); err != nil {
+			return err
 		}
 		if len(rc.Description) > 500 {
 			return fmt.Errorf("records.categories.%s.description is over 500 characters", name)
@@ -390,6 +401,17 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// check reports a value out of its range, in the words every range uses.
+func (r intRange) check() error {
+	if r.zero != "" && r.v == 0 || r.v >= r.lo && r.v <= r.hi {
+		return nil
+	}
+	if r.zero != "" {
+		return fmt.Errorf("%s must be 0 (%s) or between %d and %d%s, not %d", r.name, r.zero, r.lo, r.hi, r.note, r.v)
+	}
+	return fmt.Errorf("%s must be between %d and %d%s, not %d", r.name, r.lo, r.hi, r.note, r.v)
 }
 
 // File is one layer of configuration and what became of it.
