@@ -7,6 +7,12 @@ LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 
+# goreleaser, built once from the version tools/go.mod pins (its own module:
+# the product's go.mod stays small) into .cache, and reused. The first
+# build downloads and compiles some 330 modules: it says so, and counts.
+GORELEASER_VERSION := $(shell sed -n 's/^[[:space:]]*github.com\/goreleaser\/goreleaser\/v2 \(v[^ ]*\).*/\1/p' tools/go.mod)
+GORELEASER := $(CURDIR)/.cache/goreleaser-$(GORELEASER_VERSION)
+
 .PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
@@ -115,9 +121,18 @@ cross:
 ## release-snapshot: what a release publishes, built locally into ./dist by goreleaser (pinned in
 ## tools/go.mod, run with go tool): six archives, SHA256SUMS, .deb/.rpm/.apk, a Homebrew formula
 ## and a Scoop manifest, all with the plugin's version; nothing is published
-release-snapshot:
+release-snapshot: $(GORELEASER)
 	CCMEM_VERSION=$$(sed -n 's/^  "version": "\(.*\)",$$/\1/p' .claude-plugin/plugin.json) \
-		$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean --skip=publish --parallelism 1
+		$(GORELEASER) release --snapshot --clean --skip=publish --parallelism 1
+
+$(GORELEASER):
+	@echo "release-snapshot: building goreleaser $(GORELEASER_VERSION) once into .cache (pinned in tools/go.mod)."
+	@echo "release-snapshot: the first time downloads and compiles about 330 modules: 20 minutes and 2 GB on a small machine; later runs reuse it."
+	@mkdir -p $(CURDIR)/.cache
+	@$(GO) mod download -modfile=tools/go.mod && echo "release-snapshot: modules downloaded; compiling…"
+	@$(GO) build -modfile=tools/go.mod -v -o $@.tmp github.com/goreleaser/goreleaser/v2 2>&1 | \
+		awk '/^[a-z0-9.-]+\.[a-z]+\// || /^[a-z]+(\/|$$)/ { n++; if (n % 100 == 0) { printf "release-snapshot: %d packages compiled…\n", n; fflush() } next } { print }'
+	@test -x $@.tmp && mv $@.tmp $@ && echo "release-snapshot: goreleaser ready: $@"
 
 ## release-pin: build the release reproducibly (release-snapshot) and pin its six archives' SHA-256 in
 ## .claude-plugin/release.sha256, which the plugin checks a download against; run before tagging a release
