@@ -142,12 +142,12 @@ type yearReport struct {
 	common, rare []timed // settled prompts
 	// The index deleted (as an upgrade of its format does): a session
 	// start, the prompts right after it, and the background build.
-	lostStart         timed
-	lost              []timed
-	rebuilt           time.Duration // until the background build was done
-	lostBuilt         bool          // it was done within a minute
-	afterRecall       bool          // the prompt after it recalled
-	firstRecalled     int
+	lostStart     timed
+	lost          []timed
+	rebuilt       time.Duration // until the background build was done
+	lostBuilt     bool          // it was done within a minute
+	afterRecall   bool          // the prompt after it recalled
+	firstRecalled int
 }
 
 // measureYear generates a year of sessions in dir, imports them and times
