@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/claudecode"
-
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/triage"
 )

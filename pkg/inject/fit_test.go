@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccmem/ccmem/pkg/claudecode"
-
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/learn"
-	"github.com/ccmem/ccmem/pkg/store/storetest"
-
 	"github.com/ccmem/ccmem/pkg/friction"
+	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 func TestConfidenceTiers(t *testing.T) {

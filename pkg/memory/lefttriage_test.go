@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/memory/turn"
-	"github.com/ccmem/ccmem/pkg/session"
-
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
-
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"

@@ -15,13 +15,12 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/ccmem/ccmem/pkg/claudecode"
-	"github.com/ccmem/ccmem/pkg/textfmt"
-
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 //go:embed sample.txtar

@@ -6,9 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/store"

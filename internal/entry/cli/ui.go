@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/uicommand"
+	"github.com/ccmem/ccmem/internal/service/registration"
 )
 
 // cmdUI hands `ccmem ui` to the ccmem-ui binary, found as the hooks are:

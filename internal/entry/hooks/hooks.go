@@ -12,14 +12,13 @@ import (
 	"os"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
-	"github.com/ccmem/ccmem/pkg/claudecode"
-	"github.com/ccmem/ccmem/pkg/syncstate"
-
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/version"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // Run is one hook invocation after its common start.

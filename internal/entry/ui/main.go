@@ -15,11 +15,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/uicommand"
+	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 

@@ -8,9 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccmem/ccmem/pkg/claudecode"
-
 	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // ErrNoHookBinary is returned when the hook binaries are not beside ccmem

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"github.com/ccmem/ccmem/internal/service/settings"
 )
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"github.com/ccmem/ccmem/scripts"
 )
 

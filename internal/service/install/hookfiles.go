@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/ccmem/ccmem/pkg/claudecode"
-
 	"github.com/ccmem/ccmem/pkg/config"
 )
 

@@ -2,12 +2,11 @@ package install
 
 import (
 	"os"
-
-	"github.com/ccmem/ccmem/internal/service/registration"
-
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/ccmem/ccmem/internal/service/registration"
 )
 
 // OnPath finds the ccmem a shell would run, given the PATH value: the

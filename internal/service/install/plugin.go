@@ -3,9 +3,8 @@ package install
 import (
 	"errors"
 
-	"github.com/ccmem/ccmem/pkg/claudecode"
-
 	"github.com/ccmem/ccmem/internal/service/settings"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // ErrPluginEnabled is returned by Install when the ccmem plugin is enabled:
