@@ -19,7 +19,10 @@ type Record struct {
 	StartedAt    string   `json:"started_at"`
 	GitBranch    string   `json:"git_branch"`
 	Automated    bool     `json:"automated"`
-	Friction     struct {
+	// Agent is the coding agent the session ran in ("codex"); "" for
+	// Claude Code.
+	Agent    string `json:"agent"`
+	Friction struct {
 		Class string `json:"class"`
 	} `json:"friction"`
 	Digest Digest `json:"digest"`

@@ -250,6 +250,9 @@ func episodeDocs(path string, data []byte) []Doc {
 		when = t.UTC().Format("2006-01-02 15:04")
 	}
 	parts := []string{when, textfmt.Plural(ep.Turns, "turn", "turns")}
+	if ep.Agent != "" {
+		parts = append(parts, "in "+agentName(ep.Agent))
+	}
 	if ep.Automated {
 		parts = append(parts, "automated")
 	}
@@ -444,4 +447,12 @@ func capText(s string) string {
 		return s[:maxBody]
 	}
 	return s
+}
+
+// agentName is how a session's agent is named to a person.
+func agentName(agent string) string {
+	if agent == "codex" {
+		return "Codex"
+	}
+	return agent
 }

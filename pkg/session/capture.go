@@ -27,6 +27,9 @@ import (
 	"github.com/ccmem/ccmem/pkg/triage"
 )
 
+// AgentCodex is Checkpoint.Agent for a session of OpenAI's Codex CLI.
+const AgentCodex = "codex"
+
 // Checkpoint is the record of one session: live in checkpoints/ while the
 // session runs, then archived unchanged (plus archived_at) as its episode.
 // Every string in it passed the redactor.
@@ -62,6 +65,10 @@ type Checkpoint struct {
 	GitRemote     string `json:"git_remote,omitempty"`
 	Model         string `json:"model"`
 	ClientVersion string `json:"client_version"`
+	// Agent is the coding agent the session ran in: "" for Claude Code,
+	// AgentCodex for Codex CLI (its rollout is read by
+	// transcript.ParseCodex).
+	Agent string `json:"agent,omitempty"`
 	// Entrypoint is how the client was run, as its first prompt records it
 	// (cli, sdk-cli for claude -p, claude-vscode, sdk-ts…).
 	Entrypoint string `json:"entrypoint,omitempty"`
@@ -960,7 +967,11 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if path == "" {
 		return nil
 	}
-	pos, err := readNew(ctx, path, c.Transcript, c.reset, c.apply)
+	parse := transcript.Parse
+	if c.Agent == AgentCodex {
+		parse = transcript.ParseCodex
+	}
+	pos, err := readNew(ctx, path, c.Transcript, c.reset, c.apply, parse)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			// The client has not written it yet (a session just starting):
@@ -982,7 +993,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 // readNew reads a transcript's lines after pos into apply, and returns the
 // new position; reset is called first when the file shrank or was replaced
 // (it is then read from 0).
-func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), apply func(transcript.Entry)) (TranscriptPos, error) {
+func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), apply func(transcript.Entry), parse func([]byte) (transcript.Entry, bool)) (TranscriptPos, error) {
 	f, fi, err := store.OpenRegular(path)
 	if err != nil {
 		return pos, err
@@ -1003,7 +1014,7 @@ func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), 
 		return pos, err
 	}
 	stop := func() bool { return ctx.Err() != nil }
-	n, skip, err := transcript.ScanFrom(f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, apply, stop)
+	n, skip, err := transcript.ScanFromWith(parse, f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, apply, stop)
 	return TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino}, err
 }
 
@@ -1042,7 +1053,7 @@ func (c *Checkpoint) catchUpSubagents(ctx context.Context, path string) error {
 		if !known && len(c.State.Subagents) >= maxSubagents {
 			continue
 		}
-		pos, err := readNew(ctx, filepath.Join(dir, name), old, func() {}, c.applySubagent)
+		pos, err := readNew(ctx, filepath.Join(dir, name), old, func() {}, c.applySubagent, transcript.Parse)
 		if err != nil {
 			errs = append(errs, err)
 		}

@@ -59,6 +59,9 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	}
 	w.str("model", c.Model)
 	w.str("client_version", c.ClientVersion)
+	if c.Agent != "" {
+		w.str("agent", c.Agent)
+	}
 	if c.Entrypoint != "" {
 		w.str("entrypoint", c.Entrypoint)
 	}
@@ -532,6 +535,8 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Str(&c.ClientVersion)
 			case "entrypoint":
 				d.Str(&c.Entrypoint)
+			case "agent":
+				d.Str(&c.Agent)
 			case "prompt_queued":
 				d.Bool(&c.PromptQueued)
 			case "outcome":
@@ -568,7 +573,7 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 
 var (
 	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed", "skills_used", "duration_seconds", "git_remote",
-		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "entrypoint", "prompt_queued", "outcome", "automated", "automated_by", "parent_session",
+		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "agent", "entrypoint", "prompt_queued", "outcome", "automated", "automated_by", "parent_session",
 		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
 	noteKeys    = []string{"turn", "at", "kind", "cmd", "text", "after"}

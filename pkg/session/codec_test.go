@@ -96,7 +96,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Subagents = map[string]TranscriptPos{pick(): pos(), "agent-1.jsonl": pos()}
 	}
 	c.Title, c.Declined, c.Automated, c.AutomatedBy, c.Parent, c.Entrypoint, c.PromptQueued = pick(), r.Intn(3), maybe(), pick(), pick(), pick(), maybe()
-	c.SkillsUsed, c.DurationSeconds, c.GitRemote = strs(), int64(r.Intn(3))*int64(r.Intn(100000)), pick()
+	c.SkillsUsed, c.DurationSeconds, c.GitRemote, c.Agent = strs(), int64(r.Intn(3))*int64(r.Intn(100000)), pick(), pick()
 	if maybe() {
 		c.Digest.Notes = []Note{{Turn: r.Intn(9), At: pick(), Kind: pick(), Cmd: pick(), Text: pick(), After: strs()}, {Turn: 1, Kind: "prompt", Text: "x"}}
 	}

@@ -24,7 +24,7 @@ func TestRecordReadsAsTheEpisodeView(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
 		if ep.SessionID != asRead(c.SessionID) || ep.Goal != asRead(c.Goal) || ep.Title != asRead(c.Title) || ep.Outcome != asRead(c.Outcome) || ep.Turns != c.Turns ||
-			ep.StartedAt != asRead(c.StartedAt) || ep.GitBranch != asRead(c.GitBranch) || ep.Automated != c.Automated || ep.Friction.Class != asRead(c.Friction.Class) ||
+			ep.StartedAt != asRead(c.StartedAt) || ep.GitBranch != asRead(c.GitBranch) || ep.Automated != c.Automated || ep.Friction.Class != asRead(c.Friction.Class) || ep.Agent != asRead(c.Agent) ||
 			!sameStrings(ep.FilesChanged, c.FilesChanged) || !sameStrings(ep.Digest.Commands, c.Digest.Commands) || !sameStrings(ep.Digest.Read, c.Digest.Read) {
 			t.Fatalf("seed %d: the view reads %+v\nfrom %s", seed, ep, data)
 		}

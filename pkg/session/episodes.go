@@ -87,6 +87,10 @@ func IndexLine(c *Checkpoint, name string) string {
 	}
 	title = strings.ReplaceAll(textfmt.Shorten(title, titleChars), `"`, "'")
 	parts := []string{when, turns, c.Friction.Class, `"` + title + `"`}
+	if c.Agent != "" {
+		// Another agent's session: "in Codex".
+		parts = append([]string{when, agentMark(c.Agent)}, parts[1:]...)
+	}
 	if c.Automated {
 		parts = append([]string{when, automatedMark}, parts[1:]...)
 	}

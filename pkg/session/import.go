@@ -74,16 +74,16 @@ type ImportReport struct {
 type transcriptFile struct {
 	path, sid string
 	mtime     time.Time
+	// agent is "" for Claude Code's transcripts, AgentCodex for Codex's
+	// rollouts.
+	agent string
 }
 
 // listTranscripts lists the session transcripts of every silo, oldest
 // first. Symlinks are not followed.
 func listTranscripts(e store.Env) ([]transcriptFile, error) {
 	silos, err := os.ReadDir(e.SilosDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	var out []transcriptFile
@@ -104,6 +104,7 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime)})
 		}
 	}
+	out = append(out, listRollouts(e)...)
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].mtime.Equal(out[j].mtime) {
 			return out[i].mtime.Before(out[j].mtime)
@@ -113,15 +114,63 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 	return out, nil
 }
 
+// listRollouts lists Codex CLI's session files,
+// CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl: each a session
+// whose id ends its name. Symlinks are not followed; a folder in another
+// shape is passed over.
+func listRollouts(e store.Env) []transcriptFile {
+	if e.CodexDir == "" {
+		return nil
+	}
+	root := filepath.Join(e.CodexDir, "sessions")
+	var out []transcriptFile
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if depth == 3 {
+			files, err := store.ListFiles(root, dir)
+			if err != nil {
+				return
+			}
+			for _, f := range files {
+				name, ok := strings.CutSuffix(f.Name, ".jsonl")
+				if !ok || !strings.HasPrefix(name, "rollout-") || len(name) < 36 {
+					continue
+				}
+				sid := name[len(name)-36:]
+				if !store.ValidID(sid, 128, false) {
+					continue
+				}
+				out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentCodex})
+			}
+			return
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, de := range ents {
+			if de.IsDir() && len(de.Name()) <= 4 && strings.Trim(de.Name(), "0123456789") == "" {
+				walk(filepath.Join(dir, de.Name()), depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return out
+}
+
 // transcriptCwd is the working directory a transcript's first lines record.
-func transcriptCwd(path string) string {
+func transcriptCwd(path, agent string) string {
 	f, _, err := store.OpenRegular(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	parse := transcript.Parse
+	if agent == AgentCodex {
+		parse = transcript.ParseCodex
+	}
 	cwd := ""
-	_, _ = transcript.Scan(io.LimitReader(f, 4<<20), func(e transcript.Entry) {
+	_, _, _ = transcript.ScanFromWith(parse, io.LimitReader(f, 4<<20), -1, 0, func(e transcript.Entry) {
 		if cwd == "" && e.Cwd != "" && !e.Sidechain {
 			cwd = e.Cwd
 		}
@@ -176,7 +225,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.Left = len(files) - i
 			break
 		}
-		cwd := transcriptCwd(tf.path)
+		cwd := transcriptCwd(tf.path, tf.agent)
 		if cwd == "" || !filepath.IsAbs(cwd) {
 			rep.Empty++
 			continue
@@ -218,8 +267,9 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		c := newCheckpoint(tf.sid, p)
 		c.configure(&cfg.Capture)
 		c.Transcript.Path = tf.path
+		c.Agent = tf.agent
 		c.importing = true
-		if parent, from := forks.parentOf(tf.path, tf.sid, false); parent != "" {
+		if parent, from := forks.parentOf(tf.path, tf.sid, false); tf.agent == "" && parent != "" {
 			// Its copy of the parent's turns is the parent's.
 			c.Parent, c.State.ForkedAt = parent, ownFrom(from, tf.path)
 		}

@@ -70,10 +70,24 @@ func (m Menu) AutomatedLine(ccmem string) string {
 	return strconv.Itoa(m.Automated) + " " + runs + " since " + m.Since + " — `" + ccmem + " episodes --automated`"
 }
 
+// agentNames name the agents whose sessions a menu line marks.
+var agentNames = map[string]string{AgentCodex: "Codex"}
+
+// agentMark is the menu's mark of another agent's session: "in Codex".
+func agentMark(agent string) string {
+	name := agentNames[agent]
+	if name == "" {
+		name = agent
+	}
+	return "in " + name
+}
+
 // IndexEntry is what one INDEX.md line says of a session (see IndexLine).
 type IndexEntry struct {
 	Started   string // "2026-11-21 14:03" (UTC), or "unknown time"
 	Automated bool
+	// Agent is another agent's session ("codex"); "" for Claude Code's.
+	Agent string
 	Turns     int
 	Class     string
 	Title     string
@@ -112,6 +126,12 @@ func ParseIndexLine(line string) (IndexEntry, bool) {
 	if parts[0] == automatedMark {
 		ie.Automated = true
 		parts = parts[1:]
+	}
+	for agent := range agentNames {
+		if len(parts) > 0 && parts[0] == agentMark(agent) {
+			ie.Agent = agent
+			parts = parts[1:]
+		}
 	}
 	if len(parts) < 3 {
 		return ie, false

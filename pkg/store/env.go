@@ -39,6 +39,9 @@ type Env struct {
 	// CLAUDE_CODE_SIMPLE set, which turns auto memory off too.
 	AutoMemorySwitch string
 	Simple           bool
+	// CodexDir is $CODEX_HOME, by default ~/.codex: where Codex CLI keeps
+	// its sessions (read by import, never written).
+	CodexDir string
 }
 
 // ErrNoHome is returned when neither HOME nor explicit locations are set.
@@ -81,6 +84,13 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		e.Store = filepath.Join(e.Home, ".claude", "ccmem")
 	}
 	e.Store = absClean(expandHome(e.Store, e.Home))
+	e.CodexDir = getenv("CODEX_HOME")
+	if e.CodexDir == "" && e.Home != "" {
+		e.CodexDir = filepath.Join(e.Home, ".codex")
+	}
+	if e.CodexDir != "" {
+		e.CodexDir = absClean(expandHome(e.CodexDir, e.Home))
+	}
 	return e, nil
 }
 

@@ -45,3 +45,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseCodex: any line of a Codex rollout decodes to an Entry or to
+// nothing, never a panic; a shell call is always Bash with a command.
+func FuzzParseCodex(f *testing.F) {
+	for _, s := range []string{
+		`{"timestamp":"2026-11-20T10:00:00Z","type":"session_meta","payload":{"session_id":"x","cwd":"/r","cli_version":"0.169.0"}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}],"internal_chat_message_metadata_passthrough":{"content_item_kinds":["user.text"]}}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\": \"make\"}","call_id":"c"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\": [\"bash\",\"-lc\",\"ls\"]}","call_id":"c"}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Process exited with code 7\nOutput:\nboom"}}`,
+		`{"type":"compacted","payload":{"message":"summary"}}`, `{"type":"response_item","payload":{"type":"mess`, `[]`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, ok := ParseCodex(line)
+		if !ok {
+			return
+		}
+		for _, u := range e.Tools {
+			if u.Name == "Bash" && u.Command() == "" {
+				t.Fatalf("a Bash call without a command from %q", line)
+			}
+		}
+		for _, r := range e.Results {
+			if !utf8.ValidString(r.Text) {
+				t.Fatalf("a result that is not UTF-8 from %q", line)
+			}
+		}
+	})
+}

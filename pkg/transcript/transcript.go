@@ -622,6 +622,12 @@ func Scan(r io.Reader, fn func(Entry), stop func() bool) (consumed int64, err er
 // scan resumes there instead of reading it again. stop is polled every 256
 // lines and every 16 MB of one long line.
 func ScanFrom(r io.Reader, size, skip int64, fn func(Entry), stop func() bool) (consumed, skipped int64, err error) {
+	return ScanFromWith(Parse, r, size, skip, fn, stop)
+}
+
+// ScanFromWith is ScanFrom with the reader of one line: Parse for a
+// Claude Code transcript, ParseCodex for a Codex rollout.
+func ScanFromWith(parse func([]byte) (Entry, bool), r io.Reader, size, skip int64, fn func(Entry), stop func() bool) (consumed, skipped int64, err error) {
 	bufSize := 1 << 20
 	if size >= 0 && size+4096 < int64(bufSize) {
 		bufSize = max(4096, int(size)+4096)
@@ -650,7 +656,7 @@ func ScanFrom(r io.Reader, size, skip int64, fn func(Entry), stop func() bool) (
 			}
 			consumed += int64(len(line))
 			if whole && len(line) <= MaxLine {
-				if e, ok := Parse(line); ok {
+				if e, ok := parse(line); ok {
 					fn(e)
 				}
 			}

@@ -1,0 +1,126 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/pkg/episode"
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+)
+
+// rollout is a Codex CLI 0.169.0 session file in the documented format
+// (the shared codex-contract.md, §6): the session's meta line, Codex's
+// own boilerplate (developer instructions, the environment, a world-state
+// snapshot), ccmem's injected context (a developer message), the person's
+// prompt (content kind user.text), a shell call that failed and the same
+// call passing, the reply; then a line of a type no version documents and
+// a torn last line, as a session being written leaves it.
+func rollout(repo string) string {
+	line := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	msg := func(role string, kinds []string, text string) map[string]any {
+		typ := "input_text"
+		if role == "assistant" {
+			typ = "output_text"
+		}
+		m := map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": typ, "text": text}}}
+		if kinds != nil {
+			m["internal_chat_message_metadata_passthrough"] = map[string]any{"content_item_kinds": kinds}
+		}
+		return m
+	}
+	ts := "2026-11-20T10:00:%02d.000Z"
+	n := 0
+	at := func() string { n++; return strings.Replace(ts, "%02d", string(rune('0'+n/10))+string(rune('0'+n%10)), 1) }
+	lines := []string{
+		line(map[string]any{"timestamp": at(), "ordinal": 0, "type": "session_meta", "payload": map[string]any{"session_id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a42",
+			"id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a42", "cwd": repo, "originator": "codex_exec", "cli_version": "0.169.0", "git": map[string]any{"branch": "main"}}}),
+		line(map[string]any{"timestamp": at(), "type": "event_msg", "payload": map[string]any{"type": "task_started", "turn_id": "t1"}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": msg("developer", []string{"host_skills.instructions", "permissions.instructions"}, "<skills_instructions>…")}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": msg("user", []string{"environments.environment_context"}, "<environment_context>\n  <cwd>"+repo+"</cwd>\n</environment_context>")}),
+		line(map[string]any{"timestamp": at(), "type": "world_state", "payload": map[string]any{"full": true}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": msg("developer", []string{"hooks.additional_context"}, "ccmem — memory of this project: INJECTED-NOT-SAID")}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": msg("user", []string{"user.text"},
+			"the payments webhook retries on 502 now: make it use exponential backoff capped at five minutes")}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "function_call", "name": "exec_command",
+			"arguments": `{"cmd": "make test-payments"}`, "call_id": "call_1"}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": "call_1",
+			"output": "Chunk ID: a1\nWall time: 0.2 seconds\nProcess exited with code 2\nOutput:\nFAIL: TestWebhookBackoff: want 300s cap\n"}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "function_call", "name": "exec_command",
+			"arguments": `{"cmd": "make test-payments"}`, "call_id": "call_2"}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": "call_2",
+			"output": "Process exited with code 0\nOutput:\nok\n"}}),
+		line(map[string]any{"timestamp": at(), "type": "response_item", "payload": msg("assistant", []string{"unknown"},
+			"Done: the webhook now backs off exponentially, capped at five minutes (300 s); make test-payments passes.")}),
+		line(map[string]any{"timestamp": at(), "type": "some_future_record", "payload": map[string]any{"type": "whatever", "text": "FUTURE-RECORD-TEXT"}}),
+		line(map[string]any{"timestamp": at(), "type": "event_msg", "payload": map[string]any{"type": "task_complete", "last_agent_message": "Done"}}),
+	}
+	return strings.Join(lines, "\n") + "\n" + `{"timestamp":"2026-11-20T10:00:59.000Z","type":"response_item","payload":{"type":"mess`
+}
+
+// TestImportCodexRollout: a Codex CLI session in a repository becomes an
+// episode of the same project as Claude Code's sessions there: its prompt,
+// the failing command and its fix, its reply; marked as Codex's in the
+// menu; found by search. Codex's boilerplate, ccmem's own injected
+// context, a record type ccmem does not know and a torn last line are
+// left out, and nothing fails.
+func TestImportCodexRollout(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	dir := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20")
+	storetest.Mkfile(t, filepath.Join(dir, "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a42.jsonl"), rollout(repo))
+	storetest.Mkfile(t, filepath.Join(dir, "notes.txt"), "not a rollout")
+	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	if err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
+	if len(ents) != 1 {
+		t.Fatalf("episodes of %s: %v", repo, ents)
+	}
+	data, err := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := episode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep.Agent != "codex" || ep.SessionID != "01a217cc-26e4-7ce2-ba33-4e9e15be8a42" || ep.Turns != 1 || !strings.Contains(ep.Goal, "exponential backoff") {
+		t.Fatalf("the episode: %+v", ep)
+	}
+	kinds := map[string]string{}
+	for _, n := range ep.Digest.Notes {
+		kinds[n.Kind] += n.Cmd + " " + n.Text + "\n"
+	}
+	if !strings.Contains(kinds[episode.NoteFailure], "make test-payments FAIL: TestWebhookBackoff") || !strings.Contains(kinds[episode.NoteFix], "make test-payments") ||
+		!strings.Contains(kinds[episode.NoteAnswer], "capped at five minutes") {
+		t.Fatalf("the digest: %v", kinds)
+	}
+	if strings.Contains(string(data), "INJECTED-NOT-SAID") || strings.Contains(string(data), "environment_context") || strings.Contains(string(data), "FUTURE-RECORD-TEXT") {
+		t.Fatalf("the episode holds what the person never said:\n%s", data)
+	}
+	index, _ := os.ReadFile(e.IndexPath(p.Key))
+	if !strings.Contains(string(index), "· in Codex · 1 turn ·") {
+		t.Fatalf("the menu does not mark Codex's session:\n%s", index)
+	}
+	if ie, ok := session.ParseIndexLine(strings.TrimSpace(string(index))); !ok || ie.Agent != "codex" || ie.Turns != 1 {
+		t.Fatalf("the menu line reads back as %+v", ie)
+	}
+	hits, err := search.Search(context.Background(), e, "webhook exponential backoff", search.Options{Scope: search.ScopeOf(&p, false), Limit: 3})
+	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Path, ents[0].Name()) {
+		t.Fatalf("search: %+v %v", hits, err)
+	}
+	// Again: nothing new.
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 0 {
+		t.Fatalf("a second import: %+v %v", rep, err)
+	}
+}
