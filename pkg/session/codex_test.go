@@ -39,7 +39,10 @@ func rollout(repo string) string {
 	}
 	ts := "2026-11-20T10:00:%02d.000Z"
 	n := 0
-	at := func() string { n++; return strings.Replace(ts, "%02d", string(rune('0'+n/10))+string(rune('0'+n%10)), 1) }
+	at := func() string {
+		n++
+		return strings.Replace(ts, "%02d", string(rune('0'+n/10))+string(rune('0'+n%10)), 1)
+	}
 	lines := []string{
 		line(map[string]any{"timestamp": at(), "ordinal": 0, "type": "session_meta", "payload": map[string]any{"session_id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a42",
 			"id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a42", "cwd": repo, "originator": "codex_exec", "cli_version": "0.169.0", "git": map[string]any{"branch": "main"}}}),

@@ -87,12 +87,12 @@ type IndexEntry struct {
 	Started   string // "2026-11-21 14:03" (UTC), or "unknown time"
 	Automated bool
 	// Agent is another agent's session ("codex"); "" for Claude Code's.
-	Agent string
-	Turns     int
-	Class     string
-	Title     string
-	Files     string
-	Episode   string // the episode's file name, without "episodes/"
+	Agent   string
+	Turns   int
+	Class   string
+	Title   string
+	Files   string
+	Episode string // the episode's file name, without "episodes/"
 }
 
 // menuLink is what ends a menu line: the episode it points at.
