@@ -30,6 +30,23 @@ import (
 // AgentCodex is Checkpoint.Agent for a session of OpenAI's Codex CLI.
 const AgentCodex = "codex"
 
+// IsRollout tells whether path is a Codex CLI session file:
+// .../sessions/YYYY/MM/DD/rollout-*.jsonl.
+func IsRollout(path string) bool {
+	base := filepath.Base(path)
+	if !strings.HasPrefix(base, "rollout-") || !strings.HasSuffix(base, ".jsonl") {
+		return false
+	}
+	d := filepath.Dir(path)
+	for range 3 {
+		if strings.Trim(filepath.Base(d), "0123456789") != "" {
+			return false
+		}
+		d = filepath.Dir(d)
+	}
+	return filepath.Base(d) == "sessions"
+}
+
 // Checkpoint is the record of one session: live in checkpoints/ while the
 // session runs, then archived unchanged (plus archived_at) as its episode.
 // Every string in it passed the redactor.
@@ -258,7 +275,7 @@ func newCheckpoint(sid string, p store.Project) *Checkpoint {
 // truncated) but keeps who and where.
 func (c *Checkpoint) reset() {
 	fresh := newCheckpoint(c.SessionID, store.Project{Root: c.ProjectRoot})
-	fresh.Process = c.Process
+	fresh.Process, fresh.Agent = c.Process, c.Agent
 	fresh.State.PreCompacts = c.State.PreCompacts
 	fresh.State.CompactTrigger = c.State.CompactTrigger
 	fresh.State.TriageFired = c.State.TriageFired
@@ -966,6 +983,9 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	}
 	if path == "" {
 		return nil
+	}
+	if c.Agent == "" && c.Turns == 0 && IsRollout(path) {
+		c.Agent = AgentCodex // a Codex session's hook (Stop) names its rollout
 	}
 	parse := transcript.Parse
 	if c.Agent == AgentCodex {

@@ -127,3 +127,19 @@ func TestImportCodexRollout(t *testing.T) {
 		t.Fatalf("a second import: %+v %v", rep, err)
 	}
 }
+
+// TestStopInACodexSession: a Codex session's Stop hook names its rollout
+// as the transcript: the turn is read as Codex's and recorded so.
+func TestStopInACodexSession(t *testing.T) {
+	e := storetest.Env(t)
+	repo, _ := storetest.Repo(t, e, "shop")
+	tr := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20", "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a42.jsonl")
+	storetest.Mkfile(t, tr, rollout(repo))
+	c, err := session.Capture(context.Background(), e, session.CaptureRequest{Turn: session.Turn{SessionID: "01a217cc-26e4-7ce2-ba33-4e9e15be8a42", TranscriptPath: tr, Cwd: repo}})
+	if err != nil || c.Agent != "codex" || c.Turns != 1 || !strings.Contains(c.Goal, "exponential backoff") {
+		t.Fatalf("the turn: %v %+v", err, c)
+	}
+	if session.IsRollout(filepath.Join(e.ClaudeDir, "projects", "x", "rollout-1.jsonl")) {
+		t.Fatal("a Claude Code transcript named rollout-… is not Codex's")
+	}
+}
