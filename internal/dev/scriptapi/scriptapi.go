@@ -130,9 +130,10 @@ type Script func(req MessagesRequest) Reply
 type Server struct {
 	URL string
 
-	srv    *http.Server
-	ln     net.Listener
-	script Script
+	srv       *http.Server
+	ln        net.Listener
+	script    Script
+	responses ResponsesScript
 
 	mu       sync.Mutex
 	requests []Request
@@ -193,6 +194,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/count_tokens"):
 		writeJSON(w, map[string]any{"input_tokens": 10 + len(body)/4})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
+		s.serveResponses(w, id, body)
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		var req MessagesRequest
 		if err := json.Unmarshal(body, &req); err != nil {

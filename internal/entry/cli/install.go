@@ -20,7 +20,7 @@ import (
 )
 
 var cmdInstall = &command.Command{
-	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--dry-run] [--json]",
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--codex [--codex-trust]] [--dry-run] [--json]",
 	Summary: "install the binaries and register ccmem's hooks in Claude Code",
 	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
@@ -34,7 +34,15 @@ small launcher that runs the plugin's ccmem, whichever version the plugin
 runs) and the status line. --status-line only registers this ccmem's
 status line. Once installed, it offers to
 import the sessions Claude Code already keeps (ccmem import), so your first
-session starts with a menu; --import does it without asking.`,
+session starts with a menu; --import does it without asking.
+
+--codex serves OpenAI's Codex CLI too, with the same hook binaries: ccmem's
+hooks go into CODEX_HOME/hooks.json (~/.codex by default; every other byte
+kept, a backup first). Codex runs a hook only once you trust it: start
+codex and accept them when it asks, or add --codex-trust and ccmem writes
+their trust entries into CODEX_HOME/config.toml (marked as ccmem's;
+uninstall takes them back). Without --codex, install only says so when it
+finds a Codex folder.`,
 	Setup: installSetup(false),
 }
 
@@ -58,6 +66,7 @@ type installFlags struct {
 	statusLine       *bool
 	doImport         *bool
 	noRestore        *bool
+	codex, trust     *bool
 }
 
 // prefixUsage describes --prefix for install or uninstall.
@@ -79,14 +88,19 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args 
 		if !remove {
 			f.statusLine = fs.Bool("status-line", false, "only register this ccmem's status line (for the plugin, which cannot)")
 			f.doImport = fs.Bool("import", false, "then import the sessions Claude Code already keeps (ccmem import), without asking")
+			f.codex = fs.Bool("codex", false, "serve Codex CLI too: register the hooks in CODEX_HOME/hooks.json")
+			f.trust = fs.Bool("codex-trust", false, "with --codex: write the trust entries Codex needs to run them into CODEX_HOME/config.toml")
 			f.noRestore = new(bool)
 		} else {
-			f.statusLine, f.doImport = new(bool), new(bool)
+			f.statusLine, f.doImport, f.codex, f.trust = new(bool), new(bool), new(bool), new(bool)
 			f.noRestore = fs.Bool("no-restore", false, "leave Claude Code's memory folders as ccmem learn left them")
 		}
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
+			}
+			if *f.trust && !*f.codex {
+				return command.Usagef("--codex-trust goes with --codex", "--codex-trust without --codex")
 			}
 			return runInstall(c, f, remove)
 		}
@@ -138,6 +152,25 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		}
 	} else {
 		rep, err = install.Install(o)
+	}
+	// Codex: served when asked; taken back whenever ccmem's hooks are there.
+	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
+	if err == nil && c.Env.CodexDir != "" {
+		var cr install.Report
+		switch {
+		case remove:
+			cr, err = install.UninstallCodex(co)
+		case *f.codex && !o.StatusLineOnly:
+			cr, err = install.InstallCodex(co)
+		default:
+			if fi, serr := os.Stat(c.Env.CodexDir); serr == nil && fi.IsDir() && !o.StatusLineOnly {
+				if st, _ := install.CodexState(co.Dir, co.Lib, co.GuardTools); !codexRegistered(st) {
+					rep.Notes = append(rep.Notes, "Codex CLI is here too ("+c.Env.Tilde(c.Env.CodexDir)+"): `ccmem install --codex` serves it with the same memory")
+				}
+			}
+		}
+		rep.Actions = append(rep.Actions, cr.Actions...)
+		rep.Notes = append(rep.Notes, cr.Notes...)
 	}
 	if errors.Is(err, install.ErrNoHookBinary) {
 		return command.WithHint(err, "run `make build`, then `bin/ccmem install`")
@@ -252,4 +285,15 @@ func dryRunLine(a install.Action, settingsPath string) string {
 		return "back up " + a.What
 	}
 	return a.Kind + " " + a.What
+}
+
+// codexRegistered tells whether any of ccmem's hooks is in Codex's
+// hooks.json.
+func codexRegistered(st []install.CodexTrust) bool {
+	for _, t := range st {
+		if t.Registered {
+			return true
+		}
+	}
+	return false
 }

@@ -74,6 +74,7 @@ func Run(o Options) []Check {
 	d.checkPath()
 	d.checkRegistrations()
 	d.checkMCP()
+	d.checkCodex()
 	d.checkStore()
 	d.checkProjects()
 	d.checkSync()
@@ -460,5 +461,36 @@ func (d *doctor) dryRuns() {
 			detail += "; said: " + msg
 		}
 		d.add(ok, r.name+" dry run", detail)
+	}
+}
+
+// checkCodex reports on Codex CLI when ccmem's hooks are registered there:
+// each must be trusted, or Codex skips it without a word.
+func (d *doctor) checkCodex() {
+	if d.Env.CodexDir == "" {
+		return
+	}
+	cfg, _ := config.Load(d.Env, "", "")
+	st, err := install.CodexState(d.Env.CodexDir, install.LibDir(d.Prefix), cfg.Guard.Tools)
+	if err != nil {
+		d.add(false, "Codex hooks", err.Error())
+		return
+	}
+	var registered, untrusted []string
+	for _, t := range st {
+		if t.Registered {
+			registered = append(registered, t.Event)
+			if !t.Trusted {
+				untrusted = append(untrusted, t.Event)
+			}
+		}
+	}
+	switch {
+	case len(registered) == 0:
+		return // not served: nothing to say
+	case len(untrusted) > 0:
+		d.add(false, "Codex hooks", fmt.Sprintf("%s registered but not trusted: Codex skips them without a word (start codex and trust them when it asks, or run `ccmem install --codex --codex-trust`)", strings.Join(untrusted, ", ")))
+	default:
+		d.add(true, "Codex hooks", fmt.Sprintf("%d registered in %s and trusted", len(registered), d.Env.Tilde(install.CodexHooksFile(d.Env.CodexDir))))
 	}
 }

@@ -1,0 +1,71 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCodexHooksKeepTheRest: install --codex adds ccmem's handlers to a
+// hooks.json that holds the person's own, keeping every byte of theirs;
+// with trust, it appends trust tables to config.toml after every byte of
+// it; a second run changes nothing; doctor's state says registered and
+// trusted; uninstall leaves both files as they were.
+func TestCodexHooksKeepTheRest(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(t.TempDir(), "lib", "ccmem")
+	hooks := `{
+  "hooks": {
+    "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done", "timeout": 3 } ] } ]
+  }
+}
+`
+	cfg := "model = \"gpt-5\"\n\n[tui]\ntheme = \"dark\"\n"
+	if err := os.WriteFile(CodexHooksFile(dir), []byte(hooks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(CodexConfig(dir), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := CodexOptions{Dir: dir, Lib: lib, GuardTools: []string{"Bash", "Edit"}, Trust: true}
+	rep, err := InstallCodex(o)
+	if err != nil || !rep.Changed() {
+		t.Fatalf("install: %+v %v", rep, err)
+	}
+	got, _ := os.ReadFile(CodexHooksFile(dir))
+	for _, want := range []string{`"notify-send done"`, filepath.Join(lib, "sessionstart"), `"additionalContextLimit": 0`, `"matcher": "Bash|Edit"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("hooks.json lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(string(got), filepath.Join(lib, "posttoolusefailure")) {
+		t.Errorf("a hook Codex has no event for is registered:\n%s", got)
+	}
+	conf, _ := os.ReadFile(CodexConfig(dir))
+	if !strings.HasPrefix(string(conf), cfg) || strings.Count(string(conf), "trusted_hash = \"sha256:") != 5 {
+		t.Fatalf("config.toml:\n%s", conf)
+	}
+	st, err := CodexState(dir, lib, o.GuardTools)
+	if err != nil || len(st) != 5 {
+		t.Fatalf("state: %+v %v", st, err)
+	}
+	for _, s := range st {
+		if !s.Registered || !s.Trusted {
+			t.Errorf("%s: registered %v, trusted %v", s.Event, s.Registered, s.Trusted)
+		}
+	}
+	if again, err := InstallCodex(o); err != nil || again.Changed() {
+		t.Fatalf("a second install changed %+v (%v)", again.Actions, err)
+	}
+	if _, err := UninstallCodex(o); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(CodexConfig(dir)); string(got) != cfg {
+		t.Errorf("uninstall left config.toml:\n%q\nwant\n%q", got, cfg)
+	}
+	got, _ = os.ReadFile(CodexHooksFile(dir))
+	if string(got) != hooks {
+		t.Errorf("uninstall left hooks.json:\n%s\nwant\n%s", got, hooks)
+	}
+}
