@@ -16,7 +16,7 @@ var floor = map[string]struct{ tags, writers []string }{
 	"pkg/claudecode": {tags: []string{`json:"hookSpecificOutput`, `json:"additionalContext`, `json:"systemMessage`, `json:"permissionDecision`,
 		`json:"hook_event_name`, `json:"current_dir`, `json:"project_dir`}},
 	"pkg/codexcli": {},
-	"pkg/episode": {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/session"}},
+	"pkg/episode":  {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/session"}},
 }
 
 // textHelpers are what a contract package may import of ccmem.
