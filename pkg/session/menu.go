@@ -73,6 +73,18 @@ func (m Menu) AutomatedLine(ccmem string) string {
 // agentNames name the agents whose sessions a menu line marks.
 var agentNames = map[string]string{AgentCodex: "Codex"}
 
+// AgentName is how a session's agent is named to a person: "Claude Code"
+// for "", "Codex" for AgentCodex.
+func AgentName(agent string) string {
+	if agent == "" {
+		return "Claude Code"
+	}
+	if n := agentNames[agent]; n != "" {
+		return n
+	}
+	return agent
+}
+
 // agentMark is the menu's mark of another agent's session: "in Codex".
 func agentMark(agent string) string {
 	name := agentNames[agent]

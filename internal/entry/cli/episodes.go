@@ -106,14 +106,14 @@ func runEpisodes(c *command.Ctx, dir string, which int, asJSON bool) error {
 		fmt.Fprintf(c.Stdout, "%s for %s\n", what, c.Env.Tilde(p.Root))
 	} else {
 		tw := command.NewTable(c.Stdout)
-		tw.Row("started (UTC)", "turns", "class", "title", "files", "record")
+		tw.Row("started (UTC)", "agent", "turns", "class", "title", "files", "record")
 		for _, r := range rows {
 			rec := r.Record
 			class := rec.Friction.Class
 			if r.State != "archived" {
 				class = r.State
 			}
-			tw.Row(startedAt(rec), rec.Turns, class, textfmt.Shorten(titleOf(rec), 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
+			tw.Row(startedAt(rec), session.AgentName(rec.Agent), rec.Turns, class, textfmt.Shorten(titleOf(rec), 48), len(rec.FilesChanged), c.Env.Tilde(r.Path))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

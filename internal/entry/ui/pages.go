@@ -232,8 +232,10 @@ func (s *Server) index(key string) []session.IndexEntry {
 // timelineRow is one session on a project's page.
 type timelineRow struct {
 	ID, Started, Title, Class, Files, By string
-	Turns                                int
-	Live, Checkpoint                     bool
+	// Agent names another agent's session ("Codex"); "" for Claude Code's.
+	Agent            string
+	Turns            int
+	Live, Checkpoint bool
 }
 
 type projectData struct {
@@ -340,6 +342,9 @@ func (s *Server) project(w http.ResponseWriter, r *http.Request) {
 func timeline(f session.SessionFile) timelineRow {
 	c := f.Record
 	row := timelineRow{ID: filepath.Base(f.Path), Started: started(c), Title: c.Title, Class: c.Friction.Class, Turns: c.Turns, By: c.AutomatedBy}
+	if c.Agent != "" {
+		row.Agent = session.AgentName(c.Agent)
+	}
 	if row.Title == "" {
 		row.Title = c.Goal
 	}
