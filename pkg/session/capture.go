@@ -27,8 +27,12 @@ import (
 	"github.com/ccmem/ccmem/pkg/triage"
 )
 
-// AgentCodex is Checkpoint.Agent for a session of OpenAI's Codex CLI.
-const AgentCodex = "codex"
+// The agents whose sessions ccmem reads beside Claude Code's
+// (Checkpoint.Agent): OpenAI's Codex CLI, Google's Gemini CLI.
+const (
+	AgentCodex  = "codex"
+	AgentGemini = "gemini"
+)
 
 // IsRollout tells whether path is a Codex CLI session file:
 // .../sessions/YYYY/MM/DD/rollout-*.jsonl.
@@ -283,6 +287,9 @@ func (c *Checkpoint) reset() {
 	fresh.State.Shown = c.State.Shown
 	fresh.State.Guarded = c.State.Guarded
 	fresh.collecting, fresh.newTools = c.collecting, map[string]bool{}
+	// What the record keeps, and how it is being made, stay as set.
+	fresh.capture, fresh.importing = c.capture, c.importing
+	fresh.Parent, fresh.State.ForkedAt = c.Parent, c.State.ForkedAt
 	*c = *fresh
 }
 
@@ -984,6 +991,9 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if path == "" {
 		return nil
 	}
+	if c.Agent == AgentGemini {
+		return c.catchUpWhole(ctx, path)
+	}
 	if c.Agent == "" && c.Turns == 0 && IsRollout(path) {
 		c.Agent = AgentCodex // a Codex session's hook (Stop) names its rollout
 	}
@@ -1113,4 +1123,42 @@ func (c *Checkpoint) applySubagent(e transcript.Entry) {
 	case transcript.ToolResults:
 		c.applyResults(e.Results, e.Timestamp)
 	}
+}
+
+// maxWhole bounds a session file read whole (a Gemini CLI recording).
+const maxWhole = 64 << 20
+
+// catchUpWhole brings the record up to date with a session file that is
+// not a log of moments but a state, rewritten as the session goes (a
+// Gemini CLI recording): unchanged, nothing is read; changed, it is read
+// whole and the record rebuilt from it.
+func (c *Checkpoint) catchUpWhole(ctx context.Context, path string) error {
+	f, fi, err := store.OpenRegular(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("session file: %w", err)
+	}
+	defer f.Close()
+	if c.Transcript.Path == path && c.Transcript.Size == fi.Size() {
+		return nil
+	}
+	if fi.Size() > maxWhole {
+		return fmt.Errorf("session file: %s is over %d MB", path, maxWhole>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxWhole))
+	if err != nil {
+		return fmt.Errorf("session file: %w", err)
+	}
+	s := transcript.ReadGemini(data, strings.HasSuffix(path, ".jsonl"))
+	c.reset()
+	for _, e := range s.Entries {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		c.apply(e)
+	}
+	c.Transcript = TranscriptPos{Path: path, Offset: fi.Size(), Size: fi.Size()}
+	return nil
 }

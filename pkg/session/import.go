@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,6 +108,7 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 		}
 	}
 	out = append(out, listRollouts(e)...)
+	out = append(out, listGemini(e)...)
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].mtime.Equal(out[j].mtime) {
 			return out[i].mtime.Before(out[j].mtime)
@@ -158,8 +162,112 @@ func listRollouts(e store.Env) []transcriptFile {
 	return out
 }
 
+// listGemini lists Gemini CLI's recordings,
+// ~/.gemini/tmp/<project>/chats/session-*.json and .jsonl: each a session
+// named by its file. Symlinks are not followed.
+func listGemini(e store.Env) []transcriptFile {
+	if e.GeminiDir == "" {
+		return nil
+	}
+	root := filepath.Join(e.GeminiDir, "tmp")
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []transcriptFile
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, p.Name(), "chats")
+		files, err := store.ListFiles(root, dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			stem := strings.TrimSuffix(strings.TrimSuffix(f.Name, ".jsonl"), ".json")
+			if !strings.HasPrefix(f.Name, "session-") || stem == f.Name || !store.ValidID(stem, 128, false) {
+				continue
+			}
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: stem, mtime: time.Unix(0, f.MTime), agent: AgentGemini})
+		}
+	}
+	return out
+}
+
+// geminiCwd is the folder a Gemini CLI recording's session ran in: the
+// first of the directories it names; else the folder ~/.gemini/projects.json
+// maps its project folder's name to; else the project ccmem knows whose
+// root hashes (sha256) to the recording's project hash.
+func geminiCwd(e store.Env, path string) string {
+	f, _, err := store.OpenRegular(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWhole))
+	if err != nil {
+		return ""
+	}
+	s := transcript.ReadGemini(data, strings.HasSuffix(path, ".jsonl"))
+	if len(s.Directories) > 0 && filepath.IsAbs(s.Directories[0]) {
+		return s.Directories[0]
+	}
+	slug := filepath.Base(filepath.Dir(filepath.Dir(path)))
+	if data, err := store.ReadSmallFile(filepath.Join(e.GeminiDir, "projects.json"), 4<<20); err == nil {
+		if root := geminiProjectRoot(data, slug); root != "" {
+			return root
+		}
+	}
+	hash := s.ProjectHash
+	if hash == "" {
+		hash = slug
+	}
+	keys, _ := os.ReadDir(e.ProjectsDir())
+	for _, k := range keys {
+		if root := e.ProjectRoot(k.Name()); root != "" {
+			if sum := sha256.Sum256([]byte(root)); hex.EncodeToString(sum[:]) == hash {
+				return root
+			}
+		}
+	}
+	return ""
+}
+
+// geminiProjectRoot reads projects.json, a map between project folders
+// and their names under tmp/ (either way round, at the top or under
+// "projects"), for the folder named slug.
+func geminiProjectRoot(data []byte, slug string) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return ""
+	}
+	if inner, ok := top["projects"]; ok {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(inner, &m) == nil {
+			top = m
+		}
+	}
+	for k, raw := range top {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		switch {
+		case v == slug && filepath.IsAbs(k):
+			return k
+		case k == slug && filepath.IsAbs(v):
+			return v
+		}
+	}
+	return ""
+}
+
 // transcriptCwd is the working directory a transcript's first lines record.
-func transcriptCwd(path, agent string) string {
+func transcriptCwd(e store.Env, path, agent string) string {
+	if agent == AgentGemini {
+		return geminiCwd(e, path)
+	}
 	f, _, err := store.OpenRegular(path)
 	if err != nil {
 		return ""
@@ -225,7 +333,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.Left = len(files) - i
 			break
 		}
-		cwd := transcriptCwd(tf.path, tf.agent)
+		cwd := transcriptCwd(e, tf.path, tf.agent)
 		if cwd == "" || !filepath.IsAbs(cwd) {
 			rep.Empty++
 			continue

@@ -42,6 +42,9 @@ type Env struct {
 	// CodexDir is $CODEX_HOME, by default ~/.codex: where Codex CLI keeps
 	// its sessions (read by import, never written).
 	CodexDir string
+	// GeminiDir is ~/.gemini, where Gemini CLI keeps its sessions (read by
+	// import, never written).
+	GeminiDir string
 }
 
 // ErrNoHome is returned when neither HOME nor explicit locations are set.
@@ -90,6 +93,9 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 	}
 	if e.CodexDir != "" {
 		e.CodexDir = absClean(expandHome(e.CodexDir, e.Home))
+	}
+	if e.Home != "" {
+		e.GeminiDir = filepath.Join(e.Home, ".gemini")
 	}
 	return e, nil
 }

@@ -1,0 +1,110 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccmem/ccmem/pkg/episode"
+	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/store/storetest"
+)
+
+// jsonLines is one JSON value a line.
+func jsonLines(vals ...any) string {
+	var b strings.Builder
+	for _, v := range vals {
+		data, _ := json.Marshal(v)
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestImportGeminiRecordings: Gemini CLI's recordings, in both of its
+// documented shapes, become episodes of the right project: a .jsonl
+// operation log (a message rewritten by id as its tool call finishes, a
+// message taken back by $rewindTo, a $set patch, a record of an unknown
+// shape and a torn last line) whose metadata names its folder, and an
+// older whole .json whose folder ~/.gemini/projects.json names. Each is
+// marked as Gemini CLI's, holds what was said and what failed, and is
+// found by search.
+func TestImportGeminiRecordings(t *testing.T) {
+	e := storetest.Env(t)
+	shop, p := storetest.Repo(t, e, "shop")
+	blog, pb := storetest.Repo(t, e, "blog")
+	call := func(status, result string) map[string]any {
+		return map[string]any{"id": "m2", "timestamp": "2026-11-21T09:00:05Z", "type": "gemini", "model": "gemini-2.5-pro",
+			"content": "I will run the migration check.",
+			"toolCalls": []any{map[string]any{"id": "tc1", "name": "run_shell_command", "args": map[string]any{"command": "make migrate-check"},
+				"status": status, "result": result}}}
+	}
+	log := jsonLines(
+		map[string]any{"sessionId": "3f2a9c1e-7b4d-4e21-9a0f-1c2d3e4f5a6b", "projectHash": "x", "startTime": "2026-11-21T09:00:00Z", "directories": []string{shop}},
+		map[string]any{"id": "m1", "timestamp": "2026-11-21T09:00:01Z", "type": "user", "content": "check the orders migration before we ship (walrus-kettle)"},
+		call("executing", ""),
+		call("error", "Error: migration 0042_orders is not reversible"),
+		map[string]any{"id": "m3", "timestamp": "2026-11-21T09:00:09Z", "type": "user", "content": "TAKEN-BACK prompt"},
+		map[string]any{"$rewindTo": "m3"},
+		map[string]any{"$set": map[string]any{"summary": "orders migration"}},
+		map[string]any{"id": "m4", "timestamp": "2026-11-21T09:00:12Z", "type": "gemini", "content": "Migration 0042_orders cannot be reversed; add a down step before shipping."},
+		map[string]any{"kind": "something-newer", "payload": "FUTURE-SHAPE"},
+	) + `{"id":"m5","type":"gem`
+	chats := filepath.Join(e.GeminiDir, "tmp", "a1b2c3", "chats")
+	storetest.Mkfile(t, filepath.Join(chats, "session-2026-11-21T09-00-3f2a9c1e.jsonl"), log)
+	old, _ := json.Marshal(map[string]any{"sessionId": "9d8c7b6a-0000-4000-8000-000000000001", "startTime": "2026-11-20T08:00:00Z", "projectHash": "blogslug",
+		"messages": []any{
+			map[string]any{"id": "u1", "timestamp": "2026-11-20T08:00:01Z", "type": "user", "content": []any{map[string]any{"text": "draft the post about otter-lanterns"}}},
+			map[string]any{"id": "g1", "timestamp": "2026-11-20T08:00:04Z", "type": "gemini", "content": "Drafted posts/otter-lanterns.md."},
+			map[string]any{"id": "i1", "timestamp": "2026-11-20T08:00:05Z", "type": "info", "content": "CLIENT-NOTICE"},
+		}})
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "blogslug", "chats", "session-2026-11-20T08-00-9d8c7b6a.json"), string(old))
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "projects.json"), `{"projects": {"`+blog+`": "blogslug"}}`)
+
+	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	if err != nil || rep.Imported != 2 || len(rep.Failed) > 0 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	check := func(key string, want, not []string) {
+		t.Helper()
+		ents, _ := os.ReadDir(e.EpisodesDir(key))
+		if len(ents) != 1 {
+			t.Fatalf("episodes of %s: %v", key, ents)
+		}
+		data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(key), ents[0].Name()))
+		ep, err := episode.Decode(data)
+		if err != nil || ep.Agent != "gemini" || ep.Turns != 1 {
+			t.Fatalf("the episode: %+v %v", ep, err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s's episode lacks %q:\n%s", key, w, data)
+			}
+		}
+		for _, n := range not {
+			if strings.Contains(string(data), n) {
+				t.Errorf("%s's episode holds %q:\n%s", key, n, data)
+			}
+		}
+		index, _ := os.ReadFile(e.IndexPath(key))
+		if !strings.Contains(string(index), "· in Gemini CLI ·") {
+			t.Errorf("the menu does not mark Gemini CLI's session:\n%s", index)
+		}
+	}
+	check(p.Key, []string{"walrus-kettle", "make migrate-check", "not reversible", "add a down step"}, []string{"TAKEN-BACK", "FUTURE-SHAPE"})
+	check(pb.Key, []string{"otter-lanterns", "Drafted posts/otter-lanterns.md"}, []string{"CLIENT-NOTICE"})
+	for q, pr := range map[string]store.Project{"walrus-kettle migration": p, "otter-lanterns": pb} {
+		hits, err := search.Search(context.Background(), e, q, search.Options{Scope: search.ScopeOf(&pr, false), Limit: 3})
+		if err != nil || len(hits) == 0 {
+			t.Errorf("search %q: %v %v", q, hits, err)
+		}
+	}
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 0 {
+		t.Fatalf("a second import: %+v %v", rep, err)
+	}
+}
