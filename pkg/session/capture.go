@@ -30,8 +30,9 @@ import (
 // The agents whose sessions ccmem reads beside Claude Code's
 // (Checkpoint.Agent): OpenAI's Codex CLI, Google's Gemini CLI.
 const (
-	AgentCodex  = "codex"
-	AgentGemini = "gemini"
+	AgentCodex    = "codex"
+	AgentGemini   = "gemini"
+	AgentOpencode = "opencode"
 )
 
 // IsRollout tells whether path is a Codex CLI session file:
@@ -994,6 +995,9 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if c.Agent == AgentGemini {
 		return c.catchUpWhole(ctx, path)
 	}
+	if c.Agent == AgentOpencode {
+		return c.catchUpOpencode(ctx, path)
+	}
 	if c.Agent == "" && c.Turns == 0 && IsRollout(path) {
 		c.Agent = AgentCodex // a Codex session's hook (Stop) names its rollout
 	}
@@ -1160,5 +1164,62 @@ func (c *Checkpoint) catchUpWhole(ctx context.Context, path string) error {
 		c.apply(e)
 	}
 	c.Transcript = TranscriptPos{Path: path, Offset: fi.Size(), Size: fi.Size()}
+	return nil
+}
+
+// maxOpencodeFiles bounds the files of one opencode session read.
+const maxOpencodeFiles = 20000
+
+// catchUpOpencode rebuilds the record of an opencode session (path: its
+// storage/session/<project>/ses_<id>.json) from its message and part files
+// when any of them changed (their sizes and times summed), as for a
+// recording read whole.
+func (c *Checkpoint) catchUpOpencode(ctx context.Context, path string) error {
+	storage := filepath.Dir(filepath.Dir(filepath.Dir(path)))
+	sid := strings.TrimSuffix(filepath.Base(path), ".json")
+	msgDir := filepath.Join(storage, "message", sid)
+	msgs, err := store.ListFiles(storage, msgDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("opencode session: %w", err)
+	}
+	var stamp int64
+	var messages [][]byte
+	parts := map[string][][]byte{}
+	files := 0
+	for _, m := range msgs {
+		if files++; files > maxOpencodeFiles || ctx.Err() != nil {
+			break
+		}
+		data, err := store.ReadSmallFile(filepath.Join(msgDir, m.Name), 4<<20)
+		if err != nil {
+			continue
+		}
+		stamp += int64(len(data)) + m.MTime%1000003
+		messages = append(messages, data)
+		mid := strings.TrimSuffix(m.Name, ".json")
+		partDir := filepath.Join(storage, "part", mid)
+		ps, _ := store.ListFiles(storage, partDir)
+		for _, pf := range ps {
+			if files++; files > maxOpencodeFiles {
+				break
+			}
+			if pd, err := store.ReadSmallFile(filepath.Join(partDir, pf.Name), 4<<20); err == nil {
+				stamp += int64(len(pd)) + pf.MTime%1000003
+				parts[mid] = append(parts[mid], pd)
+			}
+		}
+	}
+	if c.Transcript.Path == path && c.Transcript.Size == stamp {
+		return nil
+	}
+	entries := transcript.OpencodeEntries(messages, parts)
+	c.reset()
+	for _, e := range entries {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		c.apply(e)
+	}
+	c.Transcript = TranscriptPos{Path: path, Offset: stamp, Size: stamp}
 	return nil
 }

@@ -109,6 +109,7 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 	}
 	out = append(out, listRollouts(e)...)
 	out = append(out, listGemini(e)...)
+	out = append(out, listOpencode(e)...)
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].mtime.Equal(out[j].mtime) {
 			return out[i].mtime.Before(out[j].mtime)
@@ -263,10 +264,58 @@ func geminiProjectRoot(data []byte, slug string) string {
 	return ""
 }
 
+// listOpencode lists opencode's sessions in its JSON storage,
+// storage/session/<project>/ses_<id>.json. A subagent's session (one with
+// a parent) is left out, as Claude Code's subagents are.
+func listOpencode(e store.Env) []transcriptFile {
+	if e.OpencodeDir == "" {
+		return nil
+	}
+	root := filepath.Join(e.OpencodeDir, "storage")
+	projects, err := os.ReadDir(filepath.Join(root, "session"))
+	if err != nil {
+		return nil
+	}
+	var out []transcriptFile
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, "session", p.Name())
+		files, err := store.ListFiles(root, dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			sid, ok := strings.CutSuffix(f.Name, ".json")
+			if !ok || !strings.HasPrefix(sid, "ses_") || !store.ValidID(sid, 128, false) {
+				continue
+			}
+			if s := opencodeSession(filepath.Join(dir, f.Name)); s.ParentID != "" {
+				continue
+			}
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentOpencode})
+		}
+	}
+	return out
+}
+
+// opencodeSession reads an opencode session file.
+func opencodeSession(path string) transcript.OpencodeSession {
+	var s transcript.OpencodeSession
+	if data, err := store.ReadSmallFile(path, 1<<20); err == nil {
+		_ = json.Unmarshal(data, &s)
+	}
+	return s
+}
+
 // transcriptCwd is the working directory a transcript's first lines record.
 func transcriptCwd(e store.Env, path, agent string) string {
 	if agent == AgentGemini {
 		return geminiCwd(e, path)
+	}
+	if agent == AgentOpencode {
+		return opencodeSession(path).Directory
 	}
 	f, _, err := store.OpenRegular(path)
 	if err != nil {
@@ -534,13 +583,20 @@ func refreshImported(ctx context.Context, e store.Env, p store.Project, path str
 		return false, err
 	}
 	fi, err := os.Stat(tf.path)
-	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path || fi.Size() <= c.Transcript.Size {
+	// A session kept as a state, not a log (Gemini CLI's, opencode's), is
+	// read whole when it changed: its file's size says nothing of that.
+	whole := c.Agent == AgentGemini || c.Agent == AgentOpencode
+	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path || !whole && fi.Size() <= c.Transcript.Size {
 		return false, nil
 	}
 	c.configure(&cfg.Capture)
 	c.importing = true
+	before := c.Transcript
 	if err := c.catchUp(ctx, tf.path); err != nil {
 		return false, err
+	}
+	if whole && c.Transcript == before {
+		return false, nil
 	}
 	c.finish(true)
 	c.ArchivedAt = now.UTC().Format(time.RFC3339)

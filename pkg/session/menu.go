@@ -71,7 +71,7 @@ func (m Menu) AutomatedLine(ccmem string) string {
 }
 
 // agentNames name the agents whose sessions a menu line marks.
-var agentNames = map[string]string{AgentCodex: "Codex", AgentGemini: "Gemini CLI"}
+var agentNames = map[string]string{AgentCodex: "Codex", AgentGemini: "Gemini CLI", AgentOpencode: "opencode"}
 
 // AgentName is how a session's agent is named to a person: "Claude Code"
 // for "", "Codex" for AgentCodex.

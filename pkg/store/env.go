@@ -45,6 +45,9 @@ type Env struct {
 	// GeminiDir is ~/.gemini, where Gemini CLI keeps its sessions (read by
 	// import, never written).
 	GeminiDir string
+	// OpencodeDir is opencode's data folder, $XDG_DATA_HOME/opencode (by
+	// default ~/.local/share/opencode; read by import, never written).
+	OpencodeDir string
 }
 
 // ErrNoHome is returned when neither HOME nor explicit locations are set.
@@ -96,6 +99,10 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 	}
 	if e.Home != "" {
 		e.GeminiDir = filepath.Join(e.Home, ".gemini")
+		e.OpencodeDir = filepath.Join(e.Home, ".local", "share", "opencode")
+	}
+	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		e.OpencodeDir = filepath.Join(x, "opencode")
 	}
 	return e, nil
 }
