@@ -46,7 +46,7 @@ func TestImportGeminiRecordings(t *testing.T) {
 	}
 	log := jsonLines(
 		map[string]any{"sessionId": "3f2a9c1e-7b4d-4e21-9a0f-1c2d3e4f5a6b", "projectHash": "x", "startTime": "2026-11-21T09:00:00Z", "directories": []string{shop}},
-		map[string]any{"id": "m1", "timestamp": "2026-11-21T09:00:01Z", "type": "user", "content": "check the orders migration before we ship (walrus-kettle)"},
+		map[string]any{"id": "m1", "timestamp": "2026-11-21T09:00:01Z", "type": "user", "content": "check the orders migration before we ship (walrus-kettle); the deploy token is ghp_0123456789abcdefghijABCDEFGHIJ012345"},
 		call("executing", ""),
 		call("error", "Error: migration 0042_orders is not reversible"),
 		map[string]any{"id": "m3", "timestamp": "2026-11-21T09:00:09Z", "type": "user", "content": "TAKEN-BACK prompt"},
@@ -96,7 +96,7 @@ func TestImportGeminiRecordings(t *testing.T) {
 			t.Errorf("the menu does not mark Gemini CLI's session:\n%s", index)
 		}
 	}
-	check(p.Key, []string{"walrus-kettle", "make migrate-check", "not reversible", "add a down step"}, []string{"TAKEN-BACK", "FUTURE-SHAPE"})
+	check(p.Key, []string{"walrus-kettle", "make migrate-check", "not reversible", "add a down step"}, []string{"TAKEN-BACK", "FUTURE-SHAPE", "ghp_0123456789"})
 	check(pb.Key, []string{"otter-lanterns", "Drafted posts/otter-lanterns.md"}, []string{"CLIENT-NOTICE"})
 	for q, pr := range map[string]store.Project{"walrus-kettle migration": p, "otter-lanterns": pb} {
 		hits, err := search.Search(context.Background(), e, q, search.Options{Scope: search.ScopeOf(&pr, false), Limit: 3})

@@ -71,6 +71,8 @@ type ImportReport struct {
 	Projects  []string `json:"projects"`  // project roots that gained episodes
 	Failed    []string `json:"failed,omitempty"`
 	Left      int      `json:"left,omitempty"` // not imported for the limit or the context's end
+	// Notes are sessions found in a form ccmem does not read.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // transcriptFile is one session transcript in a silo.
@@ -347,6 +349,11 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		files = slices.DeleteFunc(files, func(tf transcriptFile) bool { return !slices.Contains(follow, tf.path) })
 	}
 	rep.Found = len(files)
+	if e.OpencodeDir != "" {
+		if _, err := os.Stat(filepath.Join(e.OpencodeDir, "opencode.db")); err == nil {
+			rep.Notes = append(rep.Notes, "opencode keeps newer sessions in "+e.Tilde(filepath.Join(e.OpencodeDir, "opencode.db"))+" (SQLite), which ccmem does not read yet; its JSON storage is read")
+		}
+	}
 	cfgOf := func(p store.Project) config.Config {
 		if opt.Config != nil {
 			return opt.Config(p.Root, p.Key)

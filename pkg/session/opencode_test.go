@@ -39,9 +39,13 @@ func TestImportOpencodeStorage(t *testing.T) {
 		"state": map[string]any{"status": "error", "input": map[string]any{"command": "go test ./internal/cache/"}, "error": "FAIL: TestPriceInvalidation"}})
 	put("part/msg_002/prt_003.json", map[string]any{"id": "prt_003", "type": "step-finish-of-the-future", "payload": "UNKNOWN-PART"})
 	storetest.Mkfile(t, filepath.Join(st, "part/msg_002/prt_004.json"), `{"id":"prt_004","type":"te`)
+	storetest.Mkfile(t, filepath.Join(e.OpencodeDir, "opencode.db"), "SQLite format 3\x00")
 	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
 	if err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
 		t.Fatalf("import: %+v %v", rep, err)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "does not read yet") {
+		t.Fatalf("the SQLite store is not said: %v", rep.Notes)
 	}
 	read := func() (string, episode.Record) {
 		t.Helper()

@@ -145,6 +145,9 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 	for _, f := range rep.Failed {
 		fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", f)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(c.Stdout, "note: %s\n", n)
+	}
 	if rep.Left > 0 {
 		fmt.Fprintf(c.Stdout, "%s left: run ccmem import again to go on\n", textfmt.Plural(rep.Left, "transcript", "transcripts"))
 	}

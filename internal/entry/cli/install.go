@@ -155,6 +155,12 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	}
 	// Codex: served when asked; taken back whenever ccmem's hooks are there.
 	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
+	if err == nil && *f.codex && !*f.trust && !o.DryRun && !*f.asJSON && hookio.IsTerminal(c.P.Stdin) {
+		// Trust is the person's to give: asked, never assumed.
+		fmt.Fprintf(c.Stdout, "Codex runs a hook only once it is trusted. Write trust entries for ccmem's hooks into %s? [y/N] ", c.Env.Tilde(install.CodexConfig(co.Dir)))
+		line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+		co.Trust = strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+	}
 	if err == nil && c.Env.CodexDir != "" {
 		var cr install.Report
 		switch {
