@@ -83,7 +83,8 @@ func (w *world) codex(bin, prompt string) string {
 // starts with the project's block (which lists the Claude Code session
 // before it), a prompt gets recall, and the session becomes an episode of
 // the same project; the next Claude Code session there lists it, marked
-// as Codex's, and search finds what it said.
+// as Codex's, and search finds what it said; a rule the person accepted
+// holds Codex's first call it forbids.
 func TestCodexSharesTheMemory(t *testing.T) {
 	t.Parallel()
 	bin := codexClient(t)
@@ -130,6 +131,42 @@ func TestCodexSharesTheMemory(t *testing.T) {
 	if out, err := w.ccmem("search", "heron-anvil"); err != nil || !strings.Contains(out, "webhook") {
 		t.Errorf("search does not find what the Codex session said (%v):\n%s", err, out)
 	}
+	// A rule the person accepted that forbids a command holds Codex's
+	// first such call too (the model reads the rule as the call's output);
+	// the same call again runs.
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "payments-tests.md"),
+		"---\nname: payments-tests\ndescription: Never run go test directly; run make test-payments\nmetadata:\n  type: feedback\norigin: friction\n---\n\nThe payments tests need their fixtures.\n")
+	if out, err := w.ccmem("learn", "review", "--accept", "payments-tests"); err != nil {
+		t.Fatalf("accept: %v\n%s", err, out)
+	}
+	marks := filepath.Join(w.home, "marks")
+	w.write(filepath.Join(marks, ".keep"), "")
+	calls := []string{"touch " + filepath.Join(marks, "first") + " && go test ./internal/payments/", "touch " + filepath.Join(marks, "second") + " && go test ./internal/payments/"}
+	w.api.SetResponsesScript(func(r scriptapi.ResponsesRequest) scriptapi.Reply {
+		if n := len(r.ToolOutputs()); n < len(calls) {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": calls[n]}}}}
+		}
+		return scriptapi.Reply{Text: "done"}
+	})
+	n = len(w.api.ResponsesRequests())
+	w.codex(bin, "run the payments tests")
+	if _, err := os.Stat(filepath.Join(marks, "first")); err == nil {
+		t.Error("Codex ran the first call the rule forbids")
+	}
+	if _, err := os.Stat(filepath.Join(marks, "second")); err != nil {
+		t.Error("Codex did not run the same call made again")
+	}
+	held := ""
+	for _, r := range w.api.ResponsesRequests()[n:] {
+		if outs := r.ToolOutputs(); len(outs) > 0 {
+			held = outs[0]
+			break
+		}
+	}
+	if !strings.Contains(held, "Never run go test directly") {
+		t.Errorf("the model did not read the rule as the held call's output:\n%s", held)
+	}
+
 	// Uninstall takes back ccmem's hooks and trust, and nothing else.
 	if out, err := w.ccmem("uninstall"); err != nil {
 		t.Fatalf("ccmem uninstall: %v\n%s", err, out)
