@@ -294,8 +294,19 @@ func run(o options) error {
 		yearPass, yearTotal = printYear(rep)
 		missed += yearTotal - yearPass
 	}
+	agentsTotal := 0
+	if o.only == "" || strings.Contains("agents", o.only) {
+		pass, err := agentsRow(o, filepath.Join(tmp, "agents"))
+		if err != nil {
+			return fmt.Errorf("other agents' sessions: %v", err)
+		}
+		agentsTotal = 1
+		if !pass {
+			missed++
+		}
+	}
 	fmt.Printf("\nload average: %s before, %s after (1, 5 and 15 minutes)\n", loadBefore, loadAverage())
-	fmt.Printf("%d of %d targets PASS\n", len(rows)+uiTotal+yearTotal-missed, len(rows)+uiTotal+yearTotal)
+	fmt.Printf("%d of %d targets PASS\n", len(rows)+uiTotal+yearTotal+agentsTotal-missed, len(rows)+uiTotal+yearTotal+agentsTotal)
 	return nil
 }
 
