@@ -263,36 +263,33 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 // scope to the project it came from is dropped (a person's decision, for a
 // rule drawn from one project's friction that holds everywhere).
 func Widen(e store.Env, path string) error {
-	unlock, err := store.Lock(e.Store)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	data, err := store.ReadSmallFile(path, 1<<20)
-	if err != nil {
-		return err
-	}
-	front, body, err := frontmatter.Split(data)
-	if err != nil {
-		return err
-	}
-	var kept []string
-	for _, l := range strings.SplitAfter(string(front), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "scope:"); !ok || strings.Trim(strings.TrimSpace(v), `"'`) != ScopeProject {
-			kept = append(kept, l)
+	return editFront(e, path, func(front []byte) []byte {
+		var kept []string
+		for _, l := range strings.SplitAfter(string(front), "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(l), "scope:"); !ok || strings.Trim(strings.TrimSpace(v), `"'`) != ScopeProject {
+				kept = append(kept, l)
+			}
 		}
-	}
-	out := "---\n" + strings.Join(kept, "") + "---\n" + string(body)
-	if out == string(data) {
-		return nil
-	}
-	return store.WriteFileAtomic(path, []byte(out))
+		return []byte(strings.Join(kept, ""))
+	})
 }
 
 // SetAdvisory marks the learned entry at path advisory (on) or not: an
 // advisory rule is given to the model before a call it bears on, and
 // never holds the call (see guard.Rule.Advisory).
 func SetAdvisory(e store.Env, path string, on bool) error {
+	return editFront(e, path, func(front []byte) []byte {
+		front = stripKey(front, "advisory")
+		if on {
+			front = append(front, "advisory: true\n"...)
+		}
+		return front
+	})
+}
+
+// editFront changes a learned entry's frontmatter under the store's lock,
+// its body kept; an edit that changes nothing writes nothing.
+func editFront(e store.Env, path string, edit func(front []byte) []byte) error {
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
 		return err
@@ -306,11 +303,7 @@ func SetAdvisory(e store.Env, path string, on bool) error {
 	if err != nil {
 		return err
 	}
-	front = stripKey(front, "advisory")
-	if on {
-		front = append(front, "advisory: true\n"...)
-	}
-	out := "---\n" + string(front) + "---\n" + string(body)
+	out := "---\n" + string(edit(front)) + "---\n" + string(body)
 	if out == string(data) {
 		return nil
 	}

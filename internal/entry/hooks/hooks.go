@@ -65,6 +65,17 @@ func Begin(name, usage string, p hookio.Process) (r *Run, code int) {
 	return r, 0
 }
 
+// BeginInput is Begin for a body that needs its input: a problem with
+// the input is its one stderr line and exit 1 (never 2).
+func BeginInput(name, usage string, p hookio.Process) (r *Run, code int) {
+	r, code = Begin(name, usage, p)
+	if r != nil && r.InErr != nil {
+		WriteLine(p.Stderr, name+": "+r.InErr.Error())
+		return nil, 1
+	}
+	return r, code
+}
+
 // handleArgs answers --help and --version; hooks take no other arguments.
 // done is false when the hook should go on with its job.
 func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {

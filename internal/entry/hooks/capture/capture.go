@@ -47,13 +47,9 @@ func PreCompact(p hookio.Process) int {
 
 func capture(name, usage string, p hookio.Process, preCompact bool) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.Begin(name, usage, p)
+		r, code := hooks.BeginInput(name, usage, p)
 		if r == nil {
 			return code
-		}
-		if r.InErr != nil {
-			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
-			return 1
 		}
 		in := r.In
 		res, err := turn.Capture(context.Background(), r.Env, turn.Request{Turn: turnOf(in, p, preCompact), Started: r.Started})

@@ -28,13 +28,9 @@ It prints nothing when there is nothing to add.
 func UserPromptSubmit(p hookio.Process) int {
 	const name = "userpromptsubmit"
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.Begin(name, promptUsage, p)
+		r, code := hooks.BeginInput(name, promptUsage, p)
 		if r == nil {
 			return code
-		}
-		if r.InErr != nil {
-			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
-			return 1
 		}
 		res, err := memory.Prompt(context.Background(), r.Env, memory.PromptRequest{
 			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: r.In.Prompt, Source: r.In.Source, Started: r.Started, CCMem: hooks.CCMemCommand, Binary: hooks.CCMemBinary,

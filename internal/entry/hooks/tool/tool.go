@@ -124,13 +124,9 @@ func toolText(raw json.RawMessage) string {
 // toolHook runs a hook whose output is additionalContext for event.
 func toolHook(name, event, usage string, p hookio.Process, work func(*hooks.Run) (memory.ToolResult, error)) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.Begin(name, usage, p)
+		r, code := hooks.BeginInput(name, usage, p)
 		if r == nil {
 			return code
-		}
-		if r.InErr != nil {
-			hooks.WriteLine(p.Stderr, name+": "+r.InErr.Error())
-			return 1
 		}
 		res, err := work(r)
 		if err != nil {
