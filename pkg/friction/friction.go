@@ -305,8 +305,8 @@ func (t Tracker) Observe(e transcript.Entry) {
 		}
 	case transcript.ToolResults:
 		for _, r := range e.Results {
-			if r.Declined {
-				continue // a "no", not a failure of the work
+			if r.Declined || r.Cancelled {
+				continue // a "no", or a call that never ran: not the work's outcome
 			}
 			if r.IsError {
 				s.Pending, s.LastFailed = true, true

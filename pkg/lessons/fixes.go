@@ -59,6 +59,39 @@ func doesSomething(norm string) bool {
 	return !lookCommands[prog]
 }
 
+// interpreters alone name no step: `python3 x.py` and `python3 y.py` are
+// not one thing that fails.
+var interpreters = map[string]bool{"python": true, "python3": true, "node": true, "bash": true, "sh": true, "zsh": true, "ruby": true,
+	"perl": true, "deno": true, "bun": true, "npx": true, "uv": true, "go": true, "cargo": true, "npm": true}
+
+// isStep tells whether a normalised failing command is a step of the
+// project's work that a lesson can be about: it does something (a look —
+// ls, grep, cat — fails on a missing file, and teaches nothing), and is
+// more than an interpreter's name.
+func isStep(norm string) bool {
+	return doesSomething(norm) && !interpreters[norm]
+}
+
+// usableNote tells whether what a fix note says worked can stand in a
+// rule: files changed, or the step run another way without a pipeline
+// (a command that merely ran before is a vote, judged by cleanStep).
+func usableNote(what string) bool {
+	switch {
+	case strings.HasPrefix(what, "after changes to "):
+		return true
+	case strings.HasPrefix(what, "run as `"):
+		return !strings.ContainsAny(what, "|<>") && len(what) <= 160
+	}
+	return false
+}
+
+// cleanStep tells whether a command can stand in a rule as what to run:
+// one short command, no pipe, list, substitution, redirection or loop.
+func cleanStep(raw string) bool {
+	raw = strings.TrimSpace(raw)
+	return raw != "" && len(raw) <= 80 && !strings.ContainsAny(raw, "|;<>`$\n{}") && isStep(session.NormalCommand(raw))
+}
+
 // steps are the parts of a chained command ("make codegen && make build").
 func steps(cmd string) []string {
 	var out []string
@@ -103,7 +136,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 	open := map[string]bool{}                 // steps that failed and never passed since
 	vote := func(step, fixRaw, path string, when time.Time) {
 		norm := session.NormalCommand(fixRaw)
-		if !doesSomething(norm) || norm == step {
+		if !cleanStep(fixRaw) || norm == step {
 			return
 		}
 		if votes[step] == nil {
@@ -130,7 +163,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 				continue
 			}
 			k := session.NormalCommand(n.Cmd)
-			if k == "" {
+			if !isStep(k) {
 				continue
 			}
 			if failedHere[k] == 0 {
@@ -158,7 +191,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 				vote(k, a, s.f.Path, s.started)
 			}
 			if _, other := votes[k]; !other {
-				if _, what, ok := strings.Cut(n.Text, "; succeeded "); ok && notes[k] == "" {
+				if _, what, ok := strings.Cut(n.Text, "; succeeded "); ok && notes[k] == "" && usableNote(what) {
 					notes[k] = what
 				}
 			}
@@ -179,7 +212,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 					}
 				} else {
 					for j := i - 1; j >= 0; j-- {
-						if doesSomething(session.NormalCommand(d.Commands[j])) {
+						if cleanStep(d.Commands[j]) {
 							vote(k, d.Commands[j], s.f.Path, s.started)
 							break
 						}

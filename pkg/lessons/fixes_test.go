@@ -159,3 +159,39 @@ func TestLessonFromALaterSession(t *testing.T) {
 		t.Fatalf("the first candidate: %+v", r)
 	}
 }
+
+// TestNoLessonFromLooksAndScripts: what real people's sessions showed the
+// first version of lessons making rules of (corpus replay, this round):
+// a look that fails on a missing file (ls, grep, cat) teaches nothing; a
+// call the client cancelled because its sibling failed is no failure; and
+// a one-off pipeline or loop that happened to run before a step passed is
+// no command to put in a rule.
+func TestNoLessonFromLooksAndScripts(t *testing.T) {
+	s := newSessionScript(t)
+	day := time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC)
+	for i := range 3 {
+		s.session(day.AddDate(0, 0, i), fmt.Sprintf("look around, part %d", i+1),
+			step{"ls internal/missing/", "ls: cannot access 'internal/missing/': No such file or directory", true},
+			step{"grep -rn Retry internal/", "", true},
+			step{"make lint", "<tool_use_error>Cancelled: parallel tool call Bash(grep -rn Retry internal/) errored</tool_use_error>", true},
+			step{"make build", pbError, true},
+			step{"ps aux | grep -E 'codegen|protoc' | head -5", "", false},
+			step{"make build", "ok", false})
+	}
+	rep := Analyze(s.eps, time.Time{})
+	for _, l := range rep.Lessons {
+		switch {
+		case l.Command == "ls" || l.Command == "grep":
+			t.Errorf("a lesson from a look: %+v", l)
+		case l.Command == "make lint":
+			t.Errorf("a lesson from a cancelled call: %+v", l)
+		case l.Fix != "":
+			t.Errorf("a one-off pipeline as a fix: %+v", l)
+		}
+	}
+	for _, r := range rep.Rules {
+		if strings.Contains(r.Rule, "ps aux") {
+			t.Errorf("a rule names a one-off pipeline: %s", r.Rule)
+		}
+	}
+}

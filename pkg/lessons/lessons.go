@@ -217,7 +217,9 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		}
 		dirs := map[string]int{}
 		for _, f := range c.FilesChanged {
-			if d := path.Dir(f); d != "." && d != "/" {
+			// A folder of the project (a file outside it is named by an
+			// absolute path: no rule of this project is about it).
+			if d := path.Dir(f); d != "." && d != "/" && !path.IsAbs(d) {
 				dirs[d]++
 			}
 		}

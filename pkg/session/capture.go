@@ -459,7 +459,7 @@ func (c *Checkpoint) applyResults(results []transcript.ToolResult, ts string) {
 			continue
 		}
 		delete(c.State.PendingFiles, r.ID)
-		if !r.IsError {
+		if !r.IsError && !r.Cancelled {
 			c.addFile(p)
 		}
 	}

@@ -278,7 +278,7 @@ func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
 		return
 	}
 	delete(c.State.Calls, r.ID)
-	if r.Declined || !c.capture.Failures {
+	if r.Declined || r.Cancelled || !c.capture.Failures {
 		return
 	}
 	key := commandKey(cmd)
@@ -398,6 +398,9 @@ func sameTarget(a, b string) bool {
 // numbers, in lower case; the program and its subcommand ("go test",
 // "npm run build", "pytest"). "" when nothing is left.
 func NormalCommand(cmd string) string {
+	if strings.Contains(strings.TrimSpace(cmd), "\n") || strings.Contains(cmd, "<<") {
+		return "" // a script (lines, a here-document), not a step
+	}
 	for _, sep := range []string{"&&", "||", ";"} {
 		if i := strings.LastIndex(cmd, sep); i >= 0 {
 			cmd = cmd[i+len(sep):]
@@ -407,8 +410,21 @@ func NormalCommand(cmd string) string {
 		cmd = cmd[:i]
 	}
 	var words []string
-	afterFlag, module := false, false
+	afterFlag, module, subst := false, false, false
 	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		// Inside a command substitution ("X=$(git rev-parse --show-toplevel)"):
+		// its words are not the step's.
+		if subst {
+			subst = !strings.Contains(w, ")")
+			continue
+		}
+		if strings.Contains(w, "$(") && !strings.Contains(w[strings.Index(w, "$("):], ")") {
+			subst = true
+			continue
+		}
+		if strings.Trim(w, "….") == "" {
+			continue // what a shortened command ends with
+		}
 		if len(words) == 0 && strings.ContainsAny(w, "/\\") && !strings.ContainsAny(w, "=$`'\"") {
 			w = w[strings.LastIndexAny(w, "/\\")+1:] // a program by its path: "./scripts/deploy.sh"
 		}
@@ -431,6 +447,9 @@ func NormalCommand(cmd string) string {
 		if module {
 			words, module = words[:0], false
 		}
+		if len(words) == 0 && shellKeywords[w] {
+			return "" // a fragment of a loop or a condition, not a step
+		}
 		words = append(words, w)
 		if len(words) == 3 || len(words) == 2 && !runners[words[0]+" "+words[1]] {
 			break
@@ -438,6 +457,10 @@ func NormalCommand(cmd string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// shellKeywords open a fragment of shell syntax, not a command.
+var shellKeywords = map[string]bool{"for": true, "do": true, "done": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+	"while": true, "until": true, "case": true, "esac": true, "continue": true, "break": true, "function": true, "return": true, "in": true}
 
 // runners are the commands whose next word, not theirs, names the step.
 var runners = map[string]bool{"npm run": true, "yarn run": true, "pnpm run": true, "bun run": true, "npm exec": true,

@@ -154,6 +154,9 @@ type ToolResult struct {
 	// a permission was denied or a hook blocked it: not an error of the
 	// work.
 	Declined bool
+	// Cancelled is set when the call never ran because another call of
+	// the same batch failed: neither a failure nor a refusal.
+	Cancelled bool
 	// Text is the start of the result's text (for error classification).
 	Text string
 }
@@ -171,6 +174,10 @@ var declinedMarks = []string{
 	"hook error:",
 	"User rejected",
 }
+
+// cancelledMark is the client's result for a call it did not run
+// because a sibling call of the same batch errored (2.1.x).
+const cancelledMark = "Cancelled: parallel tool call"
 
 // isDeclined tells whether an error result is a refusal, not a failure.
 func isDeclined(text string) bool {
@@ -520,6 +527,10 @@ func userEntry(e Entry, r rawLine, dec codec) Entry {
 			case "tool_result":
 				res := ToolResult{ID: b.ToolUseID, IsError: b.IsError, Text: resultText(b.Content, dec)}
 				res.Declined = res.IsError && isDeclined(res.Text)
+				if res.IsError && strings.Contains(res.Text, cancelledMark) {
+					// Never ran: another call of the same batch failed.
+					res.IsError, res.Cancelled = false, true
+				}
 				e.Results = append(e.Results, res)
 			case "text":
 				texts = append(texts, b.Text)
