@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -624,12 +625,23 @@ func TestRulesStayInTheirProject(t *testing.T) {
 		root string
 		want bool
 	}{{shop, true}, {blog, false}} {
-		res, err := BeforeTool(context.Background(), e, ToolRequest{Cwd: c.root, SessionID: "s-" + filepath.Base(c.root), Tool: "Bash", Command: "npm run build", Started: time.Now()})
+		p, err := store.ResolveProject(e, c.root)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(res.Context, "codegen"); got != c.want {
-			t.Errorf("before `npm run build` in %s: the shop rule given %v:\n%s", filepath.Base(c.root), got, res.Context)
+		idx, err := guard.Load(e, &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, m := range idx.Find("npm run build", 3) {
+			found = append(found, m.Text)
+		}
+		for _, r := range idx.Forbidding("npm run build") {
+			found = append(found, r.Text)
+		}
+		if got := strings.Contains(strings.Join(found, "\n"), "codegen"); got != c.want {
+			t.Errorf("before `npm run build` in %s: the shop rule bears on it %v: %v", filepath.Base(c.root), got, found)
 		}
 	}
 }

@@ -3,13 +3,13 @@ package memory
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/memory/where"
+	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -68,9 +68,9 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	// A skill run by its slash command (/deploy, /plugin:deploy) gets its
 	// profile here, as one the model runs gets it before the Skill tool.
 	if skill := slashSkill(req.Prompt); skill != "" && pl.Project != nil && pl.Cfg.Guard.Enabled {
-		if _, err := os.Lstat(e.ProfilePath(pl.Project.Key, skill)); err == nil {
-			if res, err := skillProfile(e, pl.Project, ToolRequest{SessionID: req.SessionID, Skill: skill}); err == nil && res.Context != "" {
-				parts = append(parts, res.Context)
+		if profiles.Exists(e, pl.Project.Key, skill) {
+			if text, err := SkillProfile(e, pl.Project, req.SessionID, skill); err == nil && text != "" {
+				parts = append(parts, text)
 			}
 		}
 	}

@@ -150,16 +150,18 @@ var chains = func() map[string][]string {
 	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
 		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
 		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
-	memory := []string{"pkg/memory", "pkg/guard", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter"}
+	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles"}
+	// Only the hooks around tool calls link the rules' index.
+	action := []string{"pkg/memory/action", "pkg/guard", "internal/entry/hooks/tool"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }
 	return map[string][]string{
 		"stop":               with([]string{"pkg/memory/turn", "internal/entry/hooks/capture"}),
 		"precompact":         with([]string{"pkg/memory/turn", "internal/entry/hooks/capture"}),
 		"sessionstart":       with(memory, []string{"internal/entry/hooks/start"}),
 		"userpromptsubmit":   with(memory, []string{"internal/entry/hooks/prompt"}),
-		"pretooluse":         with(memory, []string{"internal/entry/hooks/tool"}),
-		"posttoolusefailure": with(memory, []string{"internal/entry/hooks/tool"}),
-		"subagentstart":      with(memory, []string{"internal/entry/hooks/tool"}),
+		"pretooluse":         with(memory, action),
+		"posttoolusefailure": with(memory, action),
+		"subagentstart":      with(memory, action),
 	}
 }()
 

@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
-	"github.com/ccmem/ccmem/pkg/memory"
-	"github.com/ccmem/ccmem/pkg/redact"
+	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -208,36 +207,17 @@ var cmdProfileSet = &command.Command{
 			if err != nil {
 				return err
 			}
-			path, lines, err := writeProfile(c.Env, p, skill, data)
+			path, lines, err := profiles.Write(c.Env, p, skill, data)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(c.Stdout, "profile of %q set (%s) in %s\n", skill, textfmt.Plural(lines, "line", "lines"), c.Env.Tilde(path))
-			if lines > memory.MaxProfileLines {
-				fmt.Fprintf(c.Stderr, "ccmem: warning: only the first %d lines are given when the skill runs\n", memory.MaxProfileLines)
+			if lines > profiles.MaxLines {
+				fmt.Fprintf(c.Stderr, "ccmem: warning: only the first %d lines are given when the skill runs\n", profiles.MaxLines)
 			}
 			return nil
 		}
 	},
-}
-
-// writeProfile writes a skill's profile, redacted, in the project's store
-// folder.
-func writeProfile(e store.Env, p store.Project, skill string, data []byte) (string, int, error) {
-	p, err := store.ClaimProject(e, p)
-	if err != nil {
-		return "", 0, err
-	}
-	text, _ := redact.String(string(data))
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	path := e.ProfilePath(p.Key, skill)
-	if err := os.MkdirAll(e.ProfilesDir(p.Key), 0o700); err != nil {
-		return "", 0, err
-	}
-	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-	return path, lines, store.WriteFileAtomic(path, []byte(text))
 }
 
 var cmdProfileEdit = &command.Command{
@@ -257,7 +237,7 @@ var cmdProfileEdit = &command.Command{
 			path := c.Env.ProfilePath(p.Key, skill)
 			return runEdit(c, editable{path: path,
 				read:  func() ([]byte, error) { return store.ReadFileIn(c.Env.ProjectDir(p.Key), path, 1<<20) },
-				write: func(b []byte) error { _, _, err := writeProfile(c.Env, p, skill, b); return err }})
+				write: func(b []byte) error { _, _, err := profiles.Write(c.Env, p, skill, b); return err }})
 		}
 	},
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/memory/action"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -58,7 +59,7 @@ func (w *provenanceWorld) block(repo string) string {
 // before is what pretooluse tells the model before the command, in repo.
 func (w *provenanceWorld) before(repo, sid, command string) string {
 	w.t.Helper()
-	res, err := memory.BeforeTool(context.Background(), w.e, memory.ToolRequest{SessionID: sid, Cwd: repo, Tool: "Bash", Command: command})
+	res, err := action.BeforeTool(context.Background(), w.e, action.ToolRequest{SessionID: sid, Cwd: repo, Tool: "Bash", Command: command})
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
-	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/memory/action"
 )
 
 const preToolUsage = `usage: pretooluse < hook-input.json
@@ -59,31 +59,31 @@ lines — within guard.subagent_chars, as
 // bears on the call; one stderr line and exit 1 on a problem (the call
 // still runs); never 2, which would block the call.
 func PreToolUse(p hookio.Process) int {
-	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
-		return memory.BeforeTool(context.Background(), r.Env, toolRequest(r))
+	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
+		return action.BeforeTool(context.Background(), r.Env, toolRequest(r))
 	})
 }
 
 // PostToolUseFailure is the body of the posttoolusefailure hook.
 func PostToolUseFailure(p hookio.Process) int {
-	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
+	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
 		req := toolRequest(r)
 		req.Error = r.In.Error
-		return memory.AfterFailure(context.Background(), r.Env, req)
+		return action.AfterFailure(context.Background(), r.Env, req)
 	})
 }
 
 // SubagentStart is the body of the subagentstart hook.
 func SubagentStart(p hookio.Process) int {
-	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *hooks.Run) (memory.ToolResult, error) {
-		return memory.Subagent(context.Background(), r.Env, memory.SubagentRequest{
+	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
+		return action.Subagent(context.Background(), r.Env, action.SubagentRequest{
 			SessionID: r.In.SessionID, Cwd: r.In.Cwd, AgentType: r.In.AgentType, Started: r.Started})
 	})
 }
 
 // toolRequest is the tool call of the hook's input.
-func toolRequest(r *hooks.Run) memory.ToolRequest {
-	req := memory.ToolRequest{SessionID: r.In.SessionID, Cwd: r.In.Cwd, Tool: r.In.ToolName, Started: r.Started}
+func toolRequest(r *hooks.Run) action.ToolRequest {
+	req := action.ToolRequest{SessionID: r.In.SessionID, Cwd: r.In.Cwd, Tool: r.In.ToolName, Started: r.Started}
 	switch r.In.ToolName {
 	case "Bash":
 		req.Command = r.In.ToolString("command")
@@ -122,7 +122,7 @@ func toolText(raw json.RawMessage) string {
 }
 
 // toolHook runs a hook whose output is additionalContext for event.
-func toolHook(name, event, usage string, p hookio.Process, work func(*hooks.Run) (memory.ToolResult, error)) int {
+func toolHook(name, event, usage string, p hookio.Process, work func(*hooks.Run) (action.ToolResult, error)) int {
 	return hookio.Contain(name, p, false, func() int {
 		r, code := hooks.BeginInput(name, usage, p)
 		if r == nil {

@@ -1,12 +1,16 @@
-package memory
+package action
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -24,7 +28,7 @@ func guardWorld(t *testing.T) (store.Env, string, store.Project) {
 // a session with guard off get nothing.
 func TestBeforeToolGivesTheRuleOnce(t *testing.T) {
 	e, repo, _ := guardWorld(t)
-	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s1"})
+	memory.Start(context.Background(), e, memory.StartRequest{Cwd: repo, Source: "startup", SessionID: "s1"})
 	before := func(sid string, req ToolRequest) string {
 		req.SessionID, req.Cwd = sid, repo
 		res, err := BeforeTool(context.Background(), e, req)
@@ -64,12 +68,12 @@ func TestAfterFailureFindsTheEarlierFix(t *testing.T) {
 	e, repo, p := guardWorld(t)
 	at := time.Date(2026, 10, 7, 10, 0, 0, 0, time.UTC)
 	path := writeEpisode(t, e, p, "old", "the worker tests hang", at,
-		note{Turn: 1, Kind: "prompt", Text: "pytest hangs on the worker tests"},
-		note{Turn: 2, Kind: "failure", Cmd: "pytest tests/worker", Text: "E   kombu.exceptions.OperationalError: [Errno 111] Connection refused (/home/ana/src/api/tests/worker/conftest.py:41)"},
-		note{Turn: 3, Kind: "fix", Cmd: "CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker", Text: "failed at turn 2; succeeded run as `CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker` instead of `pytest tests/worker`"},
-		note{Turn: 3, Kind: "answer", Text: "The worker fixture needs CELERY_TASK_ALWAYS_EAGER=1, or it waits for a broker."},
+		episode.Note{Turn: 1, Kind: "prompt", Text: "pytest hangs on the worker tests"},
+		episode.Note{Turn: 2, Kind: "failure", Cmd: "pytest tests/worker", Text: "E   kombu.exceptions.OperationalError: [Errno 111] Connection refused (/home/ana/src/api/tests/worker/conftest.py:41)"},
+		episode.Note{Turn: 3, Kind: "fix", Cmd: "CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker", Text: "failed at turn 2; succeeded run as `CELERY_TASK_ALWAYS_EAGER=1 pytest tests/worker` instead of `pytest tests/worker`"},
+		episode.Note{Turn: 3, Kind: "answer", Text: "The worker fixture needs CELERY_TASK_ALWAYS_EAGER=1, or it waits for a broker."},
 	)
-	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
+	memory.Start(context.Background(), e, memory.StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
 	fail := func(cmd, errText string) string {
 		res, err := AfterFailure(context.Background(), e, ToolRequest{SessionID: "now", Cwd: repo, Tool: "Bash", Command: cmd, Error: errText})
 		if err != nil {
@@ -151,4 +155,20 @@ func TestHoldsOnlyThePersonsForbiddingRuleOnce(t *testing.T) {
 	if res := before("s4", "go test ./..."); res.Hold != "" || !strings.Contains(res.Context, "Never run go test directly") {
 		t.Fatalf("guard.hold off: %+v", res)
 	}
+}
+
+// writeEpisode writes a finished session with a digest into p's episodes,
+// as the Stop hook leaves it.
+func writeEpisode(t *testing.T, e store.Env, p store.Project, sid, title string, at time.Time, notes ...episode.Note) string {
+	t.Helper()
+	ep := episode.Record{SessionID: sid, Title: title, Goal: title, Turns: len(notes), StartedAt: at.Format(time.RFC3339)}
+	ep.Friction.Class = "OK"
+	ep.Digest.Notes = notes
+	data, err := json.Marshal(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(e.EpisodesDir(p.Key), fmt.Sprintf("%s-%s.json", at.UTC().Format("20060102T150405Z"), sid))
+	storetest.Mkfile(t, path, string(data))
+	return path
 }

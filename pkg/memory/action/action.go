@@ -1,4 +1,9 @@
-package memory
+// Package action is memory at the point of action, for the hooks around
+// tool calls: the user's standing rules before a call (and the one call a
+// rule forbids held, once), what fixed the same error before after a
+// failed call, a starting subagent's rules, a skill's profile when it
+// runs. It is the only hook chain that links the rules' index (guard).
+package action
 
 import (
 	"context"
@@ -11,6 +16,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -79,7 +85,8 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		return ToolResult{}, nil
 	}
 	if req.Skill != "" {
-		return skillProfile(e, pl.Project, req)
+		text, err := memory.SkillProfile(e, pl.Project, req.SessionID, req.Skill)
+		return ToolResult{Context: text}, err
 	}
 	root := ""
 	if pl.Project != nil {
@@ -182,30 +189,6 @@ func hold(e store.Env, p store.Project, sessionID string, st session.Prompted, h
 		strings.Join(lines, "\n") +
 		"\nFollow the rule. If this command is still the right one, say why and run it again: ccmem does not hold it again in this session."
 	return ToolResult{Hold: inject.Neutralize(text)}, true
-}
-
-// MaxProfileLines is what a skill's profile gives (30 lines).
-const MaxProfileLines = 30
-
-// skillProfile is what the project's profile of a skill says, given when
-// the skill runs, once a session.
-func skillProfile(e store.Env, p *store.Project, req ToolRequest) (ToolResult, error) {
-	if p == nil {
-		return ToolResult{}, nil
-	}
-	path := e.ProfilePath(p.Key, req.Skill)
-	h, err := store.ReadHeadIn(e.ProjectDir(p.Key), path, store.Limits{Lines: MaxProfileLines, Chars: 8 << 10, LineChars: 500})
-	if err != nil || len(h.Lines) == 0 {
-		return ToolResult{}, nil // no profile: nothing to say
-	}
-	st, err := session.ReadPrompted(e, *p, req.SessionID)
-	if err != nil || st.WasGuarded(path) {
-		return ToolResult{}, err
-	}
-	text := fmt.Sprintf("ccmem — the user's notes for the %q skill in this project (from memory: %s):\n%s",
-		textfmt.Line(textfmt.Shorten(req.Skill, 80)), e.Tilde(path), inject.SafeLines(strings.Join(h.Lines, "\n")))
-	err = session.CommitGuard(e, *p, req.SessionID, []string{path})
-	return ToolResult{Context: inject.Neutralize(text)}, err
 }
 
 // ruleSource says where a rule comes from, for the model and the person.
