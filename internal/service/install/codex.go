@@ -280,13 +280,35 @@ func writeTrust(rep *Report, o CodexOptions, hooks []CodexHook) error {
 	if o.DryRun {
 		return nil
 	}
-	if len(old) > 0 {
-		if err := store.WriteFileAtomic(path+".ccmem.bak", old); err != nil {
-			return err
-		}
-		rep.Actions = append(rep.Actions, Action{"backup", path + ".ccmem.bak (config.toml before this change)"})
+	return replaceConfig(rep, path, old, []byte(next))
+}
+
+// replaceConfig writes config.toml's next bytes: where a symlink (a
+// dotfiles manager's) points, not over it; only if the file still holds
+// old (another program's edit meanwhile is not lost); after a backup of
+// the person's file, the first time.
+func replaceConfig(rep *Report, path string, old, next []byte) error {
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
 	}
-	return store.WriteFileAtomic(path, []byte(next))
+	now, err := store.ReadSmallFile(path, 16<<20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if string(now) != string(old) {
+		return fmt.Errorf("%s changed while ccmem edited it; nothing was written (run it again)", path)
+	}
+	if len(old) > 0 {
+		backup := path + ".ccmem.bak"
+		if _, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) {
+			if err := store.WriteFileAtomic(backup, old); err != nil {
+				return err
+			}
+			rep.Actions = append(rep.Actions, Action{"backup", backup + " (config.toml before this change)"})
+		}
+	}
+	return store.WriteFileAtomic(target, next)
 }
 
 // dropTrust removes the trust tables ccmem wrote (each follows trustMark)
@@ -341,7 +363,7 @@ func UninstallCodex(o CodexOptions) (Report, error) {
 	if next := dropTrust(string(old)); next != string(old) {
 		rep.Actions = append(rep.Actions, Action{"codex", "ccmem's trust entries out of " + path})
 		if !o.DryRun {
-			if err := store.WriteFileAtomic(path, []byte(next)); err != nil {
+			if err := replaceConfig(&rep, path, old, []byte(next)); err != nil {
 				return rep, err
 			}
 		}

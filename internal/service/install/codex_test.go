@@ -69,3 +69,37 @@ func TestCodexHooksKeepTheRest(t *testing.T) {
 		t.Errorf("uninstall left hooks.json:\n%s\nwant\n%s", got, hooks)
 	}
 }
+
+// TestCodexConfigSymlinkStays: a config.toml a dotfiles manager keeps as a
+// symlink is edited where it points and stays a symlink, install and
+// uninstall alike.
+func TestCodexConfigSymlinkStays(t *testing.T) {
+	dir := t.TempDir()
+	dots := filepath.Join(t.TempDir(), "dotfiles", "codex.toml")
+	if err := os.MkdirAll(filepath.Dir(dots), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "model = \"gpt-5\"\n"
+	if err := os.WriteFile(dots, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dots, CodexConfig(dir)); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	o := CodexOptions{Dir: dir, Lib: filepath.Join(t.TempDir(), "lib"), Trust: true}
+	if _, err := InstallCodex(o); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(CodexConfig(dir)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("config.toml is no longer a symlink: %v", err)
+	}
+	if got, _ := os.ReadFile(dots); !strings.Contains(string(got), "trusted_hash") {
+		t.Fatalf("the trust entries did not reach the file the link points at:\n%s", got)
+	}
+	if _, err := UninstallCodex(o); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(dots); string(got) != cfg {
+		t.Fatalf("uninstall left:\n%s", got)
+	}
+}
