@@ -4,7 +4,8 @@
 // hooks and sessions, and how it decides that a hook is trusted — Codex
 // runs a hook from a user's hooks.json only when its config.toml holds a
 // trust entry whose hash matches the hook's definition (else `codex exec`
-// skips it without a word). It imports nothing of ccmem.
+// skips it without a word). It imports nothing of ccmem but Claude
+// Code's contract, whose hooks it serves.
 package codexcli
 
 import (
@@ -14,21 +15,26 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // Hook is one of ccmem's hook binaries and the Codex event it serves.
-type Hook struct{ Binary, Event string }
+type Hook = claudecode.Hook
 
-// Hooks are the Codex events ccmem serves, by binary: the same binaries as
-// Claude Code's. Codex has no PostToolUseFailure; its SubagentStart was
-// never seen firing, so it is not registered.
-var Hooks = []Hook{
-	{"sessionstart", "SessionStart"},
-	{"userpromptsubmit", "UserPromptSubmit"},
-	{"stop", "Stop"},
-	{"precompact", "PreCompact"},
-	{"pretooluse", "PreToolUse"},
-}
+// Hooks are the Codex events ccmem serves: Claude Code's hooks whose
+// events Codex fires under the same names. Codex has no
+// PostToolUseFailure; its SubagentStart was never seen firing, so it is
+// not registered.
+var Hooks = func() []Hook {
+	var out []Hook
+	for _, h := range claudecode.Hooks {
+		if h.Event != "PostToolUseFailure" && h.Event != "SubagentStart" {
+			out = append(out, h)
+		}
+	}
+	return out
+}()
 
 // Handler is one command hook of a hooks.json, as Codex reads it: the
 // command runs through `bash -c`; ContextLimit, when set, is

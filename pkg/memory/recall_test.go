@@ -2,40 +2,23 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // note is one entry of an episode's digest, as the Stop hook writes it.
-type note struct {
-	Turn int    `json:"turn"`
-	At   string `json:"at,omitempty"`
-	Kind string `json:"kind"`
-	Cmd  string `json:"cmd,omitempty"`
-	Text string `json:"text"`
-}
+type note = episode.Note
 
 // writeEpisode writes a finished session with a digest into p's episodes.
 func writeEpisode(t *testing.T, e store.Env, p store.Project, sid, title string, at time.Time, notes ...note) string {
 	t.Helper()
-	ep := map[string]any{
-		"session_id": sid, "title": title, "goal": title, "turns": len(notes), "started_at": at.Format(time.RFC3339),
-		"friction": map[string]string{"class": "OK"}, "digest": map[string]any{"notes": notes},
-	}
-	data, err := json.Marshal(ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(e.EpisodesDir(p.Key), fmt.Sprintf("%s-%s.json", at.UTC().Format("20060102T150405Z"), sid))
-	storetest.Mkfile(t, path, string(data))
-	return path
+	return storetest.Episode(t, e, p.Key, sid, title, at, notes...)
 }
 
 // chores fills the menu with recent sessions, so the ones a test is about

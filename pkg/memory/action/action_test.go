@@ -2,8 +2,6 @@ package action
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,18 +155,8 @@ func TestHoldsOnlyThePersonsForbiddingRuleOnce(t *testing.T) {
 	}
 }
 
-// writeEpisode writes a finished session with a digest into p's episodes,
-// as the Stop hook leaves it.
+// writeEpisode writes a finished session with a digest into p's episodes.
 func writeEpisode(t *testing.T, e store.Env, p store.Project, sid, title string, at time.Time, notes ...episode.Note) string {
 	t.Helper()
-	ep := episode.Record{SessionID: sid, Title: title, Goal: title, Turns: len(notes), StartedAt: at.Format(time.RFC3339)}
-	ep.Friction.Class = "OK"
-	ep.Digest.Notes = notes
-	data, err := json.Marshal(ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(e.EpisodesDir(p.Key), fmt.Sprintf("%s-%s.json", at.UTC().Format("20060102T150405Z"), sid))
-	storetest.Mkfile(t, path, string(data))
-	return path
+	return storetest.Episode(t, e, p.Key, sid, title, at, notes...)
 }

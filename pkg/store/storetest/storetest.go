@@ -4,10 +4,14 @@
 package storetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -97,4 +101,21 @@ func Fixture(parts ...string) string {
 		dir = up
 	}
 	return filepath.Join(append([]string{dir, "testdata"}, parts...)...)
+}
+
+// Episode writes a finished session's record, with the notes of its
+// digest, into the project key's episodes, as the Stop hook leaves it; it
+// returns its path.
+func Episode(t testing.TB, e store.Env, key, sid, title string, at time.Time, notes ...episode.Note) string {
+	t.Helper()
+	ep := episode.Record{SessionID: sid, Title: title, Goal: title, Turns: len(notes), StartedAt: at.Format(time.RFC3339)}
+	ep.Friction.Class = "OK"
+	ep.Digest.Notes = notes
+	data, err := json.Marshal(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(e.EpisodesDir(key), fmt.Sprintf("%s-%s.json", at.UTC().Format("20060102T150405Z"), sid))
+	Mkfile(t, path, string(data))
+	return path
 }
