@@ -17,6 +17,7 @@ targets=(
   "FuzzNeutralizeMatchesRegexp ./pkg/inject"
   "FuzzParseMatchesEncodingJSON ./pkg/transcript"
   "FuzzEnsure ./internal/service/settings"
+  "FuzzNew ./pkg/sqlitefile"
 )
 for t in "${targets[@]}"; do
   set -- $t

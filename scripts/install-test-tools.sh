@@ -8,6 +8,8 @@
 #   tmux       the interactive client runs under it (status line, /clear)
 #   chromium   the browser tests of `ccmem ui` drive it headless
 #   git        ccmem sync runs it; its tests use the real one (two HOMEs, a bare remote)
+#   sqlite3    opencode keeps its sessions in SQLite; the import tests write
+#              such a store with the real SQLite (pkg/session's TestImportOpencodeStore)
 #   scowl, unicode-data, wordnet-base
 #              the lexical data pkg/lexicon's tables are derived from
 #              (internal/dev/lexgen's TestTablesAreCurrent)
@@ -23,13 +25,14 @@ package() {
     tmux) echo tmux ;;
     chromium) echo chromium ;;
     git) echo git ;;
+    sqlite3) echo sqlite3 ;;
     scowl | unicode-data | wordnet-base) echo "$1" ;;
     *) return 1 ;;
   esac
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git scowl unicode-data wordnet-base)
+[ ${#tools[@]} -gt 0 ] || tools=(tmux chromium git sqlite3 scowl unicode-data wordnet-base)
 # present: the tool, or a stand-in the tests accept (Ubuntu names its
 # Chromium chromium-browser; Google Chrome drives the same way).
 present() {

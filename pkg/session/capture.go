@@ -996,6 +996,9 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 		return c.catchUpWhole(ctx, path)
 	}
 	if c.Agent == AgentOpencode {
+		if _, _, ok := opencodeDBSession(path); ok {
+			return c.catchUpOpencodeStore(ctx, path)
+		}
 		return c.catchUpOpencode(ctx, path)
 	}
 	if c.Agent == "" && c.Turns == 0 && IsRollout(path) {
@@ -1209,6 +1212,12 @@ func (c *Checkpoint) catchUpOpencode(ctx context.Context, path string) error {
 			}
 		}
 	}
+	return c.rebuildOpencode(ctx, path, stamp, messages, parts)
+}
+
+// rebuildOpencode rebuilds the record of an opencode session from its
+// messages and parts (their JSON) unless their stamp is the one read last.
+func (c *Checkpoint) rebuildOpencode(ctx context.Context, path string, stamp int64, messages [][]byte, parts map[string][][]byte) error {
 	if c.Transcript.Path == path && c.Transcript.Size == stamp {
 		return nil
 	}

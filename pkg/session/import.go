@@ -82,6 +82,8 @@ type transcriptFile struct {
 	// agent is "" for Claude Code's transcripts, AgentCodex for Codex's
 	// rollouts.
 	agent string
+	// cwd is the session's folder when the listing read it already.
+	cwd string
 }
 
 // listTranscripts lists the session transcripts of every silo, oldest
@@ -111,7 +113,8 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 	}
 	out = append(out, listRollouts(e)...)
 	out = append(out, listGemini(e)...)
-	out = append(out, listOpencode(e)...)
+	oc, _ := listOpencode(e)
+	out = append(out, oc...)
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].mtime.Equal(out[j].mtime) {
 			return out[i].mtime.Before(out[j].mtime)
@@ -269,16 +272,22 @@ func geminiProjectRoot(data []byte, slug string) string {
 // listOpencode lists opencode's sessions in its JSON storage,
 // storage/session/<project>/ses_<id>.json. A subagent's session (one with
 // a parent) is left out, as Claude Code's subagents are.
-func listOpencode(e store.Env) []transcriptFile {
+func listOpencode(e store.Env) (out []transcriptFile, note string) {
 	if e.OpencodeDir == "" {
-		return nil
+		return nil, ""
+	}
+	// Its store first: a session opencode moved there from its JSON
+	// storage is read there.
+	out, note = listOpencodeStore(e)
+	inStore := map[string]bool{}
+	for _, tf := range out {
+		inStore[tf.sid] = true
 	}
 	root := filepath.Join(e.OpencodeDir, "storage")
 	projects, err := os.ReadDir(filepath.Join(root, "session"))
 	if err != nil {
-		return nil
+		return out, note
 	}
-	var out []transcriptFile
 	for _, p := range projects {
 		if !p.IsDir() {
 			continue
@@ -290,7 +299,7 @@ func listOpencode(e store.Env) []transcriptFile {
 		}
 		for _, f := range files {
 			sid, ok := strings.CutSuffix(f.Name, ".json")
-			if !ok || !strings.HasPrefix(sid, "ses_") || !store.ValidID(sid, 128, false) {
+			if !ok || !strings.HasPrefix(sid, "ses_") || !store.ValidID(sid, 128, false) || inStore[sid] {
 				continue
 			}
 			if s := opencodeSession(filepath.Join(dir, f.Name)); s.ParentID != "" {
@@ -299,7 +308,7 @@ func listOpencode(e store.Env) []transcriptFile {
 			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentOpencode})
 		}
 	}
-	return out
+	return out, note
 }
 
 // opencodeSession reads an opencode session file.
@@ -340,6 +349,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 // Import imports the transcripts of every silo (see above).
 func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Projects: []string{}}
+	defer beginOpencodeRun()()
 	files, err := listTranscripts(e)
 	if err != nil {
 		return rep, err
@@ -349,10 +359,8 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		files = slices.DeleteFunc(files, func(tf transcriptFile) bool { return !slices.Contains(follow, tf.path) })
 	}
 	rep.Found = len(files)
-	if e.OpencodeDir != "" {
-		if _, err := os.Stat(filepath.Join(e.OpencodeDir, "opencode.db")); err == nil {
-			rep.Notes = append(rep.Notes, "opencode keeps newer sessions in "+e.Tilde(filepath.Join(e.OpencodeDir, "opencode.db"))+" (SQLite), which ccmem does not read yet; its JSON storage is read")
-		}
+	if _, note := listOpencodeStore(e); note != "" {
+		rep.Notes = append(rep.Notes, note)
 	}
 	cfgOf := func(p store.Project) config.Config {
 		if opt.Config != nil {
@@ -389,7 +397,10 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.Left = len(files) - i
 			break
 		}
-		cwd := transcriptCwd(e, tf.path, tf.agent)
+		cwd := tf.cwd
+		if cwd == "" {
+			cwd = transcriptCwd(e, tf.path, tf.agent)
+		}
 		if cwd == "" || !filepath.IsAbs(cwd) {
 			rep.Empty++
 			continue
@@ -589,11 +600,19 @@ func refreshImported(ctx context.Context, e store.Env, p store.Project, path str
 	if err != nil {
 		return false, err
 	}
-	fi, err := os.Stat(tf.path)
+	file := tf.path
+	// A session opencode moved from its JSON storage to its store is read
+	// there from then on.
+	_, _, inStore := opencodeDBSession(tf.path)
+	moved := inStore && c.Agent == AgentOpencode && c.Transcript.Path != tf.path
+	if inStore {
+		file, _, _ = opencodeDBSession(tf.path)
+	}
+	fi, err := os.Stat(file)
 	// A session kept as a state, not a log (Gemini CLI's, opencode's), is
 	// read whole when it changed: its file's size says nothing of that.
 	whole := c.Agent == AgentGemini || c.Agent == AgentOpencode
-	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path || !whole && fi.Size() <= c.Transcript.Size {
+	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path && !moved || !whole && fi.Size() <= c.Transcript.Size {
 		return false, nil
 	}
 	c.configure(&cfg.Capture)

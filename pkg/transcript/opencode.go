@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// opencode (before its SQLite store) keeps a session in JSON files under
+// opencode (before its SQLite store, read through OpencodeRow) keeps a
+// session in JSON files under
 // ~/.local/share/opencode/storage/: session/<project>/ses_<id>.json (its
 // folder, title and times), message/ses_<id>/msg_*.json (each message's
 // role and time) and part/msg_<id>/prt_*.json (a message's parts: text,
@@ -49,6 +50,20 @@ type opencodePart struct {
 		Error  string          `json:"error"`
 	} `json:"state"`
 	Synthetic bool `json:"synthetic"`
+}
+
+// OpencodeRow is a message's or a part's row of opencode's SQLite store
+// (its id, and its data column: the JSON its file held, less the ids the
+// row's other columns hold) as the JSON its file held; nil when data is no
+// JSON object.
+func OpencodeRow(id, data string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(data), &m) != nil || m == nil {
+		return nil
+	}
+	m["id"], _ = json.Marshal(id)
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // OpencodeEntries reads a session's messages (their files' contents) and

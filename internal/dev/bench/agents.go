@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 )
 
 // The other agents' sessions, imported: 300 of each of Codex CLI's
-// rollouts, Gemini CLI's recordings and opencode's JSON storage, each with
-// prompts, replies and shell calls, into one project; timed whole, with
-// the sessions and megabytes per second. Target: within 15 s, as a year
-// of Claude Code's sessions.
+// rollouts, Gemini CLI's recordings, opencode's JSON storage and
+// opencode's SQLite store (written by the real SQLite, the sqlite3
+// command), each with prompts, replies and shell calls, into one project;
+// timed whole, with the sessions and megabytes per second. Target: within
+// 15 s, as a year of Claude Code's sessions.
 
 const agentSessions = 300
 
@@ -32,6 +34,17 @@ func generateAgents(home, repo string) (bytes int64, err error) {
 		}
 	}
 	line := func(v any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	var sql strings.Builder
+	sql.WriteString(`PRAGMA journal_mode=WAL;
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL, title text NOT NULL, version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
+CREATE INDEX part_message_id_id_idx ON part (message_id, id);
+CREATE INDEX part_session_idx ON part (session_id);
+BEGIN;
+`)
 	at := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
 	for s := range agentSessions {
 		start := at.Add(time.Duration(s) * 7 * time.Hour)
@@ -69,8 +82,34 @@ func generateAgents(home, repo string) (bytes int64, err error) {
 				write(filepath.Join(st, "part", mid, "prt_1.json"), []byte(line(map[string]any{"id": "prt_1", "type": "text", "text": z.sentence(20 + r.Intn(40))})))
 			}
 		}
+		// opencode's SQLite store
+		sid = fmt.Sprintf("ses_db%06d", s)
+		fmt.Fprintf(&sql, "INSERT INTO session VALUES (%s, 'p1', NULL, 's', %s, 't', '1', %d, %d);\n", q(sid), q(repo), start.UnixMilli(), start.Add(time.Hour).UnixMilli())
+		for t := range 4 {
+			for k, role := range []string{"user", "assistant"} {
+				mid := fmt.Sprintf("msg_db%06d_%d_%d", s, t, k)
+				ms := start.Add(time.Duration(2*t+k) * time.Minute).UnixMilli()
+				m := line(map[string]any{"role": role, "time": map[string]any{"created": ms}})
+				p := line(map[string]any{"type": "text", "text": z.sentence(20 + r.Intn(40))})
+				fmt.Fprintf(&sql, "INSERT INTO message VALUES (%s, %s, %d, %d, %s);\n", q(mid), q(sid), ms, ms, q(strings.TrimSpace(m)))
+				fmt.Fprintf(&sql, "INSERT INTO part VALUES (%s, %s, %s, %d, %d, %s);\n", q("prt_"+mid), q(mid), q(sid), ms, ms, q(strings.TrimSpace(p)))
+				bytes += int64(len(m) + len(p))
+			}
+		}
 	}
-	return bytes, err
+	if err != nil {
+		return bytes, err
+	}
+	sql.WriteString("COMMIT;\n")
+	if _, lerr := exec.LookPath("sqlite3"); lerr != nil {
+		return bytes, fmt.Errorf("sqlite3 not found: the row writes opencode's store with the real SQLite (install it: bash scripts/install-test-tools.sh sqlite3)")
+	}
+	cmd := exec.Command("sqlite3", "-bail", filepath.Join(home, ".local", "share", "opencode", "opencode.db"))
+	cmd.Stdin = strings.NewReader(sql.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return bytes, fmt.Errorf("sqlite3: %v: %s", err, out)
+	}
+	return bytes, nil
 }
 
 // agentsRow imports the three agents' sessions and prints the row; it
@@ -96,14 +135,14 @@ func agentsRow(o options, dir string) (bool, error) {
 		Imported int `json:"imported"`
 	}
 	_ = json.Unmarshal([]byte(out), &rep)
-	pass := t.wall <= 15*time.Second && rep.Imported == 3*agentSessions
+	pass := t.wall <= 15*time.Second && rep.Imported == 4*agentSessions
 	verdict := "MISS"
 	if pass {
 		verdict = "PASS"
 	}
 	secs := t.wall.Seconds()
-	fmt.Printf("\nother agents' sessions: %d Codex rollouts, %d Gemini CLI recordings, %d opencode sessions (%.1f MB), one project\n",
-		agentSessions, agentSessions, agentSessions, float64(size)/(1<<20))
+	fmt.Printf("\nother agents' sessions: %d Codex rollouts, %d Gemini CLI recordings, %d opencode sessions in its JSON storage and %d in its SQLite store (%.1f MB), one project\n",
+		agentSessions, agentSessions, agentSessions, agentSessions, float64(size)/(1<<20))
 	fmt.Printf("  ccmem import   %d imported in %.1f s wall, %.1f s CPU: %.0f sessions/s, %.1f MB/s   ≤ 15 s  %s\n",
 		rep.Imported, secs, t.cpu.Seconds(), float64(rep.Imported)/secs, float64(size)/(1<<20)/secs, verdict)
 	return pass, nil

@@ -143,13 +143,14 @@ func TestCodeMap(t *testing.T) {
 }
 
 // chains are what each hook binary may link of ccmem: the common start
-// (plumbing, the contract, the store, configuration, the session record),
-// then its own chain. A turn's end (stop, precompact) links no search, no
+// (plumbing, the contract, the store, configuration, the session record
+// with the readers of the other agents' stores it imports), then its own
+// chain. A turn's end (stop, precompact) links no search, no
 // index and no learned memory: it only records.
 var chains = func() map[string][]string {
 	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
 		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
-		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
+		"pkg/redact", "pkg/session", "pkg/sqlitefile", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles"}
 	// Only the hooks around tool calls link the rules' index.
 	action := []string{"pkg/memory/action", "pkg/guard", "internal/entry/hooks/tool"}
