@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -204,6 +205,10 @@ type TranscriptPos struct {
 	Skip  int64  `json:"skip,omitempty"`
 	Size  int64  `json:"size"`
 	Inode uint64 `json:"inode"`
+	// Tail is a checksum of the bytes just before Offset: a file whose
+	// part read already changed (rewritten in place, same name and
+	// inode, no shorter) is read again from its start.
+	Tail uint64 `json:"tail,omitempty"`
 }
 
 // CaptureState is internal bookkeeping kept with the checkpoint.
@@ -1037,7 +1042,8 @@ func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), 
 	}
 	defer f.Close()
 	ino := store.FileID(f, fi)
-	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset+pos.Skip {
+	if pos.Path != path || (pos.Inode != 0 && pos.Inode != ino) || fi.Size() < pos.Offset+pos.Skip ||
+		pos.Tail != 0 && tailSum(f, pos.Offset) != pos.Tail {
 		if pos.Path != "" || pos.Offset != 0 {
 			reset()
 		}
@@ -1052,7 +1058,22 @@ func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), 
 	}
 	stop := func() bool { return ctx.Err() != nil }
 	n, skip, err := transcript.ScanFromWith(parse, f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, apply, stop)
-	return TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino}, err
+	return TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino, Tail: tailSum(f, pos.Offset+n)}, err
+}
+
+// tailSum is a checksum of the (up to) 64 bytes of f before off, never 0;
+// 0 when off is 0 or they cannot be read.
+func tailSum(f *os.File, off int64) uint64 {
+	if off <= 0 {
+		return 0
+	}
+	b := make([]byte, min(off, 64))
+	if _, err := f.ReadAt(b, off-int64(len(b))); err != nil {
+		return 0
+	}
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64() | 1
 }
 
 // maxSubagents is the most subagent transcripts one session follows.

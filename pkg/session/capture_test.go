@@ -139,7 +139,7 @@ func TestCaptureLeavesIncompleteLineForLater(t *testing.T) {
 	}
 }
 
-func TestCaptureRestartsOnShorterOrReplacedFile(t *testing.T) {
+func TestCaptureRestartsOnShorterReplacedOrRewrittenFile(t *testing.T) {
 	w := newCaptureWorld(t)
 	prompt := func(s string) string {
 		return `{"type":"user","message":{"role":"user","content":"` + s + `"},"timestamp":"2026-11-21T10:00:00Z"}` + "\n"
@@ -165,6 +165,19 @@ func TestCaptureRestartsOnShorterOrReplacedFile(t *testing.T) {
 	}
 	if c := w.capture(t, "s1"); c.Turns != 3 || c.Goal != "replaced" {
 		t.Fatalf("after replacement: turns %d goal %q", c.Turns, c.Goal)
+	}
+	// Rewritten in place (the same file, no shorter), its start changed:
+	// read again from 0, not on from the old offset.
+	f, err := os.OpenFile(w.tr, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(prompt("rewrote")+prompt("a")+prompt("b")+prompt("c")), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if c := w.capture(t, "s1"); c.Turns != 4 || c.Goal != "rewrote" {
+		t.Fatalf("after a rewrite in place: turns %d goal %q", c.Turns, c.Goal)
 	}
 }
 

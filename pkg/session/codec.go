@@ -158,6 +158,9 @@ func (w *jsonWriter) pos(p TranscriptPos) {
 	}
 	w.int("size", p.Size)
 	w.uint("inode", p.Inode)
+	if p.Tail != 0 {
+		w.uint("tail", p.Tail)
+	}
 	w.close('}')
 }
 
@@ -578,7 +581,7 @@ var (
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
 	noteKeys    = []string{"turn", "at", "kind", "cmd", "text", "after"}
 	failingKeys = []string{"turn", "cmd", "changed", "ran"}
-	posKeys     = []string{"path", "offset", "skip", "size", "inode"}
+	posKeys     = []string{"path", "offset", "skip", "size", "inode", "tail"}
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
 	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
@@ -651,6 +654,8 @@ func readPos(d *jsonread.Reader, p *TranscriptPos) {
 				d.Int64(&p.Size, 64)
 			case "inode":
 				d.Uint64(&p.Inode)
+			case "tail":
+				d.Uint64(&p.Tail)
 			default:
 				d.Skip()
 			}

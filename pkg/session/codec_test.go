@@ -57,7 +57,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		return []float64{0, 1, -1, 0.5, 1e-7, 1e21, 123456789.125, 1e-300, math.MaxFloat64, r.Float64() * 10}[r.Intn(10)]
 	}
 	pos := func() TranscriptPos {
-		return TranscriptPos{Path: pick(), Offset: r.Int63(), Skip: int64(r.Intn(2)) * r.Int63n(1000), Size: r.Int63(), Inode: r.Uint64()}
+		return TranscriptPos{Path: pick(), Offset: r.Int63(), Skip: int64(r.Intn(2)) * r.Int63n(1000), Size: r.Int63(), Inode: r.Uint64(), Tail: uint64(r.Intn(2)) * r.Uint64()}
 	}
 	c := &Checkpoint{SessionID: pick(), ProjectRoot: pick(), Goal: pick(), Turns: r.Intn(100), Tools: intMap(), SubagentTools: intMap(),
 		ToolErrors: r.Intn(5), FilesChanged: strs(), Compactions: r.Intn(3), StartedAt: pick(), EndedAt: pick(), GitBranch: pick(),
