@@ -405,12 +405,11 @@ func (d *DB) walkTableFrom(n uint32, depth int, fn func(int64, []Value) bool) (b
 	switch b.kind {
 	case tableLeaf:
 		for _, off := range b.cells {
-			size, k := varint(b.p[off:])
-			rowid, k2 := varint(b.p[off+k:])
-			if k == 0 || k2 == 0 {
-				return false, formatErr("a cell of page %d", n)
+			rowid, size, at, err := leafCell(b.p, off, n)
+			if err != nil {
+				return false, err
 			}
-			pl, err := d.payload(b.p, off+k+k2, size, true)
+			pl, err := d.payload(b.p, at, size, true)
 			if err != nil {
 				return false, err
 			}
@@ -418,7 +417,7 @@ func (d *DB) walkTableFrom(n uint32, depth int, fn func(int64, []Value) bool) (b
 			if err != nil {
 				return false, err
 			}
-			if !fn(int64(rowid), vals) {
+			if !fn(rowid, vals) {
 				return false, nil
 			}
 		}
@@ -436,6 +435,17 @@ func (d *DB) walkTableFrom(n uint32, depth int, fn func(int64, []Value) bool) (b
 		return false, formatErr("page %d is no table page", n)
 	}
 	return true, nil
+}
+
+// leafCell reads the head of the table leaf cell at off of page n: its
+// rowid, and its payload's size and start.
+func leafCell(p []byte, off int, n uint32) (rowid int64, size uint64, at int, err error) {
+	size, k := varint(p[off:])
+	id, k2 := varint(p[off+k:])
+	if k == 0 || k2 == 0 {
+		return 0, 0, 0, formatErr("a cell of page %d", n)
+	}
+	return int64(id), size, off + k + k2, nil
 }
 
 // findRow finds the row of a table b-tree by its rowid.
@@ -464,13 +474,12 @@ func (d *DB) findRow(n uint32, rowid int64) ([]Value, error) {
 			n = next
 		case tableLeaf:
 			for _, off := range b.cells {
-				size, k := varint(b.p[off:])
-				id, k2 := varint(b.p[off+k:])
-				if k == 0 || k2 == 0 {
-					return nil, formatErr("a cell of page %d", n)
+				id, size, at, err := leafCell(b.p, off, n)
+				if err != nil {
+					return nil, err
 				}
-				if int64(id) == rowid {
-					pl, err := d.payload(b.p, off+k+k2, size, true)
+				if id == rowid {
+					pl, err := d.payload(b.p, at, size, true)
 					if err != nil {
 						return nil, err
 					}
