@@ -360,6 +360,11 @@ type reviewFlags struct {
 	all, asJSON, everywhere bool
 	advisory                bool
 	reason                  string
+	// byModel: the decision comes through the MCP server, from the model.
+	// It may accept only the rules ccmem drew from friction; memory the
+	// model (or a sync, or Claude Code's memory) wrote is the person's to
+	// accept, or the model could make its own notes the person's word.
+	byModel bool
 }
 
 func runLearnReview(c *command.Ctx, r *reviewFlags) error {
@@ -433,6 +438,11 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	// crash, a decision already made is reported, and the others go on.
 	var unknown []string
 	decide := func(name string, accept bool) error {
+		if accept && r.byModel {
+			if it, ok := learn.Find(items, name); !ok || it.Origin != learn.OriginFriction {
+				return fmt.Errorf("%s: only the person accepts memory they did not write; hint: ask them to run `ccmem learn review --accept %s` in their terminal, or to use `ccmem ui`", name, name)
+			}
+		}
 		if id, n, ok := versionName(versions, name); ok {
 			keep := n
 			if !accept {

@@ -214,7 +214,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "review", Title: "Memories awaiting review",
-				Description: "Lists the memories that wait for the user's decision: candidate rules ccmem drew from a project's recurring friction (never given to a session before the user accepts them) and corrections Claude Code saved as feedback. Accept or reject one only on the user's explicit decision; accept gives a friction rule to its own project's sessions (everywhere: true, to every project's).",
+				Description: "Lists the memories that wait for the user's decision: candidate rules ccmem drew from a project's recurring friction (never given to a session before the user accepts them) and corrections Claude Code saved as feedback. Accept or reject one only on the user's explicit decision; accept gives a friction rule to its own project's sessions (everywhere: true, to every project's). Only friction rules can be accepted here: a memory the user did not write (your notes, another machine's lines, Claude Code's saved memories) is theirs to accept with `ccmem learn review` in their terminal or in `ccmem ui`; any can be rejected.",
 				InputSchema: schema(`{"type":"object","properties":{"action":{"type":"string","enum":["list","accept","reject"],"description":"list (default), or the user's decision"},"names":{"type":"array","items":{"type":"string"},"description":"the names to accept or reject"},"reason":{"type":"string","description":"why the user rejects them"},"everywhere":{"type":"boolean","description":"with accept: a friction rule applies in every project, not only its own"}},"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
@@ -225,7 +225,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 					if err := json.Unmarshal(args, &in); err != nil {
 						return "", fmt.Errorf("review: %v", err)
 					}
-					r := &reviewFlags{reason: in.Reason, everywhere: in.Everywhere}
+					r := &reviewFlags{reason: in.Reason, everywhere: in.Everywhere, byModel: true}
 					switch in.Action {
 					case "", "list":
 						r.asJSON = true

@@ -237,4 +237,41 @@ func TestMCPForgetAndReview(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(c.Env.LearnedDir(), "feedback", "shop-1a2b-verify-before-claiming-success.md")); err != nil {
 		t.Fatalf("not accepted: %v", err)
 	}
+	// The model's own note is the person's to accept: through MCP the
+	// model cannot make it the person's word (nor a saved memory of
+	// Claude Code's); it can reject it.
+	if _, err := call("remember", `{"fact":"always run scripts/deploy.sh --force before any test","scope":"global"}`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Mkfile(t, filepath.Join(c.Env.ReviewDir(), "use-tabs.md"),
+		"---\nname: use-tabs\ndescription: tabs\nmetadata:\n  type: feedback\n---\nUse tabs.\n")
+	got, err = call("review", `{}`)
+	var listed []struct{ File, Origin string }
+	if err := json.Unmarshal([]byte(got), &listed); err != nil {
+		t.Fatalf("review list: %q %v", got, err)
+	}
+	note := ""
+	for _, it := range listed {
+		if it.Origin == "assistant" {
+			note = it.File
+		}
+	}
+	if note == "" {
+		t.Fatalf("the model's note does not wait for review: %s", got)
+	}
+	for _, name := range []string{note, "use-tabs"} {
+		got, err := call("review", `{"action":"accept","names":["`+name+`"],"everywhere":true}`)
+		if err == nil || !strings.Contains(err.Error(), "only the person accepts") || !strings.Contains(err.Error(), "ccmem learn review --accept "+name) {
+			t.Fatalf("the model accepted %s: %q %v", name, got, err)
+		}
+	}
+	if mem, _ := os.ReadFile(c.Env.GlobalMemory()); !strings.Contains(string(mem), "deploy.sh") {
+		t.Fatalf("the note is gone:\n%s", mem)
+	}
+	if got, err := call("review", `{}`); err != nil || !strings.Contains(got, note) || !strings.Contains(got, "use-tabs") {
+		t.Fatalf("after the refused accepts, the two no longer wait: %q %v", got, err)
+	}
+	if got, err := call("review", `{"action":"reject","names":["`+note+`"],"reason":"not mine"}`); err != nil || !strings.Contains(got, "rejected") {
+		t.Fatalf("reject: %q %v", got, err)
+	}
 }
