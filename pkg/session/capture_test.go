@@ -797,3 +797,15 @@ func TestSkillNameRedactedBeforeItShortens(t *testing.T) {
 		}
 	}
 }
+
+func TestIsOpencodeStore(t *testing.T) {
+	for name, want := range map[string]bool{
+		"opencode.db": true, "opencode-dev.db": true, "opencode-local.db": true,
+		"opencode.db-wal": false, "opencode.db-shm": false, "opencode-.db": false, "opencodex.db": false,
+		"opencode.db.bak": false, "opencode": false, "storage": false,
+	} {
+		if got := isOpencodeStore(name); got != want {
+			t.Errorf("%s: %v", name, got)
+		}
+	}
+}

@@ -272,13 +272,13 @@ func geminiProjectRoot(data []byte, slug string) string {
 // listOpencode lists opencode's sessions in its JSON storage,
 // storage/session/<project>/ses_<id>.json. A subagent's session (one with
 // a parent) is left out, as Claude Code's subagents are.
-func listOpencode(e store.Env) (out []transcriptFile, note string) {
+func listOpencode(e store.Env) (out []transcriptFile, notes []string) {
 	if e.OpencodeDir == "" {
-		return nil, ""
+		return nil, nil
 	}
 	// Its store first: a session opencode moved there from its JSON
 	// storage is read there.
-	out, note = listOpencodeStore(e)
+	out, notes = listOpencodeStore(e)
 	inStore := map[string]bool{}
 	for _, tf := range out {
 		inStore[tf.sid] = true
@@ -286,7 +286,7 @@ func listOpencode(e store.Env) (out []transcriptFile, note string) {
 	root := filepath.Join(e.OpencodeDir, "storage")
 	projects, err := os.ReadDir(filepath.Join(root, "session"))
 	if err != nil {
-		return out, note
+		return out, notes
 	}
 	for _, p := range projects {
 		if !p.IsDir() {
@@ -308,7 +308,7 @@ func listOpencode(e store.Env) (out []transcriptFile, note string) {
 			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentOpencode})
 		}
 	}
-	return out, note
+	return out, notes
 }
 
 // opencodeSession reads an opencode session file.
@@ -359,8 +359,9 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		files = slices.DeleteFunc(files, func(tf transcriptFile) bool { return !slices.Contains(follow, tf.path) })
 	}
 	rep.Found = len(files)
-	if _, note := listOpencodeStore(e); note != "" {
-		rep.Notes = append(rep.Notes, note)
+	if e.OpencodeDir != "" {
+		_, notes := listOpencodeStore(e)
+		rep.Notes = append(rep.Notes, notes...)
 	}
 	cfgOf := func(p store.Project) config.Config {
 		if opt.Config != nil {

@@ -222,6 +222,19 @@ UPDATE session SET time_updated = 1763715700000 WHERE id = 'ses_db1';
 	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Refreshed != 0 || rep.Imported != 0 {
 		t.Fatalf("an import with nothing new: %+v %v", rep, err)
 	}
+	// A release channel's own store, beside it, is read too.
+	sqlite(t, filepath.Join(e.OpencodeDir, "opencode-dev.db"), opencodeSchema+`
+INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES
+ ('ses_dev1', 'prj_1', 's', `+q(repo)+`, 't', '1.3.0-dev', 1763815600000, 1763815600000);
+INSERT INTO message VALUES ('msg_d01', 'ses_dev1', 1763815600000, 1763815600000, '{"role":"user","time":{"created":1763815600000}}');
+INSERT INTO part VALUES ('prt_d01', 'msg_d01', 'ses_dev1', 1763815600000, 1763815600000, '{"type":"text","text":"the dev build asks about the ledger (willow-gate)"}');
+`)
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
+		t.Fatalf("an import with a channel's store: %+v %v", rep, err)
+	}
+	if !strings.Contains(episodes()["ses_dev1"], "willow-gate") {
+		t.Fatal("the channel's store was not read")
+	}
 	// A store that is no database: said, the JSON storage still read.
 	storetest.Mkfile(t, dst, "SQLite format 3\x00"+strings.Repeat("\xff", 200))
 	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "could not be read") {

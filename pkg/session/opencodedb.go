@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,16 +24,23 @@ import (
 // part; a message's and a part's data column is the JSON its file held,
 // less the ids the other columns hold). ccmem reads it with
 // pkg/sqlitefile: read-only, with its write-ahead log, never written.
-// A session of the store is named, where a transcript's path would be,
-// <data folder>/opencode.db/<session id>.
+// A release channel other than the stable ones keeps its own database,
+// opencode-<channel>.db, beside it. A session of a store is named, where a
+// transcript's path would be, <data folder>/opencode.db/<session id>.
 
-const opencodeDBName = "opencode.db"
+// isOpencodeStore tells whether a file name is one of opencode's
+// databases: opencode.db, or opencode-<channel>.db.
+func isOpencodeStore(name string) bool {
+	ch, ok := strings.CutPrefix(name, "opencode")
+	ch, ok2 := strings.CutSuffix(ch, ".db")
+	return ok && ok2 && (ch == "" || len(ch) > 1 && ch[0] == '-')
+}
 
 // opencodeDBSession splits a session's name into its store's path and the
 // session's id; ok is false for any other path.
 func opencodeDBSession(path string) (db, sid string, ok bool) {
 	db, sid = filepath.Dir(path), filepath.Base(path)
-	return db, sid, filepath.Base(db) == opencodeDBName && strings.HasPrefix(sid, "ses_")
+	return db, sid, isOpencodeStore(filepath.Base(db)) && strings.HasPrefix(sid, "ses_")
 }
 
 // opencodeStores keeps the stores an import run opened, so that a run
@@ -143,14 +152,50 @@ func useOpencodeStore(path string, fn func(*sqlitefile.DB) error) error {
 	return fn(o.db)
 }
 
-// listOpencodeStore lists the sessions of opencode's store, a subagent's
-// (one with a parent) left out; a store that cannot be read is said in
-// note.
-func listOpencodeStore(e store.Env) (out []transcriptFile, note string) {
-	path := filepath.Join(e.OpencodeDir, opencodeDBName)
-	if _, err := os.Lstat(path); err != nil {
-		return nil, ""
+// listOpencodeStore lists the sessions of opencode's stores (opencode.db
+// first, then each channel's), a subagent's (one with a parent) left out
+// and a session listed once; a store that cannot be read is said in notes.
+func listOpencodeStore(e store.Env) (out []transcriptFile, notes []string) {
+	ents, err := os.ReadDir(e.OpencodeDir)
+	if err != nil {
+		return nil, nil
 	}
+	var stores []string
+	for _, ent := range ents {
+		if ent.Type().IsRegular() && isOpencodeStore(ent.Name()) {
+			stores = append(stores, ent.Name())
+		}
+	}
+	// The stable channel's first ('-' sorts before '.').
+	slices.SortFunc(stores, func(a, b string) int {
+		return cmp.Or(cmp.Compare(storeRank(a), storeRank(b)), strings.Compare(a, b))
+	})
+	seen := map[string]bool{}
+	for _, name := range stores {
+		list, note := listOneOpencodeStore(e, filepath.Join(e.OpencodeDir, name))
+		for _, tf := range list {
+			if !seen[tf.sid] {
+				seen[tf.sid] = true
+				out = append(out, tf)
+			}
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	return out, notes
+}
+
+// storeRank orders opencode's stores: the stable channel's first.
+func storeRank(name string) int {
+	if name == "opencode.db" {
+		return 0
+	}
+	return 1
+}
+
+// listOneOpencodeStore lists the sessions of the store at path.
+func listOneOpencodeStore(e store.Env, path string) (out []transcriptFile, note string) {
 	err := useOpencodeStore(path, func(db *sqlitefile.DB) error {
 		st, err := db.Table("session")
 		if err != nil {
