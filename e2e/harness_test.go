@@ -83,6 +83,9 @@ type world struct {
 	path string
 	// extraEnv are more variables for every child process.
 	extraEnv []string
+	// asks, when set, runs the client with its default permissions: a
+	// tool call nothing allows asks the person (and, headless, is refused).
+	asks bool
 }
 
 // newWorld installs ccmem into a fresh HOME with `ccmem install` and starts
@@ -194,6 +197,9 @@ func (w *world) claudeIn(dir string, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	full := append([]string{"--permission-mode", "acceptEdits", "--allowedTools", "Bash Write Edit Read"}, args...)
+	if w.asks {
+		full = append([]string{"--permission-mode", "default"}, args...)
+	}
 	cmd := exec.CommandContext(ctx, claudeBin, full...)
 	cmd.Env = w.env()
 	cmd.Dir = dir

@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 )
 
 // seedSilo writes memory files into Claude Code's memory folder for slug.
@@ -193,4 +196,53 @@ func quoteAll(env []string) []string {
 		out[i] = "'" + strings.ReplaceAll(e, "'", `'\''`) + "'"
 	}
 	return out
+}
+
+// TestAcceptingWaitsForThePerson: in /friction, the commands that list and
+// reject run as the command allows them, but accepting a rule is never
+// pre-approved — with the real client's own permissions, the model's
+// `ccmem learn review --accept` waits for the person (headless: refused),
+// and the rule stays in review.
+func TestAcceptingWaitsForThePerson(t *testing.T) {
+	w := newWorld(t, nil)
+	w.asks = true
+	w.write(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "shop-1a2b-run-codegen.md"),
+		"---\nname: shop-1a2b-run-codegen\ndescription: run make codegen before make build\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: "+w.project+"\n---\n\nmake build fails without it.\n")
+	cmdFile, err := os.ReadFile(filepath.Join(w.home, ".claude", "commands", "friction.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Bash\((\S+) friction:\*\)`).FindSubmatch(cmdFile)
+	if m == nil {
+		t.Fatalf("the installed /friction allows no ccmem friction:\n%s", cmdFile)
+	}
+	ccmem := string(m[1])
+	calls := []string{ccmem + " learn review --json", ccmem + " learn review --accept shop-1a2b-run-codegen"}
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if n := toolResults(r); n < len(calls) {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": calls[n], "description": "review"}}}}
+		}
+		return scriptapi.Reply{Text: "done"}
+	})
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "/friction")
+	var texts []string
+	var errs []bool
+	for _, r := range w.api.MessageRequests()[n:] {
+		if tx, es := toolResultTexts(r); len(tx) > len(texts) {
+			texts, errs = tx, es
+		}
+	}
+	if len(texts) != 2 {
+		t.Fatalf("tool results: %q", texts)
+	}
+	if errs[0] || !strings.Contains(texts[0], "shop-1a2b-run-codegen") {
+		t.Errorf("the listing /friction allows did not run: %q", texts[0])
+	}
+	if !errs[1] || strings.Contains(texts[1], "accepted") {
+		t.Errorf("the accept ran without the person's approval: %q", texts[1])
+	}
+	if _, err := os.Stat(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "shop-1a2b-run-codegen.md")); err != nil {
+		t.Errorf("the rule left review: %v", err)
+	}
 }
