@@ -1,8 +1,9 @@
-# ccmem — see README.md. Everything builds into ./bin; nothing is installed
-# outside this folder except by `make install`.
+# ccmem — see README.md. Everything builds into ./lib/ccmem; nothing is
+# installed outside this folder except by `make install`. (./bin/ccmem is
+# a committed script: the plugin's `ccmem` on the model's PATH, which runs
+# the built one.)
 
 GO        ?= go
-BIN       := bin
 LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
@@ -17,11 +18,10 @@ GORELEASER := $(CURDIR)/.cache/goreleaser-$(GORELEASER_VERSION)
 
 all: build
 
-## build: compile ccmem into ./bin and its hooks and ccmem-ui into ./lib/ccmem (an install prefix's layout:
-## the plugin puts ./bin, with ccmem alone, on the model's PATH)
+## build: compile ccmem, its hooks and ccmem-ui into ./lib/ccmem (bin/ccmem, which the plugin puts
+## on the model's PATH, runs lib/ccmem/ccmem)
 build:
-	$(GO) build $(GOFLAGS_BUILD) -o $(BIN)/ ./cmd/ccmem
-	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ $(HOOKS) ./cmd/ccmem-ui
+	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ ./cmd/ccmem $(HOOKS) ./cmd/ccmem-ui
 
 ## demo: run sessionstart on a built-in sample store and print what it injects
 demo: build
@@ -145,11 +145,11 @@ release-pin: release-snapshot
 
 ## install: build, then wire ccmem into your Claude Code (~/.local, ~/.claude/settings.json)
 install: build
-	$(BIN)/ccmem install
+	$(LIB)/ccmem install
 
 ## uninstall: remove ccmem's hooks and binaries (your memory stays)
 uninstall: build
-	$(BIN)/ccmem uninstall
+	$(LIB)/ccmem uninstall
 
 clean:
-	rm -rf $(BIN) lib dist
+	rm -rf lib dist

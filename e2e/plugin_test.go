@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/internal/dev/scriptapi"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
@@ -27,14 +28,14 @@ import (
 // marketplace, as a clone has them.
 var pluginFiles = []string{
 	".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".claude-plugin/icon.png", ".claude-plugin/release.sha256",
-	"hooks/hooks.json", "hooks/run",
+	"hooks/hooks.json", "hooks/run", "bin/ccmem",
 	"scripts/commands/learn.md", "scripts/commands/remember.md", "scripts/commands/ccmem.md", "scripts/commands/friction.md", "scripts/commands/forget.md",
 	"README.md", "LICENSE",
 }
 
 // pluginCopy lays the plugin's files out in a fresh folder, as a clone; with
-// built, ccmem goes into its bin/ and the hooks into lib/ccmem/, as `make
-// build` puts them.
+// built, ccmem and the hooks go into its lib/ccmem/, as `make build` puts
+// them.
 func pluginCopy(t *testing.T, built bool) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ccmem clone")
@@ -42,7 +43,7 @@ func pluginCopy(t *testing.T, built bool) string {
 		copyFile(t, filepath.Join("..", f), filepath.Join(dir, f))
 	}
 	if built {
-		copyFile(t, filepath.Join(binDir, "ccmem"), filepath.Join(dir, "bin", "ccmem"))
+		copyFile(t, filepath.Join(binDir, "ccmem"), filepath.Join(dir, "lib", "ccmem", "ccmem"))
 		for _, h := range claudecode.Binaries() {
 			copyFile(t, filepath.Join(binDir, h), filepath.Join(dir, "lib", "ccmem", h))
 		}
@@ -300,6 +301,28 @@ func TestPluginFetchesItsRelease(t *testing.T) {
 	if blocks := w.injected(n); len(blocks) != 1 || !strings.Contains(blocks[0], "fetched-plugin-fact") {
 		t.Fatalf("the session after the download has no memory block: %q", blocks)
 	}
+	// The model has `ccmem` already: the plugin's bin/ccmem, on its
+	// shell's PATH, runs the release the plugin checked (its slash
+	// commands need nothing more).
+	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+		if toolResults(r) == 0 {
+			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": "ccmem show", "description": "show memory"}}}}
+		}
+		return scriptapi.Reply{Text: "ok"}
+	})
+	m := len(w.api.MessageRequests())
+	w.claude("-p", "what do you remember?")
+	var shown string
+	for _, r := range w.api.MessageRequests()[m:] {
+		if texts, _ := toolResultTexts(r); len(texts) > 0 {
+			shown = texts[0]
+			break
+		}
+	}
+	if !strings.Contains(shown, "fetched-plugin-fact") {
+		t.Fatalf("the model's `ccmem show` in a plugin the marketplace installed: %q", shown)
+	}
+	w.api.SetScript(func(scriptapi.MessagesRequest) scriptapi.Reply { return scriptapi.Reply{Text: "ok"} })
 	// That session offers the `ccmem` command (the person has none); the
 	// line it gives, run as given, puts it on their PATH, running the
 	// plugin's release.

@@ -34,11 +34,11 @@ func main() {
 }
 
 func run() error {
-	bin, err := filepath.Abs("bin")
+	bin, err := filepath.Abs(filepath.Join("lib", "ccmem"))
 	if err != nil {
 		return err
 	}
-	startHook := filepath.Join(bin, "..", "lib", "ccmem", "sessionstart")
+	startHook := filepath.Join(bin, "sessionstart")
 	if _, err := os.Stat(startHook); err != nil {
 		return fmt.Errorf("lib/ccmem/sessionstart is missing: run `make demo` (it builds first)")
 	}

@@ -43,7 +43,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 20, "counted rounds per row (after warm-up)")
 	flag.IntVar(&o.warmup, "warmup", 3, "uncounted rounds first")
 	flag.IntVar(&o.coldRuns, "cold-runs", 3, "first starts over the 100,000-episode store (each on a fresh copy)")
-	flag.StringVar(&o.bin, "bin", "bin", "folder with the built ccmem binaries")
+	flag.StringVar(&o.bin, "bin", "lib/ccmem", "folder with the built ccmem binaries (make build's)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the generated stores")
 	flag.StringVar(&o.only, "only", "", "only the stores whose name contains this (typical, large, learned, silos, episodes)")
 	gen := flag.String("generate", "", "internal: generate the store named by -spec into this folder and exit")
@@ -199,7 +199,7 @@ func symbolPackage(sym string) string {
 func (o *options) prepare(tmp string) error {
 	bin, _ := filepath.Abs(o.bin)
 	o.ccm = filepath.Join(bin, "ccmem")
-	o.hookDir = filepath.Join(bin, "..", "lib", "ccmem")
+	o.hookDir = bin
 	for _, b := range o.binaries() {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run `make build` first", b)

@@ -38,8 +38,7 @@ func realCorpus() error {
 // baselines), then the precision of search and per-prompt recall on the
 // generated corpus, against the targets.
 func recallReport(o options) error {
-	bin, _ := filepath.Abs(o.bin)
-	hooks := filepath.Join(bin, "..", "lib", "ccmem")
+	hooks, _ := filepath.Abs(o.bin)
 	if _, err := os.Stat(filepath.Join(hooks, "userpromptsubmit")); err != nil {
 		return fmt.Errorf("%s is missing: run `make build` first", filepath.Join(hooks, "userpromptsubmit"))
 	}

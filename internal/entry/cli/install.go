@@ -179,7 +179,7 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		rep.Notes = append(rep.Notes, cr.Notes...)
 	}
 	if errors.Is(err, install.ErrNoHookBinary) {
-		return command.WithHint(err, "run `make build`, then `bin/ccmem install`")
+		return command.WithHint(err, "run `make build`, then `lib/ccmem/ccmem install` (or `make install`)")
 	}
 	plugin := false
 	if errors.Is(err, install.ErrPluginEnabled) {

@@ -114,20 +114,23 @@ func Registered(path string) bool {
 
 // CommandFor is how the model can run ccmem, as a command word for a
 // POSIX shell (the client's Bash tool), given the running executable exe:
-// ccmem itself, or, for a hook in PREFIX/lib/ccmem, the PREFIX/bin/ccmem
-// beside its install (the plugin's layout is the same). A full path,
-// because the install's bin folder need not be on PATH; "ccmem" when there
-// is no such binary.
+// ccmem itself, or, for a hook, the ccmem beside it (a build's
+// lib/ccmem/) or else the PREFIX/bin/ccmem of its install, PREFIX/lib/ccmem
+// (a downloaded release's layout is the same). A full path, because the
+// install's bin folder need not be on PATH; "ccmem" when there is no such
+// binary.
 func CommandFor(exe string) string {
 	if exe == "" {
 		return "ccmem"
 	}
-	p := exe
+	candidates := []string{exe}
 	if b := strings.TrimSuffix(filepath.Base(exe), ".exe"); b != "ccmem" {
-		p = filepath.Join(filepath.Dir(exe), "..", "..", "bin", Exe("ccmem"))
+		candidates = []string{filepath.Join(filepath.Dir(exe), Exe("ccmem")), filepath.Join(filepath.Dir(exe), "..", "..", "bin", Exe("ccmem"))}
 	}
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-		return "ccmem"
+	for _, p := range candidates {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return ShellQuote(filepath.ToSlash(filepath.Clean(p)))
+		}
 	}
-	return ShellQuote(filepath.ToSlash(filepath.Clean(p)))
+	return "ccmem"
 }

@@ -63,3 +63,30 @@ func TestRegistered(t *testing.T) {
 		t.Error("a missing file registers ccmem")
 	}
 }
+
+// TestCommandFor: a hook names the ccmem beside it (a build's
+// lib/ccmem/), else its install's PREFIX/bin/ccmem, else plain `ccmem`.
+func TestCommandFor(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := filepath.Join(dir, "lib", "ccmem", Exe("stop"))
+	mk(hook)
+	if got := CommandFor(hook); got != "ccmem" {
+		t.Errorf("no ccmem anywhere: %s", got)
+	}
+	mk(filepath.Join(dir, "bin", Exe("ccmem")))
+	if got := CommandFor(hook); got != ShellQuote(filepath.ToSlash(filepath.Join(dir, "bin", Exe("ccmem")))) {
+		t.Errorf("an install's: %s", got)
+	}
+	mk(filepath.Join(dir, "lib", "ccmem", Exe("ccmem")))
+	if got := CommandFor(hook); got != ShellQuote(filepath.ToSlash(filepath.Join(dir, "lib", "ccmem", Exe("ccmem")))) {
+		t.Errorf("a build's: %s", got)
+	}
+}
