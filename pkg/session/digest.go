@@ -109,6 +109,10 @@ type failing struct {
 // fix's note keeps.
 const maxRan = 4
 
+// maxRanChars is the longest command a fix's note keeps as one that ran
+// before it.
+const maxRanChars = 80
+
 // at is a transcript timestamp to the second, or "".
 func at(ts string) string {
 	t, err := time.Parse(time.RFC3339Nano, ts)
@@ -318,8 +322,14 @@ func (c *Checkpoint) noteResult(r transcript.ToolResult, ts string) {
 }
 
 // ranSince tells the open failures (other than the command's own, key)
-// that cmd succeeded: it may be what makes one of them pass.
+// that cmd succeeded: it may be what makes one of them pass. Only a step
+// (a short command) is kept: a long one is a script, never a lesson's fix,
+// and a fix's note must not grow at the cost of what the digest keeps of
+// the conversation (answers give way first when it is full).
 func (c *Checkpoint) ranSince(key, cmd string) {
+	if utf8.RuneCountInString(cmd) > maxRanChars {
+		return
+	}
 	for k, f := range c.State.Failing {
 		if k == key || f == nil || slices.Contains(f.Ran, cmd) {
 			continue

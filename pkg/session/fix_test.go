@@ -26,6 +26,9 @@ func TestFixIsTheSameRun(t *testing.T) {
 		step("go test ./a/...", "--- FAIL: TestA\nFAIL", true),
 		step("go test ./b/...", "ok", false),
 		step("make build", "api.go:3: undefined: pb.Order\nmake: *** [Makefile:2: build] Error 1", true),
+		// A script ran between: no step, and kept out of the fix's note
+		// (it would crowd the conversation out of the digest).
+		step("python3 - <<'EOF'\nimport json, sys\nfor line in open('api.log'):\n    print(json.loads(line)['status'])\nEOF", "200", false),
 		step("make codegen", "ok", false),
 		step("make build", "ok", false),
 		step("go test ./a/...", "ok", false),
