@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -978,5 +979,89 @@ func TestARefusedRemoteIsSetAside(t *testing.T) {
 	b.sync()
 	if mem, _ := os.ReadFile(b.env.GlobalMemory()); !bytes.Contains(mem, []byte("fly.io")) {
 		t.Errorf("syncing did not go on:\n%s", mem)
+	}
+}
+
+// TestARemoteTakingLinesIsALoss: a remote that rewrites MEMORY.md without
+// one of its facts takes a fact away as surely as one that deletes a
+// file: the line is recorded, `ccmem sync --undo` puts it back, and
+// --keep-deleted keeps it; an edit of a fact there is carried, not
+// counted; a remote that takes most of the lines is stopped and asks.
+// (The hostile-remote torture lost a fact this way: a remote's MEMORY.md
+// without a line this machine had pushed.)
+func TestARemoteTakingLinesIsALoss(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	var facts []string
+	for i := range 12 {
+		f := fmt.Sprintf("fact %02d: the staging database is heron-%d", i, i)
+		a.remember(f)
+		facts = append(facts, f)
+	}
+	initAll(t, remote, a, b)
+	b.sync()
+	mem := func(m *machine) string { data, _ := os.ReadFile(m.env.GlobalMemory()); return string(data) }
+	for _, f := range facts {
+		if !strings.Contains(mem(b), f) {
+			t.Fatalf("the desktop lacks %q before the attack:\n%s", f, mem(b))
+		}
+	}
+	mal := attacker{t, remote}
+	rewrite := func(edit func(string) string, msg string) {
+		root := mal.head()
+		root.put([]string{"MEMORY.md"}, mal.file(edit(mal.git(nil, "cat-file", "-p", "refs/heads/main:MEMORY.md")+"\n")))
+		mal.push(root, msg)
+	}
+	// One fact taken out, another edited.
+	rewrite(func(m string) string {
+		m = strings.Replace(m, "- "+facts[3]+"\n", "", 1)
+		return strings.Replace(m, facts[5], facts[5]+" (moved to heron-50)", 1)
+	}, "tidy up")
+	rep := b.sync()
+	if strings.Contains(mem(b), facts[3]) || !strings.Contains(mem(b), "heron-5 (moved to heron-50)") {
+		t.Fatalf("the sync did not carry the remote's change:\n%s", mem(b))
+	}
+	if !slices.Contains(rep.Removed, "MEMORY.md") {
+		t.Errorf("the sync does not say it took lines of MEMORY.md: %+v", rep)
+	}
+	removed, _ := os.ReadFile(filepath.Join(b.env.Store, "sync", "removed.json"))
+	if !strings.Contains(string(removed), facts[3]) || strings.Contains(string(removed), facts[5]+"\"") {
+		t.Errorf("removed.json does not hold the fact taken (and only it):\n%s", removed)
+	}
+	if _, err := b.s.Undo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(mem(b), facts[3]) {
+		t.Fatalf("undo did not put the fact back:\n%s", mem(b))
+	}
+	b.sync()
+	a.sync()
+	if !strings.Contains(mem(a), facts[3]) {
+		t.Errorf("the fact put back did not reach the other machine:\n%s", mem(a))
+	}
+	// Most of the facts taken out: stopped, nothing taken.
+	rewrite(func(m string) string {
+		for _, f := range facts[:9] {
+			m = strings.Replace(m, "- "+f+"\n", "", 1)
+		}
+		return m
+	}, "a cleaner memory")
+	before := mem(b)
+	_, err := b.s.Sync(context.Background())
+	var de *gitsync.DeletionError
+	if !errors.As(err, &de) || de.Lines < 8 || !strings.Contains(err.Error(), "lines of MEMORY.md") {
+		t.Fatalf("a remote taking most facts: %v", err)
+	}
+	if mem(b) != before {
+		t.Fatal("a stopped sync changed MEMORY.md")
+	}
+	// The person keeps them.
+	b.s.Deletions = gitsync.KeepDeleted
+	b.sync()
+	b.s.Deletions = gitsync.AskFirst
+	for _, f := range facts {
+		if strings.Count(mem(b), f) != 1 {
+			t.Errorf("after --keep-deleted, %q appears %d times:\n%s", f, strings.Count(mem(b), f), mem(b))
+		}
 	}
 }

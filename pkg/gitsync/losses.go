@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,6 +42,9 @@ type Removed struct {
 	Sync string    `json:"sync"`
 	How  string    `json:"how"`
 	When time.Time `json:"when"`
+	// Lines, when How is "lines", are the lines of a line file the sync
+	// took away (the file itself stays): see lines.go.
+	Lines []string `json:"lines,omitempty"`
 }
 
 // losses are what syncs removed since the person last confirmed.
@@ -162,6 +167,20 @@ func (s *Syncer) restore(ctx context.Context, rs []Removed) ([]string, error) {
 			continue
 		}
 		p := filepath.Join(s.Env.Store, filepath.FromSlash(r.Path))
+		if r.How == "lines" {
+			// The lines that are not there again, at the file's end.
+			data, err := store.ReadSmallFile(p, maxLineFile)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return out, err
+			}
+			if data, changed := withLines(data, r.Lines); changed {
+				if err := s.writeFile(r.Path, data); err != nil {
+					return out, err
+				}
+				out = append(out, r.Path)
+			}
+			continue
+		}
 		if data, err := store.ReadSmallFile(p, 64<<20); err == nil && len(bytes.TrimSpace(data)) > 0 {
 			continue // written here since: this machine's stands
 		}

@@ -78,12 +78,19 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	}
 	// What this sync would take away, with what syncs took since the
 	// person last confirmed (see losses.go).
-	lostNow := s.removedBy(ctx, was, ours, their)
+	lostNow := append(s.removedBy(ctx, was, ours, their), s.linesRemovedBy(ctx, was, ours, their)...)
 	l := readLosses(s.Env)
 	var stop *DeletionError
-	if len(lostNow) > 0 && tooMany(len(l.Files)+len(lostNow), liveCount(ours)+len(l.Files)) {
+	if len(lostNow) > 0 && tooManyLost(l.Files, lostNow, liveCount(ours), s.lineCount(ctx, ours)) {
 		subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
-		stop = &DeletionError{Commit: short(tip), Subject: subject, Deleted: len(lostNow), Of: liveCount(ours), Earlier: len(l.Files), Since: l.Since}
+		stop = &DeletionError{Commit: short(tip), Subject: subject, Of: liveCount(ours), Earlier: len(l.Files), Since: l.Since}
+		for _, r := range lostNow {
+			if r.How == "lines" {
+				stop.Lines += len(r.Lines)
+			} else {
+				stop.Deleted++
+			}
+		}
 	} else if base != "" {
 		if stop, err = s.deletionInHistory(ctx, base, tip, ours.own()); err != nil {
 			return err
@@ -93,7 +100,13 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	switch {
 	case s.Deletions == KeepDeleted:
 		for _, r := range lostNow {
-			their.m[r.Path] = ours.m[r.Path]
+			if r.How == "lines" {
+				if their.m[r.Path], err = s.keepLines(ctx, their.m[r.Path], r); err != nil {
+					return err
+				}
+			} else {
+				their.m[r.Path] = ours.m[r.Path]
+			}
 			rep.Restored = append(rep.Restored, r.Path)
 		}
 		their.dirty = their.dirty || len(lostNow) > 0
@@ -201,13 +214,22 @@ type DeletionError struct {
 	// holds; Earlier how many syncs took away since the person last
 	// confirmed (Since; zero: never asked).
 	Deleted, Of int
-	Earlier     int
-	Since       time.Time
+	// Lines is how many lines of MEMORY.md and its topic files it takes
+	// out (the files stay).
+	Lines   int
+	Earlier int
+	Since   time.Time
 }
 
 func (e *DeletionError) Error() string {
-	msg := fmt.Sprintf("the remote's commit %s %s takes away %d of %d memory files (deleted, emptied or moved to the archive)",
-		e.Commit, strconv.Quote(firstChars(e.Subject, 80)), e.Deleted, e.Of)
+	what := fmt.Sprintf("%d of %d memory files (deleted, emptied or moved to the archive)", e.Deleted, e.Of)
+	switch {
+	case e.Lines > 0 && e.Deleted == 0:
+		what = fmt.Sprintf("%d lines of MEMORY.md and its topic files", e.Lines)
+	case e.Lines > 0:
+		what += fmt.Sprintf(" and %d lines of MEMORY.md and its topic files", e.Lines)
+	}
+	msg := fmt.Sprintf("the remote's commit %s %s takes away %s", e.Commit, strconv.Quote(firstChars(e.Subject, 80)), what)
 	if e.Earlier > 0 {
 		msg += fmt.Sprintf(", after earlier syncs took %d", e.Earlier)
 		if !e.Since.IsZero() {

@@ -204,7 +204,12 @@ func TestTortureHostileRemote(t *testing.T) {
 //     archive, the merge (git's rename detection) took a session this
 //     machine had just recorded out of its folder, with no record for
 //     undo; the merge now detects no renames (each file is its own).
-var foundSeeds = []uint64{1795708037991010186}
+//   - 1795716235985657863: a remote's MEMORY.md without a fact this
+//     machine had pushed (its attack raced a killed sync's push) took
+//     the fact away on both machines, with no record; lines a remote
+//     takes out of a line file are now losses (lines.go). It shows when
+//     the run kills seven syncs, as it does most times.
+var foundSeeds = []uint64{1795708037991010186, 1795716235985657863}
 
 func tortureHostileRemote(t *testing.T, seed uint64) {
 	t.Logf("seed %d (GITSYNC_SEED=%d repeats this run)", seed, seed)
