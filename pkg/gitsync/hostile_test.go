@@ -1021,8 +1021,8 @@ func TestARemoteTakingLinesIsALoss(t *testing.T) {
 	if strings.Contains(mem(b), facts[3]) || !strings.Contains(mem(b), "heron-5 (moved to heron-50)") {
 		t.Fatalf("the sync did not carry the remote's change:\n%s", mem(b))
 	}
-	if !slices.Contains(rep.Removed, "MEMORY.md") {
-		t.Errorf("the sync does not say it took lines of MEMORY.md: %+v", rep)
+	if rep.RemovedLines != 1 || slices.Contains(rep.Removed, "MEMORY.md") {
+		t.Errorf("the sync does not say it took one line of MEMORY.md (and no file): %+v", rep)
 	}
 	removed, _ := os.ReadFile(filepath.Join(b.env.Store, "sync", "removed.json"))
 	if !strings.Contains(string(removed), facts[3]) || strings.Contains(string(removed), facts[5]+"\"") {

@@ -151,7 +151,11 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 		if !slices.ContainsFunc(l.Files, func(x Removed) bool { return x.Path == r.Path && x.Obj == r.Obj }) {
 			l.Files = append(l.Files, r)
 		}
-		rep.Removed = append(rep.Removed, r.Path)
+		if r.How == "lines" {
+			rep.RemovedLines += len(r.Lines)
+		} else {
+			rep.Removed = append(rep.Removed, r.Path)
+		}
 	}
 	if err := writeLosses(s.Env, l); err != nil {
 		return err

@@ -56,6 +56,9 @@ type Report struct {
 	// (deleted, emptied or moved to the archive there, a few of them):
 	// ccmem sync --undo puts them back.
 	Removed []string `json:"removed,omitempty"`
+	// RemovedLines is how many lines of MEMORY.md and its topic files
+	// this sync took away (recorded like Removed, for --undo).
+	RemovedLines int `json:"removed_lines,omitempty"`
 	// Settled counts the sessions that had ended here, archived before
 	// the commit so the other machines have them.
 	Settled int       `json:"settled,omitempty"`

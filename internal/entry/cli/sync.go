@@ -260,6 +260,9 @@ func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) e
 	if len(rep.Removed) > 0 {
 		fmt.Fprintf(w, "the remote took away %s here (deleted, emptied or archived there): ccmem sync --undo puts them back\n", textfmt.Plural(len(rep.Removed), "file", "files"))
 	}
+	if rep.RemovedLines > 0 {
+		fmt.Fprintf(w, "the remote took %s of MEMORY.md and its topic files away here: ccmem sync --undo puts them back\n", textfmt.Plural(rep.RemovedLines, "line", "lines"))
+	}
 	if rep.Deleted > 0 {
 		fmt.Fprintf(w, "deleted %s here, as the remote did\n", textfmt.Plural(rep.Deleted, "file", "files"))
 	}
