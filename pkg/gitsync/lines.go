@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"strings"
+
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // A line file (MEMORY.md and the topic files beside it, merged as lists
@@ -39,25 +41,10 @@ func splitLines(data []byte) []string {
 }
 
 // pureDeletions are the lines of a that b leaves out in runs no line of b
-// takes the place of (by a longest common subsequence of the two).
+// takes the place of (an edit, which the merge carries, is no deletion).
 func pureDeletions(a, b []string) []string {
-	n, m := len(a), len(b)
-	if n == 0 || n > maxDiffLines || m > maxDiffLines {
+	if len(a) == 0 || len(a) > maxDiffLines || len(b) > maxDiffLines {
 		return nil
-	}
-	// lcs[i][j]: the longest common subsequence of a[i:] and b[j:].
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
 	}
 	var out, run []string
 	added := false
@@ -67,18 +54,14 @@ func pureDeletions(a, b []string) []string {
 		}
 		run, added = nil, false
 	}
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
+	for _, d := range textfmt.LineDiff(a, b) {
+		switch d.Op {
+		case ' ':
 			flush()
-			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+		case '+':
 			added = true
-			j++
 		default:
-			run = append(run, a[i])
-			i++
+			run = append(run, d.Line)
 		}
 	}
 	flush()

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf16"
 )
@@ -39,4 +40,17 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("Line(%q) changed safe text to %q", s, out)
 		}
 	})
+}
+
+func TestLineDiff(t *testing.T) {
+	var got []string
+	for _, d := range LineDiff([]string{"a", "b", "c", "d"}, []string{"a", "c", "x", "d", "e"}) {
+		got = append(got, string(d.Op)+d.Line)
+	}
+	if want := " a -b  c +x  d +e"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
+	if d := LineDiff(nil, nil); len(d) != 0 {
+		t.Errorf("two empty: %v", d)
+	}
 }

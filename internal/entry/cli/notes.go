@@ -223,34 +223,9 @@ func lineDiff(a, b []string) []string {
 	if len(a) == 1 && a[0] == "" {
 		a = nil
 	}
-	n, m := len(a), len(b)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
 	var out []string
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
-			out = append(out, "  "+a[i])
-			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, "+ "+b[j])
-			j++
-		default:
-			out = append(out, "- "+a[i])
-			i++
-		}
+	for _, d := range textfmt.LineDiff(a, b) {
+		out = append(out, string(d.Op)+" "+d.Line)
 	}
 	return out
 }
