@@ -3,20 +3,25 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/provenance"
 )
 
 // A line file (MEMORY.md and the topic files beside it, merged as lists
-// of lines) can lose a fact without losing the file: a remote that
-// rewrites MEMORY.md without one of its lines would have the merge take
-// that line away here. So lines are losses too: a line this machine held,
-// that the common base held, and that the remote took out in a pure
-// deletion (not replaced by another line there: that is an edit, which
-// the merge carries, or keeps both of when both machines changed it).
-// They are counted and recorded with the files (How "lines"), kept with
-// --keep-deleted and put back by --undo.
+// of lines) can lose a fact without losing the file, and in more ways than
+// a deleted line: the remote may replace it with a blank or with junk,
+// turn it into a heading, or pad the file first and delete later. So a
+// fact is counted lost when this machine held it, the common base held it
+// (this machine did not just add it: the merge keeps what it added), and
+// the remote's version no longer states it — whatever shape a line takes
+// (provenance.Canonical: a bullet stripped or renumbered is the same fact;
+// a heading names, it does not state). Lost facts are counted and recorded
+// with the files (How "lines"), kept with --keep-deleted and put back by
+// --undo. What they are counted against is this machine's own facts (the
+// lines no sync brought: see ownFacts), so padding cannot dilute them.
 
 // lineFile tells a file sync merges as a list of lines (.gitattributes:
 // /*.md merge=union).
@@ -24,12 +29,10 @@ func lineFile(rel string) bool {
 	return !strings.Contains(rel, "/") && strings.HasSuffix(rel, ".md") && live(rel)
 }
 
-// maxLineFile bounds the line files read to tell lost lines (larger ones
-// are not compared line by line).
-const maxLineFile = 1 << 20
-
-// maxDiffLines bounds the lines compared (the comparison is quadratic).
-const maxDiffLines = 4000
+// maxLineFile bounds the line files read to tell lost facts: a line file
+// from the remote is within MaxLineFileBytes (see refuseExcess), this
+// machine's within what ccmem remember writes, with room for a hand edit.
+const maxLineFile = 4 * MaxLineFileBytes
 
 // splitLines is a file's lines, without their ends.
 func splitLines(data []byte) []string {
@@ -40,38 +43,25 @@ func splitLines(data []byte) []string {
 	return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 }
 
-// pureDeletions are the lines of a that b leaves out in runs no line of b
-// takes the place of (an edit, which the merge carries, is no deletion).
-func pureDeletions(a, b []string) []string {
-	if len(a) == 0 || len(a) > maxDiffLines || len(b) > maxDiffLines {
-		return nil
-	}
-	var out, run []string
-	added := false
-	flush := func() {
-		if !added {
-			out = append(out, run...)
+// facts is the canonical forms of the lines of data that state something
+// (not blank, not a heading).
+func facts(data []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range splitLines(data) {
+		if provenance.ShapeOf(l).Kind == provenance.Heading {
+			continue
 		}
-		run, added = nil, false
-	}
-	for _, d := range textfmt.LineDiff(a, b) {
-		switch d.Op {
-		case ' ':
-			flush()
-		case '+':
-			added = true
-		default:
-			run = append(run, d.Line)
+		if c := provenance.Canonical(l); c != "" {
+			out[c] = true
 		}
 	}
-	flush()
 	return out
 }
 
-// linesRemovedBy lists the line files of this machine (ours) from which
-// integrating their would take lines: those the base held and the remote
-// deleted (pure deletions), that this machine still holds.
-func (s *Syncer) linesRemovedBy(ctx context.Context, was, ours, their files) []Removed {
+// factsLostBy lists the line files of this machine (ours) that integrating
+// their would take facts from, with those facts as this machine holds
+// them.
+func (s *Syncer) factsLostBy(ctx context.Context, was, ours, their files) []Removed {
 	if was.m == nil {
 		return nil
 	}
@@ -86,40 +76,45 @@ func (s *Syncer) linesRemovedBy(ctx context.Context, was, ours, their files) []R
 		if err != nil {
 			continue
 		}
-		held := map[string]bool{}
-		for _, l := range splitLines(blobs[o.obj]) {
-			held[l] = true
-		}
+		base, kept := facts(blobs[b.obj]), facts(blobs[t.obj])
 		var lost []string
-		for _, l := range pureDeletions(splitLines(blobs[b.obj]), splitLines(blobs[t.obj])) {
-			if held[l] && strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-				lost = append(lost, l)
+		seen := map[string]bool{}
+		for _, l := range splitLines(blobs[o.obj]) {
+			c := provenance.Canonical(l)
+			if c == "" || seen[c] || provenance.ShapeOf(l).Kind == provenance.Heading || !base[c] || kept[c] {
+				continue
 			}
+			seen[c] = true
+			lost = append(lost, l)
 		}
 		if len(lost) > 0 {
 			out = append(out, Removed{Path: rel, Obj: o.obj, How: "lines", Lines: lost})
 		}
 	}
+	slices.SortFunc(out, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
-// lineCount is how many lines the line files of fs hold (what a loss of
-// lines is measured against).
-func (s *Syncer) lineCount(ctx context.Context, fs files) int {
-	var objs []string
+// ownFacts is how many facts the line files of fs hold that no sync
+// brought (this machine's ledger does not say another machine wrote
+// them): what a loss of facts is measured against.
+func (s *Syncer) ownFacts(ctx context.Context, fs files) int {
+	var objs, rels []string
 	for rel, f := range fs.m {
 		if lineFile(rel) && f.size <= int64(maxLineFile) {
-			objs = append(objs, f.obj)
+			objs, rels = append(objs, f.obj), append(rels, rel)
 		}
 	}
 	blobs, err := s.blobs(ctx, objs)
 	if err != nil {
 		return 0
 	}
+	l := provenance.Load(s.Env)
 	n := 0
-	for _, o := range objs {
-		for _, l := range splitLines(blobs[o]) {
-			if strings.TrimSpace(l) != "" {
+	for i, o := range objs {
+		path := filepath.Join(s.Env.Store, filepath.FromSlash(rels[i]))
+		for c := range facts(blobs[o]) {
+			if l.Line(path, c).By != provenance.Machine {
 				n++
 			}
 		}
@@ -127,22 +122,22 @@ func (s *Syncer) lineCount(ctx context.Context, fs files) int {
 	return n
 }
 
-// withLines is data with each of lines it lacks added at its end.
+// withLines is data with each of lines whose fact it does not state
+// added at its end.
 func withLines(data []byte, lines []string) ([]byte, bool) {
-	have := map[string]bool{}
-	for _, l := range splitLines(data) {
-		have[l] = true
-	}
+	have := facts(data)
 	out := bytes.TrimRight(data, "\n")
 	changed := false
 	for _, l := range lines {
-		if !have[l] {
-			if len(out) > 0 {
-				out = append(out, '\n')
-			}
-			out = append(out, l...)
-			have[l], changed = true, true
+		c := provenance.Canonical(l)
+		if c == "" || have[c] {
+			continue
 		}
+		if len(out) > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, l...)
+		have[c], changed = true, true
 	}
 	if len(out) > 0 {
 		out = append(out, '\n')
@@ -152,8 +147,8 @@ func withLines(data []byte, lines []string) ([]byte, bool) {
 
 // tooManyLost tells whether what syncs took since the person last
 // confirmed (earlier, and now) calls for a person's yes: files against
-// the memory files this machine holds, lines against the lines its line
-// files hold, each as tooMany says.
+// the memory files this machine holds, facts against this machine's own
+// facts (ownFacts), each as tooMany says.
 func tooManyLost(earlier, now []Removed, files, lines int) bool {
 	count := func(rs []Removed) (f, l int) {
 		for _, r := range rs {

@@ -65,6 +65,9 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 		r.Commit = short(tip)
 		rep.Refused = append(rep.Refused, r)
 	}
+	if their, err = s.refuseExcess(ctx, rep, tip, ours, their); err != nil {
+		return err
+	}
 	var was files
 	if base != "" {
 		if was, err = s.carriedFiles(ctx, base, ours.own()); err != nil {
@@ -78,10 +81,10 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	}
 	// What this sync would take away, with what syncs took since the
 	// person last confirmed (see losses.go).
-	lostNow := append(s.removedBy(ctx, was, ours, their), s.linesRemovedBy(ctx, was, ours, their)...)
+	lostNow := append(s.removedBy(ctx, was, ours, their), s.factsLostBy(ctx, was, ours, their)...)
 	l := readLosses(s.Env)
 	var stop *DeletionError
-	if len(lostNow) > 0 && tooManyLost(l.Files, lostNow, liveCount(ours), s.lineCount(ctx, ours)) {
+	if len(lostNow) > 0 && tooManyLost(l.Files, lostNow, liveCount(ours), s.ownFacts(ctx, ours)) {
 		subject, _ := s.git(ctx, "log", "-1", "--format=%s", tip)
 		stop = &DeletionError{Commit: short(tip), Subject: subject, Of: liveCount(ours), Earlier: len(l.Files), Since: l.Since}
 		for _, r := range lostNow {
@@ -851,13 +854,16 @@ func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
 		return err
 	}
 	for _, c := range lineFiles {
+		// Every line that holds words, whatever its shape, that the file
+		// did not hold (by its canonical form, as every reader knows it).
 		had := map[string]bool{}
 		for _, l := range strings.Split(string(blobs[c.old]), "\n") {
-			had[provenance.Words(l)] = true
+			had[provenance.Canonical(l)] = true
 		}
 		var gained []string
 		for _, l := range strings.Split(string(blobs[c.new]), "\n") {
-			if t := strings.TrimSpace(l); (strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ")) && !had[provenance.Words(l)] {
+			if k := provenance.Canonical(l); k != "" && !had[k] {
+				had[k] = true
 				gained = append(gained, l)
 			}
 		}

@@ -51,17 +51,17 @@ func editedOnBoth(base, ours, theirs string) [][2]string {
 	b, o, t := count(base), count(ours), count(theirs)
 	var removed, addedO, addedT []string
 	for _, l := range order(base) {
-		if o[l] == 0 && t[l] == 0 && !strings.HasPrefix(l, "#") {
+		if o[l] == 0 && t[l] == 0 && provenance.ShapeOf(l).Kind != provenance.Heading {
 			removed = append(removed, l)
 		}
 	}
 	for _, l := range order(ours) {
-		if b[l] == 0 && t[l] == 0 && !strings.HasPrefix(l, "#") {
+		if b[l] == 0 && t[l] == 0 && provenance.ShapeOf(l).Kind != provenance.Heading {
 			addedO = append(addedO, l)
 		}
 	}
 	for _, l := range order(theirs) {
-		if b[l] == 0 && o[l] == 0 && !strings.HasPrefix(l, "#") {
+		if b[l] == 0 && o[l] == 0 && provenance.ShapeOf(l).Kind != provenance.Heading {
 			addedT = append(addedT, l)
 		}
 	}
@@ -93,7 +93,7 @@ func editedOnBoth(base, ours, theirs string) [][2]string {
 func closest(l string, ls []string) (int, float64) {
 	words := func(s string) map[string]bool {
 		m := map[string]bool{}
-		for _, w := range strings.Fields(provenance.Words(s)) {
+		for _, w := range strings.Fields(provenance.Canonical(s)) {
 			m[strings.Trim(w, ".,;:!?()`'\"")] = true
 		}
 		return m

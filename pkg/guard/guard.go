@@ -171,8 +171,8 @@ func build(e store.Env, root string, git bool) *Index {
 			continue
 		}
 		meta, body, err := frontmatter.Read(data)
-		if err != nil || !ledger.File(path).Standing() {
-			continue // not the person's, nor accepted by them: no rule
+		if err != nil || !ledger.File(path, provenance.Digest(data)).Standing() {
+			continue // not accepted by the person, as this text: no rule
 		}
 		// A rule scoped to the project it was learned in holds only there.
 		if scope, cwd := learn.ScopeOf(meta); scope == learn.ScopeProject && !here.Holds(cwd, "") {
@@ -227,22 +227,26 @@ func build(e store.Env, root string, git bool) *Index {
 		if err != nil {
 			continue
 		}
+		// Every line shape counts (a bullet of any marker or depth, a
+		// numbered item, a plain line, a quote): provenance.ShapeOf takes
+		// it apart as every other reader does, and only a line the ledger
+		// attests as the person's is theirs.
 		ruleSection := false
 		for n, l := range strings.Split(string(data), "\n") {
-			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "#") {
-				ruleSection = IsRuleHeading(t)
+			sh := provenance.ShapeOf(l)
+			switch sh.Kind {
+			case provenance.Blank:
+				continue
+			case provenance.Heading:
+				ruleSection = IsRuleHeading(sh.Text)
 				continue
 			}
-			item, ok := strings.CutPrefix(t, "- ")
-			if !ok {
-				item, ok = strings.CutPrefix(t, "* ")
-			}
-			if !ok || !ruleSection && !IsRule(item) {
+			item := sh.Text
+			if !ruleSection && !IsRule(item) {
 				continue
 			}
 			if i == 0 {
-				if ledger.Line(path, item).Standing() {
+				if ledger.Line(path, l).Standing() {
 					x.add(KindRule, provenance.Person, item, path, n+1)
 				}
 				continue
@@ -256,8 +260,8 @@ func build(e store.Env, root string, git bool) *Index {
 
 func firstLine(body []byte) string {
 	for _, l := range strings.Split(string(body), "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
-			return t
+		if sh := provenance.ShapeOf(l); sh.Kind != provenance.Blank && sh.Kind != provenance.Heading {
+			return strings.TrimSpace(l)
 		}
 	}
 	return ""

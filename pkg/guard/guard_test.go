@@ -7,11 +7,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/provenance/provenancetest"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
+// feedback writes a learned feedback entry the person accepted.
 func feedback(t *testing.T, e store.Env, name, description, body string) string {
+	t.Helper()
+	path := feedbackByHand(t, e, name, description, body)
+	provenancetest.Entries(t, e, path)
+	return path
+}
+
+// feedbackByHand writes a learned feedback entry nobody accepted (as an
+// edit by hand, or another process, leaves it).
+func feedbackByHand(t *testing.T, e store.Env, name, description, body string) string {
 	t.Helper()
 	path := filepath.Join(e.LearnedDir(), "feedback", name+".md")
 	storetest.Mkfile(t, path, "---\nname: "+name+"\ndescription: "+description+"\ntype: feedback\n---\n"+body+"\n")
@@ -27,6 +38,7 @@ func world(t *testing.T) (store.Env, store.Project) {
 	feedback(t, e, "pnpm", "Use pnpm, not npm, in every JavaScript project", "")
 	feedback(t, e, "tabs", "Go code uses gofumpt formatting", "")
 	storetest.Mkfile(t, e.GlobalMemory(), "## About me\n- I live in Lisbon\n## Preferences\n- Commit messages in the imperative mood\n## Notes\n- never force-push to main, open a pull request instead\n- the office wifi is slow on Fridays\n")
+	provenancetest.Lines(t, e, e.GlobalMemory())
 	storetest.Mkfile(t, store.RepoMemory(repo), "## Build\n- The build uses make\n- Do not edit generated files in api/gen/, run make generate\n")
 	storetest.Mkfile(t, filepath.Join(repo, ".claude", "memory", "records", "constraint", "pii-logs.json"), `{"schema_version":"1.0","category":"constraint","id":"pii-logs","title":"No PII in logs","created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","tags":["logging"],"related_files":["internal/logging/logger.go"],"confidence":0.9,"record_status":"active","changes":[],"times_updated":0,"content":{"kind":"policy","rule":"never log email addresses or card numbers","severity":"high"}}`)
 	return e, p
@@ -94,12 +106,18 @@ func TestIndexFollowsItsSources(t *testing.T) {
 	if got := find("docker system prune -af"); !strings.Contains(got, "docker system prune") {
 		t.Fatalf("an added rule is not found:\n%s", got)
 	}
-	// Edited in place, same size, same second: the time still differs.
+	// Edited in place by hand, same size, same second: the time still
+	// differs, and the rule the person accepted is gone; the text nobody
+	// accepted is no rule until the person accepts it.
 	old, _ := os.Stat(added)
-	feedback(t, e, "docker", "Never run docker volume prune on the build server", "")
+	feedbackByHand(t, e, "docker", "Never run docker volume prune on the build server", "")
 	os.Chtimes(added, time.Now(), old.ModTime().Add(time.Millisecond))
+	if got := find("docker system prune -af"); strings.Contains(got, "docker") {
+		t.Fatalf("a rule edited by hand is still found as it was, or as it is:\n%s", got)
+	}
+	provenancetest.Entries(t, e, added)
 	if got := find("docker volume prune"); !strings.Contains(got, "docker volume prune") {
-		t.Fatalf("an edited rule is not found:\n%s", got)
+		t.Fatalf("an edited rule, accepted, is not found:\n%s", got)
 	}
 	os.Remove(added)
 	if got := find("docker volume prune"); got != "" {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -39,6 +40,9 @@ type Entry struct {
 	// under its line (BodyLines with ShownBodyLines and ShownBodyChars),
 	// kept in the cache so that a start does not open each entry.
 	Body []string `json:"-"`
+	// Digest is what gives it authority (see provenance.Digest): the person's
+	// acceptance holds for this text only.
+	Digest string `json:"-"`
 }
 
 // ShownBodyLines and ShownBodyChars bound the body a session start shows
@@ -165,8 +169,8 @@ func Show(ctx context.Context, e store.Env, here store.Here, limit int) (View, e
 // Offsets count from the first entry line. An entry's fields: type, file,
 // size, mtime, name, description, source_cwd, error, for a user or
 // feedback entry its shown body's lines joined by newlines (the last three
-// quoted), and its scope.
-const learnedCacheVersion = "ccmem-learned-cache 6"
+// quoted), its scope and its digest.
+const learnedCacheVersion = "ccmem-learned-cache 7"
 
 const (
 	fType = iota
@@ -179,6 +183,7 @@ const (
 	fErr
 	fBody
 	fScope
+	fDigest
 	nFields
 )
 
@@ -486,7 +491,7 @@ func parseCacheLine(dir, line string) cachedEntry {
 		return cachedEntry{}
 	}
 	ce := cachedEntry{Size: size, MTime: mtime, Err: msg,
-		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Scope: f[fScope], Path: filepath.Join(dir, f[fType], f[fFile])}}
+		Entry: Entry{Type: f[fType], Name: f[fName], Description: f[fDesc], SourceCwd: cwd, Scope: f[fScope], Digest: f[fDigest], Path: filepath.Join(dir, f[fType], f[fFile])}}
 	if body != "" {
 		ce.Entry.Body = strings.Split(body, "\n")
 	}
@@ -496,7 +501,7 @@ func parseCacheLine(dir, line string) cachedEntry {
 func cacheLine(ce cachedEntry) string {
 	return strings.Join([]string{ce.Entry.Type, filepath.Base(ce.Entry.Path), strconv.FormatInt(ce.Size, 10), strconv.FormatInt(ce.MTime, 10),
 		tabless(ce.Entry.Name), tabless(ce.Entry.Description), strconv.Quote(ce.Entry.SourceCwd), strconv.Quote(ce.Err),
-		strconv.Quote(strings.Join(ce.Entry.Body, "\n")), tabless(ce.Entry.Scope)}, "\t") + "\n"
+		strconv.Quote(strings.Join(ce.Entry.Body, "\n")), tabless(ce.Entry.Scope), tabless(ce.Entry.Digest)}, "\t") + "\n"
 }
 
 // writeLearnedCache saves the cache when the learned folder exists; a
@@ -575,6 +580,7 @@ func parseLearned(e store.Env, typ, path, file string) cachedEntry {
 		le.Name = textfmt.OneLine(meta.Name)
 	}
 	le.Scope, le.SourceCwd = ScopeOf(meta)
+	le.Digest = provenance.Digest(data)
 	if le.Global() {
 		if _, body, err := frontmatter.Split(data); err == nil {
 			le.Body = bodyOf(body, ShownBodyLines, ShownBodyChars)

@@ -342,7 +342,7 @@ func TestReviewAcceptReject(t *testing.T) {
 	if !ok {
 		t.Fatal("not found by name")
 	}
-	dest, err := Accept(e, it)
+	dest, err := Accept(e, it, "cli")
 	if err != nil || dest != filepath.Join(e.LearnedDir(), "feedback", "table-driven-tests.md") {
 		t.Fatalf("accept: %s %v", dest, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -27,25 +28,52 @@ type ReviewItem struct {
 	Path        string `json:"path"`
 	// Current is the accepted entry of the same name, if there is one.
 	Current string `json:"current,omitempty"`
-	// SourceCwd is the folder the memory came from; Origin is
-	// OriginFriction for a rule ccmem drew from a project's friction, ""
-	// for a memory Claude Code saved (a correction the person gave).
+	// SourceCwd is the folder the memory came from (its frontmatter's
+	// word: where it applies, never who wrote it); Origin is who wrote it
+	// as this machine's ledger says (see OriginOf): OriginFriction,
+	// OriginClaudeCode, OriginMachine or OriginUnknown.
 	SourceCwd string `json:"source_cwd,omitempty"`
 	Origin    string `json:"origin,omitempty"`
 }
 
-// OriginFriction marks a review item ccmem drew from a project's friction:
-// nothing ccmem inferred is shown to a session before a person accepts it.
-const OriginFriction = "friction"
+// Who wrote a review item, as this machine saw it (a file's own
+// "origin:" says nothing: a remote or the model can write it).
+const (
+	// OriginFriction is a rule ccmem drew here from a project's friction:
+	// nothing ccmem inferred is shown to a session before a person
+	// accepts it.
+	OriginFriction = "friction"
+	// OriginClaudeCode is a correction Claude Code saved as feedback
+	// memory on this machine, curated here by learn.
+	OriginClaudeCode = "claude-code"
+	// OriginMachine came from another machine through sync.
+	OriginMachine = "machine"
+	// OriginUnknown is a file nothing on this machine accounts for.
+	OriginUnknown = "unknown"
+)
+
+// reviewOrigin is the Origin of a review item of this origin.
+func reviewOrigin(o provenance.Origin) string {
+	switch o.By {
+	case provenance.Derived:
+		return OriginFriction
+	case provenance.Curated:
+		return OriginClaudeCode
+	case provenance.Machine:
+		return OriginMachine
+	}
+	return OriginUnknown
+}
 
 // ShownWhilePending tells whether a pending item reaches the sessions of
 // the project here before anyone decides on it: a correction the person
-// gave (Claude Code's feedback memory) does, only in the project it came
-// from (where the client itself would show it), and only while no
-// accepted version of it is shown instead; a rule ccmem inferred never
+// gave (Claude Code's feedback memory, curated on this machine) does, only
+// in the project it came from (where the client itself would show it), and
+// only while no accepted version of it is shown instead; a rule ccmem
+// inferred, another machine's item or one nothing accounts for never
 // does.
 func (it ReviewItem) ShownWhilePending(here store.Here) bool {
-	return it.Origin != OriginFriction && it.Current == "" && it.SourceCwd != "" && here.Holds(it.SourceCwd, "")
+	return it.Origin == OriginClaudeCode && it.Current == "" && it.SourceCwd != "" && here.Holds(it.SourceCwd, "")
 }
 
 // Pending lists feedback awaiting review, by file name.
@@ -58,12 +86,16 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 		return nil, err
 	}
 	var out []ReviewItem
+	var ledger provenance.Ledger
 	for _, de := range ents {
 		n := de.Name()
 		if !isReviewFile(de) {
 			continue
 		}
-		it := ReviewItem{File: strings.TrimSuffix(n, ".md"), Path: filepath.Join(e.ReviewDir(), n)}
+		if ledger.Entries == nil {
+			ledger = provenance.Load(e)
+		}
+		it := ReviewItem{File: strings.TrimSuffix(n, ".md"), Path: filepath.Join(e.ReviewDir(), n), Origin: OriginUnknown}
 		it.Name = it.File
 		if data, err := store.ReadSmallFile(it.Path, 1<<20); err == nil {
 			if m, _, err := frontmatter.Read(data); err == nil {
@@ -72,8 +104,8 @@ func Pending(e store.Env) ([]ReviewItem, error) {
 				}
 				it.Description = textfmt.OneLine(m.Description)
 				_, it.SourceCwd = ScopeOf(m)
-				it.Origin, _ = m.Fields["origin"].(string)
 			}
+			it.Origin = reviewOrigin(ledger.File(it.Path, provenance.Digest(data)))
 		}
 		cur := filepath.Join(e.LearnedDir(), "feedback", n)
 		if _, err := os.Stat(cur); err == nil {
@@ -224,9 +256,11 @@ func globEscape(s string) string {
 	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`).Replace(s)
 }
 
-// Accept makes a pending feedback memory canonical; an accepted entry
-// of the same name it replaces is archived first.
-func Accept(e store.Env, it ReviewItem) (string, error) {
+// Accept makes a pending feedback memory canonical, the person's: an
+// accepted entry of the same name it replaces is archived first, and the
+// ledger attests the entry as the person accepted it, through via ("cli",
+// "ui"). Only a person's own channel calls it: the model never accepts.
+func Accept(e store.Env, it ReviewItem, via string) (string, error) {
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
 		return "", err
@@ -253,15 +287,26 @@ func Accept(e store.Env, it ReviewItem) (string, error) {
 			}
 		}
 	}
+	// Attested before it is in place: a kill between leaves an
+	// attestation of a file that is not there yet (nothing holds).
+	data, err := store.ReadSmallFile(it.Path, 1<<20)
+	if err != nil {
+		return "", err
+	}
+	if err := provenance.AttestFile(e, via, dest, provenance.Digest(data)); err != nil {
+		return "", err
+	}
 	if err := os.Rename(it.Path, dest); err != nil {
 		return "", err
 	}
+	_ = provenance.Revoke(e, "", nil, it.Path)
 	return dest, store.SyncDir(filepath.Dir(dest))
 }
 
 // Widen makes the learned entry at path apply in every project: its
 // scope to the project it came from is dropped (a person's decision, for a
-// rule drawn from one project's friction that holds everywhere).
+// rule drawn from one project's friction that holds everywhere). An entry
+// the person accepted stays theirs.
 func Widen(e store.Env, path string) error {
 	return editFront(e, path, func(front []byte) []byte {
 		var kept []string
@@ -288,7 +333,9 @@ func SetAdvisory(e store.Env, path string, on bool) error {
 }
 
 // editFront changes a learned entry's frontmatter under the store's lock,
-// its body kept; an edit that changes nothing writes nothing.
+// its body kept; an edit that changes nothing writes nothing. An entry the
+// person accepted (the ledger attests it) stays theirs after the edit; any
+// other stays unconfirmed.
 func editFront(e store.Env, path string, edit func(front []byte) []byte) error {
 	unlock, err := store.Lock(e.Store)
 	if err != nil {
@@ -306,6 +353,14 @@ func editFront(e store.Env, path string, edit func(front []byte) []byte) error {
 	out := "---\n" + string(edit(front)) + "---\n" + string(body)
 	if out == string(data) {
 		return nil
+	}
+	was := provenance.Load(e).File(path, provenance.Digest(data))
+	if was.Standing() {
+		// Attested first: a kill between leaves the old text
+		// unattested (it holds nothing), never a change nobody made.
+		if err := provenance.AttestFile(e, was.Via, path, provenance.Digest([]byte(out))); err != nil {
+			return err
+		}
 	}
 	return store.WriteFileAtomic(path, []byte(out))
 }
@@ -388,6 +443,9 @@ func archiveEntry(e store.Env, path, reason string) (string, error) {
 	if err := os.Remove(path); err != nil {
 		return "", err
 	}
+	// Forgotten: what the ledger said of it goes (the same text back
+	// there later is nobody's word until someone says so).
+	_ = provenance.Revoke(e, "", nil, path)
 	return dest, nil
 }
 

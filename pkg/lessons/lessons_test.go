@@ -108,7 +108,7 @@ func TestRulesAreRegraded(t *testing.T) {
 	// RetireAfter of them it goes back to review, proposed for retirement.
 	items, _ := learn.Pending(e)
 	it, _ := learn.Find(items, name)
-	accepted, err := learn.Accept(e, it)
+	accepted, err := learn.Accept(e, it, "cli")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -76,6 +77,9 @@ func Propose(e store.Env, root string, rules []Rule) ([]Proposal, error) {
 			if err := os.MkdirAll(e.ReviewDir(), 0o700); err != nil {
 				return out, err
 			}
+			if err := provenance.NoteFile(e, drawn(e), pending); err != nil {
+				return out, err
+			}
 			if err := store.WriteFileAtomic(pending, entry(e, root, r, e.Time(), "", kept{})); err != nil {
 				return out, err
 			}
@@ -84,6 +88,13 @@ func Propose(e store.Env, root string, rules []Rule) ([]Proposal, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// drawn is the origin of what friction proposes: ccmem's own, recorded in
+// this machine's ledger before it is written (the file's "origin:" line
+// is for people; it proves nothing).
+func drawn(e store.Env) provenance.Origin {
+	return provenance.Origin{By: provenance.Derived, Via: "friction", At: e.Time()}
 }
 
 // kept is what a rewritten rule keeps of its decisions: whether a person
@@ -174,6 +185,7 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 		unmatched[ef.Path] = ef.Verdict == "unmatched"
 	}
 	var out []Regraded
+	ledger := provenance.Load(e)
 	for _, dir := range []string{e.ReviewDir(), filepath.Join(e.LearnedDir(), "feedback")} {
 		accepted := dir != e.ReviewDir()
 		ents, _ := os.ReadDir(dir)
@@ -193,6 +205,11 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 			origin, _ := m.Fields["origin"].(string)
 			pattern, _ := m.Fields["pattern"].(string)
 			if _, cwd := learn.ScopeOf(m); origin != learn.OriginFriction || pattern == "" || filepath.Clean(cwd) != filepath.Clean(root) {
+				continue
+			}
+			// Only what this machine drew, or the person accepted: a file
+			// that only says it came from friction is not regraded.
+			if o := ledger.File(path, provenance.Digest(data)); accepted && !o.Standing() || !accepted && o.By != provenance.Derived {
 				continue
 			}
 			proposed, _ := time.Parse(time.RFC3339, fmt.Sprint(m.Fields["proposed_at"]))
@@ -224,7 +241,11 @@ func Regrade(e store.Env, root string, eps []session.SessionFile) ([]Regraded, e
 			}
 			if accepted && unmatched[path] {
 				why := fmt.Sprintf("it bore on no call in the %d sessions since it was accepted: proposed for retirement (--reject retires it, --accept keeps it)", RetireAfter)
-				if err := store.WriteFileAtomic(filepath.Join(e.ReviewDir(), de.Name()), entry(e, root, r, proposed, why, kept{everywhere: keep.everywhere})); err != nil {
+				back := filepath.Join(e.ReviewDir(), de.Name())
+				if err := provenance.NoteFile(e, drawn(e), back); err != nil {
+					return out, err
+				}
+				if err := store.WriteFileAtomic(back, entry(e, root, r, proposed, why, kept{everywhere: keep.everywhere})); err != nil {
 					return out, err
 				}
 				if err := os.Remove(path); err != nil {

@@ -14,6 +14,8 @@ import (
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/provenance"
+	"github.com/ccmem/ccmem/pkg/provenance/provenancetest"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
@@ -33,6 +35,17 @@ func composeIn(t *testing.T, files map[string]string) (store.Env, string, Inject
 		name = strings.NewReplacer("$STORE", e.Store, "$REPO", repo, "$KEY", p.Key, "$CLAUDE", e.ClaudeDir).Replace(name)
 		content = strings.ReplaceAll(content, "$REPO", repo)
 		storetest.Mkfile(t, name, content)
+		// The person's own: their global memory, and the learned entries
+		// about them they accepted.
+		switch {
+		case name == e.GlobalMemory():
+			provenancetest.Lines(t, e, name)
+		case strings.HasPrefix(name, filepath.Join(e.LearnedDir(), "user")+string(filepath.Separator)) || strings.HasPrefix(name, filepath.Join(e.LearnedDir(), "feedback")+string(filepath.Separator)):
+			provenancetest.Entries(t, e, name)
+		case strings.HasPrefix(name, e.ReviewDir()+string(filepath.Separator)):
+			// Curated here by learn from Claude Code's memory.
+			provenance.NoteFile(e, provenance.Origin{By: provenance.Curated, Via: "learn"}, name)
+		}
 	}
 	return e, repo, Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"})
 }
@@ -358,8 +371,9 @@ func TestComposeLearnedBodiesAndPendingFeedback(t *testing.T) {
 	}
 	// Many entries: bodies do not fit the share; the pointers stay.
 	for i := range 60 {
-		storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", fmt.Sprintf("rule-%02d.md", i)),
-			fmt.Sprintf("---\nname: rule-%02d\ndescription: rule %d\ntype: feedback\n---\n%s\n", i, i, strings.Repeat("a long body line. ", 30)))
+		path := filepath.Join(e.LearnedDir(), "feedback", fmt.Sprintf("rule-%02d.md", i))
+		storetest.Mkfile(t, path, fmt.Sprintf("---\nname: rule-%02d\ndescription: rule %d\ntype: feedback\n---\n%s\n", i, i, strings.Repeat("a long body line. ", 30)))
+		provenancetest.Entries(t, e, path)
 	}
 	inj = Compose(context.Background(), e, StartRequest{Cwd: inj.Project.Root, Source: "startup"})
 	if strings.Contains(inj.Block.Text, "a long body line") || !strings.Contains(inj.Block.Text, "\n- feedback/rule-00 — rule 0\n") {
@@ -522,7 +536,8 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle()
-	if text := block(); !strings.Contains(text, "- user/role — staff engineer, Go and Rust") {
+	// (By hand: what the person accepted is no longer what it says.)
+	if text := block(); !strings.Contains(text, "- user/role (changed since the user accepted it, not confirmed) — staff engineer, Go and Rust") {
 		t.Fatalf("an entry edited in place kept its old line:\n%s", text)
 	}
 	// Its body is shown from the cache (a start does not open each
@@ -551,7 +566,7 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 	if err := os.Remove(filepath.Join(e.LearnedDir(), "feedback", "tabs.md")); err != nil {
 		t.Fatal(err)
 	}
-	if text := block(); !strings.Contains(text, "- feedback/new — a new rule") || strings.Contains(text, "tabs not spaces") {
+	if text := block(); !strings.Contains(text, "- feedback/new (not confirmed by the user) — a new rule") || strings.Contains(text, "tabs not spaces") {
 		t.Fatalf("added and removed entries not followed:\n%s", text)
 	}
 	// A cache whose stamps were taken right after its folder changed does
@@ -567,7 +582,7 @@ func TestLearnedCacheFollowsChanges(t *testing.T) {
 	if err := os.Chtimes(feedback, now, now); err != nil {
 		t.Fatal(err)
 	}
-	if text := block(); !strings.Contains(text, "- feedback/same-tick — written in the same tick") {
+	if text := block(); !strings.Contains(text, "- feedback/same-tick (not confirmed by the user) — written in the same tick") {
 		t.Fatalf("a cache with racy stamps was trusted:\n%s", text)
 	}
 }
@@ -585,7 +600,18 @@ func TestRulesStayInTheirProject(t *testing.T) {
 		storetest.Mkfile(t, filepath.Join(r, ".git", "HEAD"), "ref: refs/heads/main\n")
 	}
 	fb := func(dir, name, extra, body string) {
-		storetest.Mkfile(t, filepath.Join(dir, name+".md"), "---\nname: "+name+"\ndescription: "+name+" rule\nmetadata:\n  type: feedback\n"+extra+"---\n"+body+"\n")
+		path := filepath.Join(dir, name+".md")
+		storetest.Mkfile(t, path, "---\nname: "+name+"\ndescription: "+name+" rule\nmetadata:\n  type: feedback\n"+extra+"---\n"+body+"\n")
+		// Who wrote it, as this machine saw it: learn curating Claude
+		// Code's memory, friction, the person accepting it.
+		switch {
+		case dir != e.ReviewDir():
+			provenancetest.Entries(t, e, path)
+		case strings.Contains(extra, "origin: friction"):
+			provenance.NoteFile(e, provenance.Origin{By: provenance.Derived, Via: "friction"}, path)
+		default:
+			provenance.NoteFile(e, provenance.Origin{By: provenance.Curated, Via: "learn"}, path)
+		}
 	}
 	// Awaiting review: a correction given in shop; a rule drawn from
 	// shop's friction; an update of an accepted entry.
@@ -692,6 +718,7 @@ func TestNudgeWhenSomethingWaits(t *testing.T) {
 	// A rule drawn from this project's friction waits: said once.
 	storetest.Mkfile(t, filepath.Join(e.ReviewDir(), "shop-1a2b-verify.md"),
 		"---\nname: shop-1a2b-verify\ndescription: verify first\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: "+repo+"\n---\nVerify.\n")
+	provenance.NoteFile(e, provenance.Origin{By: provenance.Derived, Via: "friction"}, filepath.Join(e.ReviewDir(), "shop-1a2b-verify.md"))
 	if got := nudge(); !strings.Contains(got, "1 rule drawn from this project's friction await") {
 		t.Fatalf("a rule to review: %q", got)
 	}

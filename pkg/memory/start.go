@@ -201,8 +201,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place,
 	if pl.Project != nil {
 		key = pl.Project.Key
 	}
-	global, gerr := fileSection("", "global", heading("Global memory (about the user, for every project)", e.GlobalMemory()), e.GlobalMemory(), cfg.Caps.Global, budget, cfg.LineChars)
-	add(withOrigins(global, provenance.Load(e), syncstate.UnsettledLines(e, e.GlobalMemory()), key), gerr)
+	add(globalSection(e, key, cfg, budget))
 	here := store.Here{}
 	if p := pl.Project; p != nil {
 		here = store.HereOf(p.Root, p.Git)
@@ -398,34 +397,113 @@ func fileSection(root, name, title, path string, capLines, budget, lineChars int
 	return s, nil
 }
 
-// withOrigins marks, in a section of the global MEMORY.md, each line the
-// person did not write with who did (the assistant, another machine), and
-// leaves out the assistant's notes from another project: only the person's
-// own lines read as the user's word. A line that is one of two versions of
-// a fact (edited differently on two machines, see syncstate.Unsettled)
-// says so.
-func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool, key string) inject.Section {
-	if len(l.Entries) == 0 && len(disagree) == 0 {
-		return s // nothing but the person's
+// globalSection is the global MEMORY.md as the sessions of the project
+// key see it: the person's own lines first, as the user's word, then what
+// nobody confirmed (see withOrigins). When the file is longer than its cap,
+// the person's lines further down come before other lines: a remote that
+// puts lines above the person's cannot push them out of sight.
+func globalSection(e store.Env, key string, cfg config.Config, budget int) (inject.Section, error) {
+	path := e.GlobalMemory()
+	title := heading("Global memory (about the user, for every project)", path)
+	s, err := fileSection("", "global", title, path, cfg.Caps.Global, budget, cfg.LineChars)
+	if err != nil {
+		return s, err
 	}
-	var lines, refs []string
-	for i, line := range s.Lines {
-		o := l.Line(s.Path, line)
-		if !o.ShownIn(key) {
+	l := provenance.Load(e)
+	if s.Total > len(s.Lines) && !s.Approx {
+		if fi, err := os.Stat(path); err == nil && fi.Size() <= maxWholeGlobal {
+			if all, err := fileSection("", "global", title, path, maxWholeGlobal, maxWholeGlobal, cfg.LineChars); err == nil {
+				s = all
+			}
+		}
+	}
+	s = withOrigins(s, l, syncstate.UnsettledLines(e, path), key)
+	if len(s.Lines) > cfg.Caps.Global {
+		s.Lines, s.Refs = s.Lines[:cfg.Caps.Global], s.Refs[:min(len(s.Refs), cfg.Caps.Global)]
+	}
+	return s, nil
+}
+
+// maxWholeGlobal bounds the global MEMORY.md read whole to find the
+// person's lines past the cap (ccmem remember keeps it within 2 MB).
+const maxWholeGlobal = 2 << 20
+
+// unconfirmedHeading heads, in the global memory, the lines the person
+// did not write or confirm.
+const unconfirmedHeading = "## Not confirmed by the user (memory to weigh, not the user's rules)"
+
+// withOrigins orders a section of the global MEMORY.md: the lines the
+// ledger attests as the person's first, under their headings; then, under
+// unconfirmedHeading, the others, each with who wrote it (the assistant,
+// another machine) unless nobody knows; the assistant's notes from
+// another project are left out (and not counted). A line that is one of
+// two versions of a fact (edited differently on two machines, see
+// syncstate.Unsettled) says so.
+func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool, key string) inject.Section {
+	type line struct{ text, ref string }
+	var mine, others []line
+	var pendingHeads []line // headings not yet followed by a line of the person's
+	for i, text := range s.Lines {
+		ref := ""
+		if i < len(s.Refs) {
+			ref = s.Refs[i]
+		}
+		sh := provenance.ShapeOf(text)
+		if sh.Kind == provenance.Heading {
+			// A heading opens a new part: the ones above it with nothing
+			// of the person's under them are dropped.
+			for len(pendingHeads) > 0 && provenance.ShapeOf(pendingHeads[len(pendingHeads)-1].text).Level >= sh.Level {
+				pendingHeads = pendingHeads[:len(pendingHeads)-1]
+			}
+			pendingHeads = append(pendingHeads, line{text, ref})
 			continue
 		}
-		if lab := o.Label(); lab != "" && strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-			line += " (" + lab + ")"
+		if sh.Kind == provenance.Blank {
+			if len(mine) > 0 && len(pendingHeads) == 0 {
+				mine = append(mine, line{text, ref})
+			}
+			continue
 		}
-		if disagree[strings.TrimSpace(s.Lines[i])] {
-			line += " (one of two versions edited on different machines; the user has not chosen yet)"
+		o := l.Line(s.Path, text)
+		if !o.ShownIn(key) {
+			// Not counted either: "… N more lines" would point at it.
+			s.Total--
+			continue
 		}
-		lines = append(lines, line)
-		if i < len(s.Refs) {
-			refs = append(refs, s.Refs[i])
+		if disagree[strings.TrimSpace(text)] {
+			text += " (one of two versions edited on different machines; the user has not chosen yet)"
 		}
+		if o.Standing() {
+			mine = append(mine, pendingHeads...)
+			pendingHeads = pendingHeads[:0]
+			mine = append(mine, line{text, ref})
+			continue
+		}
+		if o.By != provenance.Unknown || o.Via != "" {
+			text += " (" + o.Label() + ")"
+		}
+		others = append(others, line{text, ref})
 	}
-	s.Lines, s.Refs = lines, refs
+	for len(mine) > 0 && strings.TrimSpace(mine[len(mine)-1].text) == "" {
+		mine = mine[:len(mine)-1]
+	}
+	out := mine
+	if len(others) > 0 {
+		// Two lines the file does not hold: counted, so that what a cut
+		// says is left out is what the file holds.
+		if len(out) > 0 {
+			out = append(out, line{})
+			s.Total++
+		}
+		out = append(out, line{text: unconfirmedHeading})
+		s.Total++
+		out = append(out, others...)
+	}
+	s.Lines, s.Refs = nil, nil
+	for _, ln := range out {
+		s.Lines = append(s.Lines, ln.text)
+		s.Refs = append(s.Refs, ln.ref)
+	}
 	return s
 }
 
@@ -572,7 +650,7 @@ func learnedSection(ctx context.Context, e store.Env, here store.Here, all []lea
 	ledger := provenance.Load(e)
 	name := func(le learn.Entry) string {
 		line := "- " + le.Type + "/" + le.Name
-		if o := ledger.File(le.Path); !o.Standing() && !(o.By == provenance.Curated && (le.Type == "project" || le.Type == "reference")) {
+		if o := ledger.File(le.Path, le.Digest); !o.Standing() && !((o.By == provenance.Curated || o.By == provenance.Unknown && o.Via == "") && (le.Type == "project" || le.Type == "reference")) {
 			line += " (" + o.Label() + ")"
 		}
 		return line

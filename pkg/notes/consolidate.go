@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/learn"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -59,8 +60,8 @@ func ConsolidateSection(ctx context.Context, e store.Env, p store.Project, opts 
 	var facts []string
 	if data, err := store.ReadFileIn(p.Root, store.RepoMemory(p.Root), 4<<20); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && len(facts) < 1000 {
-				facts = append(facts, "- "+textfmt.OneLine(t[2:]))
+			if sh := provenance.ShapeOf(l); sh.Kind == provenance.Item && len(facts) < 1000 {
+				facts = append(facts, "- "+textfmt.OneLine(sh.Text))
 			}
 		}
 	}
@@ -161,7 +162,7 @@ func LatestPerKey(lines []string) []string {
 	last := map[string]int{}
 	keys := make([]string, len(lines))
 	for i, l := range lines {
-		k, _, ok := strings.Cut(strings.TrimPrefix(l, "- "), ": ")
+		k, _, ok := strings.Cut(provenance.ShapeOf(l).Text, ": ")
 		if ok && k != "" && len(strings.Fields(k)) <= 5 && !strings.ContainsAny(k, "`[(") {
 			keys[i] = strings.ToLower(strings.Join(strings.Fields(k), " "))
 			last[keys[i]] = i

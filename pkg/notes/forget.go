@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -64,24 +65,25 @@ func Matches(e store.Env, scope Scope, p store.Project, query string) ([]Match, 
 }
 
 func match(path, content, query string) []Match {
-	key := normalizeFact(strings.TrimPrefix(strings.TrimSpace(query), "- "))
+	key := provenance.Canonical(query)
 	if key == "" {
 		return nil
 	}
 	var exact, within []Match
 	topic := ""
 	for i, l := range strings.Split(content, "\n") {
-		t := strings.TrimSpace(l)
-		if h, ok := strings.CutPrefix(t, "## "); ok {
-			topic = strings.TrimSpace(h)
+		sh := provenance.ShapeOf(l)
+		switch sh.Kind {
+		case provenance.Blank:
+			continue
+		case provenance.Heading:
+			if sh.Level <= 2 {
+				topic = sh.Text
+			}
 			continue
 		}
-		fact, ok := strings.CutPrefix(t, "- ")
-		if !ok {
-			continue
-		}
-		m := Match{Path: path, Line: i + 1, Topic: topic, Text: fact}
-		switch n := normalizeFact(fact); {
+		m := Match{Path: path, Line: i + 1, Topic: topic, Text: sh.Text}
+		switch n := provenance.Canonical(l); {
 		case n == key:
 			exact = append(exact, m)
 		case strings.Contains(n, key):
@@ -170,9 +172,19 @@ func Forget(e store.Env, scope Scope, p store.Project, query, reason string) (Fo
 		}
 	}
 	lines := strings.Split(string(data), "\n")
+	gone := lines[m.Line-1]
 	lines = append(lines[:m.Line-1], lines[m.Line:]...)
 	lines = dropEmptySection(lines, m.Line-1)
-	return res, writeScope(scope, p, path, []byte(strings.Join(lines, "\n")))
+	if err := writeScope(scope, p, path, []byte(strings.Join(lines, "\n"))); err != nil {
+		return res, err
+	}
+	// Forgotten: its words back later are nobody's until someone says so.
+	if scope == Global {
+		if err := provenance.Revoke(e, path, []string{gone}); err != nil && !errors.Is(err, provenance.ErrUnreadable) {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
 // dropEmptySection removes the heading of the section that held line at
@@ -181,7 +193,7 @@ func Forget(e store.Env, scope Scope, p store.Project, query, reason string) (Fo
 func dropEmptySection(lines []string, at int) []string {
 	h := -1
 	for i := min(at, len(lines)) - 1; i >= 0; i-- {
-		if strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+		if provenance.ShapeOf(lines[i]).Kind == provenance.Heading {
 			h = i
 			break
 		}
@@ -190,7 +202,7 @@ func dropEmptySection(lines []string, at int) []string {
 		return lines
 	}
 	end := h + 1
-	for end < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[end]), "#") {
+	for end < len(lines) && provenance.ShapeOf(lines[end]).Kind != provenance.Heading {
 		if strings.TrimSpace(lines[end]) != "" {
 			return lines // the section still holds something
 		}
@@ -240,7 +252,7 @@ func writeScope(scope Scope, p store.Project, path string, data []byte) error {
 // Whole tells whether query names the fact whole (its words, any case or
 // spacing), not only a part of it.
 func (m Match) Whole(query string) bool {
-	return normalizeFact(m.Text) == normalizeFact(strings.TrimPrefix(strings.TrimSpace(query), "- "))
+	return provenance.Canonical(m.Text) == provenance.Canonical(query)
 }
 
 // forgottenFrom reads the section an archived fact was forgotten from,

@@ -18,12 +18,15 @@ import (
 
 // RememberResult says what Remember did.
 type RememberResult struct {
-	Path       string `json:"path"`
-	Topic      string `json:"topic"`
-	Line       string `json:"line"`
-	Added      bool   `json:"added"` // false: the fact was there already
-	Created    bool   `json:"created"`
-	Redactions int    `json:"redactions"`
+	Path  string `json:"path"`
+	Topic string `json:"topic"`
+	Line  string `json:"line"`
+	Added bool   `json:"added"` // false: the fact was there already
+	// Confirmed says the fact was there already, not the person's, and
+	// is theirs now (remembered by the person: see provenance).
+	Confirmed  bool `json:"confirmed,omitempty"`
+	Created    bool `json:"created"`
+	Redactions int  `json:"redactions"`
 	// Similar are the facts there already that say nearly the same
 	// (look before you create); the new one is not added
 	// unless forced.
@@ -43,8 +46,11 @@ var ErrSimilar = errors.New("a fact nearly the same is there already")
 type RememberOptions struct {
 	// Force adds the fact even when one nearly the same is there.
 	Force bool
-	// Origin is who writes it (zero: the person); it is kept in this
-	// machine's ledger (see provenance).
+	// Origin is who writes it, kept in this machine's ledger (see
+	// provenance): only provenance.Person, given by a channel the model
+	// and a remote cannot drive (the person's own ccmem command, the ui),
+	// makes it the user's word; the zero Origin records nothing, and the
+	// line reads as not confirmed.
 	Origin provenance.Origin
 }
 
@@ -149,14 +155,14 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	}
 	// One line each, with no control character (an ESC or a NUL would
 	// reach every later session's block and the user's terminal).
-	topic = strings.TrimSpace(strings.TrimLeft(textfmt.Line(textfmt.OneLine(topic)), "#"))
+	topic = provenance.ShapeOf(textfmt.Line(textfmt.OneLine(topic))).Text
 	if topic == "" {
 		topic = DefaultTopic
 	}
 	if n := textfmt.Chars(topic); n > 200 {
 		return RememberResult{}, fmt.Errorf("the topic has %d characters, more than 200: %w", n, ErrTooLong)
 	}
-	fact := textfmt.Line(textfmt.OneLine(strings.TrimPrefix(strings.TrimSpace(text), "- ")))
+	fact := textfmt.Line(textfmt.OneLine(provenance.ShapeOf(textfmt.OneLine(text)).Text))
 	if fact == "" {
 		return RememberResult{}, errors.New("nothing to remember: the text is empty")
 	}
@@ -181,17 +187,24 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	}
 	content := string(data)
 	lines := strings.Split(content, "\n")
-	key := normalizeFact(fact)
+	key := provenance.Canonical(fact)
 	for _, l := range lines {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && normalizeFact(t[2:]) == key {
-			return res, nil // already there
+		if provenance.ShapeOf(l).Kind != provenance.Heading && provenance.Canonical(l) == key {
+			// Already there; the person remembering it makes it theirs.
+			if opts.Origin.Standing() && scope == Global && !provenance.Load(e).Line(path, l).Standing() {
+				if err := provenance.Note(e, path, []string{l}, opts.Origin); err != nil {
+					return res, err
+				}
+				res.Confirmed = true
+			}
+			return res, nil
 		}
 	}
 	if !opts.Force {
 		terms := termSet(fact)
 		for i, l := range lines {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "- ") && nearSame(termSet(t[2:]), terms) {
-				res.Similar = append(res.Similar, Similar{Line: i + 1, Text: t[2:]})
+			if sh := provenance.ShapeOf(l); (sh.Kind == provenance.Item || sh.Kind == provenance.Text) && nearSame(termSet(sh.Text), terms) {
+				res.Similar = append(res.Similar, Similar{Line: i + 1, Text: sh.Text})
 			}
 		}
 		if len(res.Similar) > 0 {
@@ -208,7 +221,7 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	// Find the topic's section; insert after its last non-blank line.
 	start := -1
 	for i, l := range lines {
-		if h, ok := strings.CutPrefix(strings.TrimSpace(l), "## "); ok && strings.EqualFold(strings.TrimSpace(h), topic) {
+		if sh := provenance.ShapeOf(l); sh.Kind == provenance.Heading && sh.Level == 2 && strings.EqualFold(sh.Text, topic) {
 			start = i
 			break
 		}
@@ -225,7 +238,7 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	for i := start + 1; i < len(lines); i++ {
 		// The section ends at the next header of its level or above;
 		// "###" subheaders belong to it.
-		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, "## ") || strings.HasPrefix(t, "# ") {
+		if sh := provenance.ShapeOf(lines[i]); sh.Kind == provenance.Heading && sh.Level <= 2 {
 			end = i
 			break
 		}
@@ -244,5 +257,3 @@ func rememberWith(e store.Env, scope Scope, p store.Project, topic, text string,
 	}
 	return res, write(path, []byte(result))
 }
-
-func normalizeFact(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }

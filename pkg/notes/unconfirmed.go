@@ -17,11 +17,13 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
-// Unconfirmed is memory in the store the person did not write and has not
-// accepted (see provenance): a line of the global MEMORY.md the assistant
-// noted or a sync brought, a learned entry a sync brought or learn curated
-// from Claude Code's memory. Each is shown as what it is, and is none of
-// the user's standing rules, until the person accepts it.
+// Unconfirmed is memory in the store the ledger does not attest as the
+// person's (see provenance): a line of the global MEMORY.md the assistant
+// noted, a sync brought, or that nothing accounts for (a hand edit, an
+// older ccmem's); a learned entry a sync brought, learn curated from
+// Claude Code's memory, or that changed since the person accepted it.
+// Each is shown as what it is, and is none of the user's standing rules,
+// until the person accepts it.
 type Unconfirmed struct {
 	// ID names it for a decision: "line-" and a hash of a line's words,
 	// or "entry-TYPE/NAME".
@@ -37,21 +39,20 @@ type Unconfirmed struct {
 // MEMORY.md's lines in the file's order, then the learned entries by path.
 func ListUnconfirmed(e store.Env) ([]Unconfirmed, error) {
 	l := provenance.Load(e)
-	if len(l.Entries) == 0 {
-		return nil, nil
-	}
 	var out []Unconfirmed
 	data, err := store.ReadSmallFile(e.GlobalMemory(), 16<<20)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	lines := strings.Split(string(data), "\n")
+	seen := map[string]bool{}
 	for _, p := range l.Pending(e.GlobalMemory(), lines) {
-		t := strings.TrimSpace(p.Text)
-		if !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") {
-			continue
+		id := LineID(p.Text)
+		if seen[id] {
+			continue // the same words twice: one decision
 		}
-		out = append(out, Unconfirmed{ID: LineID(t), Text: t, Path: e.GlobalMemory(), Line: p.Line, Origin: p.Origin})
+		seen[id] = true
+		out = append(out, Unconfirmed{ID: id, Text: strings.TrimSpace(p.Text), Path: e.GlobalMemory(), Line: p.Line, Origin: p.Origin})
 	}
 	// Entries about the user and their feedback, which would apply in
 	// every project (a project's or a reference entry is data of its
@@ -65,7 +66,7 @@ func ListUnconfirmed(e store.Env) ([]Unconfirmed, error) {
 				continue
 			}
 			path := filepath.Join(dir, de.Name())
-			o := l.File(path)
+			o := l.Entry(path)
 			if o.Standing() {
 				continue
 			}
@@ -84,7 +85,7 @@ func ListUnconfirmed(e store.Env) ([]Unconfirmed, error) {
 
 // LineID names a line of memory for a decision: a hash of its words.
 func LineID(text string) string {
-	sum := sha256.Sum256([]byte(provenance.Words(text)))
+	sum := sha256.Sum256([]byte(provenance.Canonical(text)))
 	return "line-" + hex.EncodeToString(sum[:4])
 }
 
@@ -98,17 +99,18 @@ func FindUnconfirmed(items []Unconfirmed, id string) (Unconfirmed, bool) {
 	return Unconfirmed{}, false
 }
 
-// Confirm makes it the person's: a line becomes the user's word; an entry
-// too, and one that waited in the project it came from applies in every
-// project (learned user and feedback entries).
-func Confirm(e store.Env, u Unconfirmed) error {
+// Confirm makes it the person's, through via ("cli", "ui"): a line
+// becomes the user's word; an entry too, and one that waited in the
+// project it came from applies in every project (learned user and
+// feedback entries).
+func Confirm(e store.Env, u Unconfirmed, via string) error {
 	if u.Line > 0 {
-		return provenance.Accept(e, u.Path, []string{u.Text})
+		return provenance.Attest(e, via, u.Path, u.Text)
 	}
 	if err := learn.Widen(e, u.Path); err != nil {
 		return err
 	}
-	return provenance.Accept(e, "", nil, u.Path)
+	return provenance.AttestEntry(e, via, u.Path)
 }
 
 // Dismiss forgets it, with the person's reason: a line goes to the global
@@ -118,20 +120,15 @@ func Dismiss(e store.Env, u Unconfirmed, reason string) (string, error) {
 		reason = "not confirmed"
 	}
 	if u.Line > 0 {
-		res, err := Forget(e, Global, store.Project{}, strings.TrimPrefix(strings.TrimPrefix(u.Text, "- "), "* "), reason)
+		res, err := Forget(e, Global, store.Project{}, provenance.ShapeOf(u.Text).Text, reason)
 		if err != nil {
 			return "", err
 		}
-		_ = provenance.Accept(e, u.Path, []string{u.Text}) // its ledger entry goes with it
 		return res.Archive, nil
 	}
 	typ, name, ok := strings.Cut(strings.TrimPrefix(u.ID, "entry-"), "/")
 	if !ok {
 		return "", fmt.Errorf("%q names no learned entry", u.ID)
 	}
-	dest, err := learn.Forget(e, typ, name, reason)
-	if err == nil {
-		_ = provenance.Accept(e, "", nil, u.Path)
-	}
-	return dest, err
+	return learn.Forget(e, typ, name, reason)
 }

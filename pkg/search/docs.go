@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -99,10 +100,7 @@ const (
 	titleLen    = 120
 )
 
-var (
-	mdLink   = lazyregexp.New(`\[([^\]]*)\]\(([^)]*)\)`)
-	listMark = lazyregexp.New(`^(?:[-*+]|\d+[.)])\s+`)
-)
+var mdLink = lazyregexp.New(`\[([^\]]*)\]\(([^)]*)\)`)
 
 // markdownDocs makes a doc of each line of a MEMORY.md-like file: bullets
 // and plain lines, each with the heading above it as its description.
@@ -119,11 +117,12 @@ func markdownDocs(kind, path string, data []byte) []Doc {
 		if t == "" || inFence || strings.HasPrefix(t, "<!--") {
 			continue
 		}
-		if strings.HasPrefix(t, "#") {
-			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+		sh := provenance.ShapeOf(t)
+		if sh.Kind == provenance.Heading {
+			heading = sh.Text
 			continue
 		}
-		text := mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1")
+		text := mdLink.ReplaceAllString(sh.Text, "$1")
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
@@ -145,8 +144,8 @@ func topicDoc(path string, data []byte) Doc {
 	text := textfmt.ValidUTF8(data)
 	title := strings.TrimSuffix(filepath.Base(path), ".md")
 	for _, l := range strings.Split(text, "\n") {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
-			title = strings.TrimSpace(strings.TrimLeft(t, "#"))
+		if sh := provenance.ShapeOf(l); sh.Kind == provenance.Heading {
+			title = sh.Text
 			break
 		}
 	}
@@ -435,8 +434,8 @@ const pieceLen = 480
 // firstText is the first line of text that is not a heading, shortened.
 func firstText(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "---") {
-			return textfmt.Shorten(mdLink.ReplaceAllString(listMark.ReplaceAllString(t, ""), "$1"), snippetLen)
+		if sh := provenance.ShapeOf(l); sh.Kind != provenance.Blank && sh.Kind != provenance.Heading && !strings.HasPrefix(sh.Text, "---") {
+			return textfmt.Shorten(mdLink.ReplaceAllString(sh.Text, "$1"), snippetLen)
 		}
 	}
 	return ""

@@ -998,6 +998,15 @@ func dedupe(terms []string) []string {
 	return out
 }
 
+// originName is who wrote a hit, for Hit.Origin ("unconfirmed" when
+// nothing says).
+func originName(o provenance.Origin) string {
+	if o.By == provenance.Unknown {
+		return "unconfirmed"
+	}
+	return string(o.By)
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -1007,17 +1016,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// withOrigins says who wrote each hit when the person did not (see
-// provenance), and leaves out the assistant's notes of another project: a
-// note the model saved in one project stays there until the person
-// accepts it (a search of every project finds it, labelled).
+// withOrigins says who wrote each hit when the person did not attest it
+// (see provenance), and leaves out the assistant's notes of another
+// project: a note the model saved in one project stays there until the
+// person accepts it (a search of every project finds it, labelled).
 func withOrigins(e store.Env, hits []Hit, sc Scope) []Hit {
 	var l provenance.Ledger
 	loaded := false
 	lines := map[string][]string{}
 	out := hits[:0]
 	for _, h := range hits {
-		var o provenance.Origin
+		o := provenance.Origin{By: provenance.Person}
 		switch {
 		case h.Kind == KindProject || h.Kind == KindRecord || h.Kind == KindTopic && !store.Within(e.Store, h.Path):
 			o = provenance.Origin{By: provenance.Repository}
@@ -1025,11 +1034,8 @@ func withOrigins(e store.Env, hits []Hit, sc Scope) []Hit {
 			if !loaded {
 				l, loaded = provenance.Load(e), true
 			}
-			if len(l.Entries) == 0 {
-				break
-			}
 			if h.Kind == KindLearned {
-				o = l.File(h.Path)
+				o = l.Entry(h.Path)
 				break
 			}
 			ls, ok := lines[h.Path]
@@ -1046,7 +1052,7 @@ func withOrigins(e store.Env, hits []Hit, sc Scope) []Hit {
 			continue
 		}
 		if !o.Standing() {
-			h.Origin, h.Label = string(o.By), o.Label()
+			h.Origin, h.Label = originName(o), o.Label()
 		}
 		out = append(out, h)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/frontmatter"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -81,6 +82,9 @@ type editable struct {
 	read  func() ([]byte, error)
 	write func([]byte) error
 	check func([]byte) error
+	// saved, when set, runs after the file is saved (before, after: what
+	// it held and holds).
+	saved func(before, after []byte) error
 }
 
 func editTarget(c *command.Ctx, what, scope, cwd string) (editable, error) {
@@ -108,7 +112,9 @@ func editTarget(c *command.Ctx, what, scope, cwd string) (editable, error) {
 	}
 	switch what {
 	case "memory", "global":
-		return inStore(e.GlobalMemory()), nil
+		t := inStore(e.GlobalMemory())
+		t.saved = func(before, after []byte) error { return attestEdit(e, t.path, before, after) }
+		return t, nil
 	case "project":
 		p, err := repo()
 		if err != nil {
@@ -163,6 +169,14 @@ func editTarget(c *command.Ctx, what, scope, cwd string) (editable, error) {
 			return editable{}, command.WithHint(err, "`ccmem show` lists the learned entries sessions get")
 		}
 		t := inStore(path)
+		// An entry the person accepted stays theirs as they edit it; one
+		// they did not stays to be reviewed.
+		t.saved = func(before, after []byte) error {
+			if provenance.Load(e).File(path, provenance.Digest(before)).Standing() {
+				return provenance.AttestFile(e, "edit", path, provenance.Digest(after))
+			}
+			return nil
+		}
 		t.check = func(b []byte) error {
 			front, _, err := frontmatter.Split(b)
 			if err == nil {
@@ -231,11 +245,54 @@ func runEdit(c *command.Ctx, t editable) error {
 		keep = true
 		return command.WithHint(fmt.Errorf("%s changed while you edited it, so your edit was not saved over it", c.Env.Tilde(t.path)), "your edit is kept in "+tmp.Name())
 	}
-	if err := t.write(after); err != nil {
-		return err
+	if t.saved == nil {
+		if err := t.write(after); err != nil {
+			return err
+		}
+	} else {
+		// The ledger first: killed between, it names words that are not
+		// there yet (nothing), never words that pass for the person's.
+		if err := t.saved(before, after); err != nil {
+			keep = true
+			return command.WithHint(fmt.Errorf("%s was not saved: %w", c.Env.Tilde(t.path), err), "your edit is kept in "+tmp.Name())
+		}
+		if err := t.write(after); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(c.Stdout, "saved %s\n", c.Env.Tilde(t.path))
 	return nil
+}
+
+// attestEdit records, for an edit of the file at path the person made in
+// their editor, the lines they wrote or changed as theirs and the lines
+// they took out as no longer theirs; the lines they left as they were
+// keep what the ledger said of them (a line nobody confirmed is not
+// confirmed by being left alone).
+func attestEdit(e store.Env, path string, before, after []byte) error {
+	had := map[string]bool{}
+	for _, l := range strings.Split(string(before), "\n") {
+		had[provenance.Canonical(l)] = true
+	}
+	has := map[string]bool{}
+	var wrote []string
+	for _, l := range strings.Split(string(after), "\n") {
+		c := provenance.Canonical(l)
+		has[c] = true
+		if c != "" && !had[c] && provenance.ShapeOf(l).Kind != provenance.Heading {
+			wrote = append(wrote, l)
+		}
+	}
+	var gone []string
+	for _, l := range strings.Split(string(before), "\n") {
+		if c := provenance.Canonical(l); c != "" && !has[c] {
+			gone = append(gone, l)
+		}
+	}
+	if err := provenance.Attest(e, "edit", path, wrote...); err != nil {
+		return err
+	}
+	return provenance.Revoke(e, path, gone)
 }
 
 // runEditor runs the user's editor on path, attached to the terminal.

@@ -439,9 +439,10 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 	var unknown []string
 	decide := func(name string, accept bool) error {
 		if accept && r.byModel {
-			if it, ok := learn.Find(items, name); !ok || it.Origin != learn.OriginFriction {
-				return fmt.Errorf("%s: only the person accepts memory they did not write; hint: ask them to run `ccmem learn review --accept %s` in their terminal, or to use `ccmem ui`", name, name)
-			}
+			// Accepting gives memory the user's authority: only the
+			// person does it, in their terminal or the ui, never the model
+			// (whatever a file says of where it came from).
+			return fmt.Errorf("%s: only the user accepts memory; hint: ask them to run `ccmem learn review --accept %s` in their terminal, or to use `ccmem ui`", name, name)
 		}
 		if id, n, ok := versionName(versions, name); ok {
 			keep := n
@@ -457,7 +458,7 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		}
 		if u, ok := notes.FindUnconfirmed(others, name); ok {
 			if accept {
-				if err := notes.Confirm(c.Env, u); err != nil {
+				if err := notes.Confirm(c.Env, u, "cli"); err != nil {
 					return err
 				}
 				fmt.Fprintf(c.Stdout, "accepted  %s: now yours, in every project\n", name)
@@ -486,7 +487,7 @@ func runLearnReview(c *command.Ctx, r *reviewFlags) error {
 		var dest, verb string
 		var err error
 		if accept {
-			dest, err = learn.Accept(c.Env, it)
+			dest, err = learn.Accept(c.Env, it, "cli")
 			verb = "accepted"
 			if err == nil && r.everywhere {
 				err = learn.Widen(c.Env, dest)
@@ -676,7 +677,7 @@ func reviewInteractive(c *command.Ctx, items []learn.ReviewItem, reason string) 
 			}
 			switch strings.ToLower(strings.TrimSpace(line)) {
 			case "a", "accept":
-				dest, err := learn.Accept(c.Env, it)
+				dest, err := learn.Accept(c.Env, it, "cli")
 				if err != nil {
 					return err
 				}

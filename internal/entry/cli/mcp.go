@@ -184,7 +184,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 						msg += " as your note: this project's sessions see it, labelled as yours, and it becomes the user's own (every project's, a standing rule if it is one) when they accept it with `ccmem learn review`"
 					}
 					dir, _ := startDir("")
-					vis := memory.Seen(ctx, c.Env, dir, res.Path, strings.TrimPrefix(res.Line, "- "), scope == notes.Global)
+					vis := memory.Seen(ctx, c.Env, dir, res.Path, provenance.ShapeOf(res.Line).Text, scope == notes.Global)
 					if !vis.Shown {
 						msg += fmt.Sprintf("; but no session will see it: %s. Tell the user: moving a section of that file into a topic file beside it, linked from one line, makes room.", vis.Why)
 					}
@@ -214,29 +214,28 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 			},
 			{
 				Name: "review", Title: "Memories awaiting review",
-				Description: "Lists the memories that wait for the user's decision: candidate rules ccmem drew from a project's recurring friction (never given to a session before the user accepts them) and corrections Claude Code saved as feedback. Accept or reject one only on the user's explicit decision; accept gives a friction rule to its own project's sessions (everywhere: true, to every project's). Only friction rules can be accepted here: a memory the user did not write (your notes, another machine's lines, Claude Code's saved memories) is theirs to accept with `ccmem learn review` in their terminal or in `ccmem ui`; any can be rejected.",
-				InputSchema: schema(`{"type":"object","properties":{"action":{"type":"string","enum":["list","accept","reject"],"description":"list (default), or the user's decision"},"names":{"type":"array","items":{"type":"string"},"description":"the names to accept or reject"},"reason":{"type":"string","description":"why the user rejects them"},"everywhere":{"type":"boolean","description":"with accept: a friction rule applies in every project, not only its own"}},"additionalProperties":false}`),
+				Description: "Lists the memories that wait for the user's decision: candidate rules ccmem drew from a project's recurring friction (never given to a session before the user accepts them), corrections Claude Code saved as feedback, your own notes and lines from other machines. Only the user accepts memory, in their terminal (`ccmem learn review`) or in `ccmem ui`: tell them what waits and let them decide. You may reject one, with the reason, only on the user's explicit decision.",
+				InputSchema: schema(`{"type":"object","properties":{"action":{"type":"string","enum":["list","reject"],"description":"list (default), or reject on the user's decision"},"names":{"type":"array","items":{"type":"string"},"description":"the names to reject"},"reason":{"type":"string","description":"why the user rejects them"}},"additionalProperties":false}`),
 				Call: func(ctx context.Context, args json.RawMessage) (string, error) {
 					var in struct {
 						Action, Reason string
 						Names          []string
-						Everywhere     bool
 					}
 					if err := json.Unmarshal(args, &in); err != nil {
 						return "", fmt.Errorf("review: %v", err)
 					}
-					r := &reviewFlags{reason: in.Reason, everywhere: in.Everywhere, byModel: true}
+					r := &reviewFlags{reason: in.Reason, byModel: true}
 					switch in.Action {
 					case "", "list":
 						r.asJSON = true
-					case "accept":
-						r.accept = in.Names
 					case "reject":
 						r.reject = in.Names
+					case "accept":
+						return "", errors.New("review: only the user accepts memory, in their terminal (`ccmem learn review --accept NAME`) or in `ccmem ui`; tell them what waits")
 					default:
-						return "", fmt.Errorf("action must be list, accept or reject, not %q", in.Action)
+						return "", fmt.Errorf("action must be list or reject, not %q", in.Action)
 					}
-					if in.Action != "" && in.Action != "list" && len(in.Names) == 0 {
+					if in.Action == "reject" && len(in.Names) == 0 {
 						return "", errors.New("review: name the memories the user decided on")
 					}
 					return captured(c, func(c *command.Ctx) error { return runLearnReview(c, r) })

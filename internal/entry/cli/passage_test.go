@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -223,19 +224,31 @@ func TestMCPForgetAndReview(t *testing.T) {
 	}
 	storetest.Mkfile(t, filepath.Join(c.Env.ReviewDir(), "shop-1a2b-verify-before-claiming-success.md"),
 		"---\nname: shop-1a2b-verify-before-claiming-success\ndescription: verify first\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: /src/shop\n---\nVerify first.\n")
+	// The file says it came from friction; nothing on this machine says
+	// so: it is listed as what nothing accounts for.
 	got, err = call("review", `{}`)
-	if err != nil || !strings.Contains(got, "shop-1a2b-verify-before-claiming-success") || !strings.Contains(got, `"origin": "friction"`) {
+	if err != nil || !strings.Contains(got, "shop-1a2b-verify-before-claiming-success") || !strings.Contains(got, `"origin": "unknown"`) {
 		t.Fatalf("review list: %q %v", got, err)
 	}
-	if _, err := call("review", `{"action":"accept"}`); err == nil {
+	// Friction wrote it here: listed as friction's. Even so the model
+	// cannot accept it (finding 4 of issue 47: frontmatter or not, the
+	// model accepts nothing).
+	if err := provenance.NoteFile(c.Env, provenance.Origin{By: provenance.Derived, Via: "friction"}, filepath.Join(c.Env.ReviewDir(), "shop-1a2b-verify-before-claiming-success.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, err = call("review", `{}`)
+	if err != nil || !strings.Contains(got, `"origin": "friction"`) {
+		t.Fatalf("review list: %q %v", got, err)
+	}
+	if _, err := call("review", `{"action":"reject"}`); err == nil {
 		t.Fatal("a decision with no name")
 	}
 	got, err = call("review", `{"action":"accept","names":["shop-1a2b-verify-before-claiming-success"]}`)
-	if err != nil || !strings.Contains(got, "accepted for its project") {
-		t.Fatalf("review accept: %q %v", got, err)
+	if err == nil || !strings.Contains(err.Error(), "only the user accepts") {
+		t.Fatalf("review accept through MCP: %q %v", got, err)
 	}
-	if _, err := os.Stat(filepath.Join(c.Env.LearnedDir(), "feedback", "shop-1a2b-verify-before-claiming-success.md")); err != nil {
-		t.Fatalf("not accepted: %v", err)
+	if _, err := os.Stat(filepath.Join(c.Env.LearnedDir(), "feedback", "shop-1a2b-verify-before-claiming-success.md")); err == nil {
+		t.Fatal("accepted through MCP")
 	}
 	// The model's own note is the person's to accept: through MCP the
 	// model cannot make it the person's word (nor a saved memory of
@@ -260,8 +273,8 @@ func TestMCPForgetAndReview(t *testing.T) {
 		t.Fatalf("the model's note does not wait for review: %s", got)
 	}
 	for _, name := range []string{note, "use-tabs"} {
-		got, err := call("review", `{"action":"accept","names":["`+name+`"],"everywhere":true}`)
-		if err == nil || !strings.Contains(err.Error(), "only the person accepts") || !strings.Contains(err.Error(), "ccmem learn review --accept "+name) {
+		got, err := call("review", `{"action":"accept","names":["`+name+`"]}`)
+		if err == nil || !strings.Contains(err.Error(), "only the user accepts") {
 			t.Fatalf("the model accepted %s: %q %v", name, got, err)
 		}
 	}

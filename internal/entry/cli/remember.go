@@ -10,6 +10,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -58,7 +59,11 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 		}
 	}
 	root := p.Root
-	res, err := notes.RememberWith(c.Env, scope, p, topic, text, notes.RememberOptions{Force: force})
+	// The person's own command: the fact is theirs (see provenance; the
+	// slash commands never pre-approve it for the model, so a remember
+	// the model proposes passes the client's permission prompt first).
+	by := provenance.Origin{By: provenance.Person, Via: "cli", At: c.Env.Time()}
+	res, err := notes.RememberWith(c.Env, scope, p, topic, text, notes.RememberOptions{Force: force, Origin: by})
 	if errors.Is(err, notes.ErrSimilar) {
 		return command.WithHint(detailed{codedError{err, "SIMILAR"}, map[string]any{"similar": res.Similar, "path": res.Path}},
 			"`ccmem edit` opens the file; `ccmem remember --force` adds it anyway")
@@ -72,7 +77,7 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 	// Where the fact will be seen, and whether: a MEMORY.md past its
 	// share of the start-up block keeps a fact no session is shown.
 	dir, _ := startDir(cwd)
-	vis := memory.Seen(c, c.Env, dir, res.Path, strings.TrimPrefix(res.Line, "- "), scope == notes.Global)
+	vis := memory.Seen(c, c.Env, dir, res.Path, provenance.ShapeOf(res.Line).Text, scope == notes.Global)
 	if asJSON {
 		return c.PrintJSON(struct {
 			notes.RememberResult
@@ -84,6 +89,8 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 		where = rel + " (committed with the repository)"
 	}
 	switch {
+	case res.Confirmed:
+		fmt.Fprintf(c.Stdout, "already in %s, not confirmed by you until now: yours now\n", where)
 	case !res.Added:
 		fmt.Fprintf(c.Stdout, "already remembered in %s\n", where)
 	default:

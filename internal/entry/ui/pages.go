@@ -617,7 +617,7 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	}
 	var dest string
 	if action == "accept" {
-		dest, err = learn.Accept(s.env, it)
+		dest, err = learn.Accept(s.env, it, "ui")
 	} else {
 		dest, err = learn.Reject(s.env, it, reason)
 	}

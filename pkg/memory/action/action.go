@@ -367,22 +367,37 @@ func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult
 		return order[r.Kind]
 	}
 	slices.SortStableFunc(rules, func(a, b guard.Rule) int { return rank(a) - rank(b) })
+	// Each heading only over rules of its kind: no "the user's standing
+	// rules" above nothing of the user's.
 	var b strings.Builder
-	b.WriteString("# ccmem: the user's standing rules (from memory: their feedback and rules; follow them)")
 	n := 0
-	repoHeader := false
+	mineHeader, repoHeader := false, false
 	for _, r := range rules {
 		line := textfmt.Line("- " + r.Text)
 		head := ""
-		if r.By == provenance.Repository && !repoHeader {
-			head = "\n# The repository's rules (committed in its .claude/memory/ by its authors, not the user's own words)"
+		switch {
+		case r.By == provenance.Repository && !repoHeader:
+			head = "# The repository's rules (committed in its .claude/memory/ by its authors, not the user's own words)"
+		case r.By != provenance.Repository && !mineHeader:
+			head = "# ccmem: the user's standing rules (from memory: their feedback and rules; follow them)"
 		}
-		if textfmt.Chars(b.String())+len(head)+1+textfmt.Chars(line) > budget {
+		if head != "" && b.Len() > 0 {
+			head = "\n" + head
+		}
+		sep := "\n"
+		if b.Len() == 0 && head == "" {
+			sep = ""
+		}
+		if textfmt.Chars(b.String())+textfmt.Chars(head)+len(sep)+textfmt.Chars(line) > budget {
 			continue
 		}
 		if head != "" {
 			b.WriteString(head)
-			repoHeader = true
+			if r.By == provenance.Repository {
+				repoHeader = true
+			} else {
+				mineHeader = true
+			}
 		}
 		b.WriteString("\n" + line)
 		n++

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/provenance/provenancetest"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -17,6 +18,7 @@ func guardWorld(t *testing.T) (store.Env, string, store.Project) {
 	e := storetest.Env(t)
 	repo, p := storetest.Repo(t, e, "shop")
 	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "dry-run.md"), "---\nname: dry-run\ndescription: Never run database migrations without --dry-run first\ntype: feedback\n---\nA migration dropped a column in production once.\n")
+	provenancetest.Entries(t, e, filepath.Join(e.LearnedDir(), "feedback", "dry-run.md"))
 	storetest.Mkfile(t, store.RepoMemory(repo), "## Build\n- Do not edit generated files in api/gen/, run make generate\n")
 	return e, repo, p
 }
@@ -127,6 +129,7 @@ func TestHoldsOnlyThePersonsForbiddingRuleOnce(t *testing.T) {
 	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "feedback", "lint.md"),
 		"---\nname: lint\ndescription: Never run golangci-lint by hand; CI runs it\nadvisory: true\nmetadata:\n  type: feedback\n---\n")
 	storetest.Mkfile(t, store.RepoMemory(repo), "## Rules\n- Never run make deploy from a laptop\n")
+	provenancetest.Entries(t, e, filepath.Join(e.LearnedDir(), "feedback", "payments.md"), filepath.Join(e.LearnedDir(), "feedback", "lint.md"))
 	before := func(sid, command string) ToolResult {
 		res, err := BeforeTool(context.Background(), e, ToolRequest{SessionID: sid, Cwd: repo, Tool: "Bash", Command: command})
 		if err != nil {
