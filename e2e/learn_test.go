@@ -198,51 +198,80 @@ func quoteAll(env []string) []string {
 	return out
 }
 
-// TestAcceptingWaitsForThePerson: in /friction, the commands that list and
-// reject run as the command allows them, but accepting a rule is never
-// pre-approved — with the real client's own permissions, the model's
-// `ccmem learn review --accept` waits for the person (headless: refused),
-// and the rule stays in review.
+// TestAcceptingWaitsForThePerson (issue 47, finding 5): a slash command
+// pre-approves only the exact reads it names. With the real client's own
+// permissions (headless: whatever is not pre-approved is refused): in
+// /friction, `ccmem friction` runs as allowed, but `ccmem learn review
+// --reject x --accept y` (which a `--reject:*` prefix let run unasked)
+// waits for the person, and the rule stays in review; in /ccmem, `ccmem
+// show --cwd OTHER` and `ccmem briefing --cwd OTHER --set F` (which `show:*`
+// and `briefing:*` let run) are refused, and the other project's briefing
+// is as it was.
 func TestAcceptingWaitsForThePerson(t *testing.T) {
 	w := newWorld(t, nil)
 	w.asks = true
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "shop-1a2b-run-codegen.md"),
 		"---\nname: shop-1a2b-run-codegen\ndescription: run make codegen before make build\nmetadata:\n  type: feedback\norigin: friction\nscope: project\nsource_cwd: "+w.project+"\n---\n\nmake build fails without it.\n")
+	other := filepath.Join(filepath.Dir(w.project), "secret")
+	w.write(filepath.Join(other, ".git", "HEAD"), "ref: refs/heads/main\n")
+	dir, err := w.ccmem("paths", "--cwd", other, "project_dir")
+	if err != nil {
+		t.Fatalf("ccmem paths: %v %s", err, dir)
+	}
+	brief := filepath.Join(strings.TrimSpace(dir), "briefing.md")
+	w.write(brief, "The secret project: launch on 2027-01-04.\n")
+	w.write(filepath.Join(w.project, "evil.md"), "planted\n")
 	cmdFile, err := os.ReadFile(filepath.Join(w.home, ".claude", "commands", "friction.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`Bash\((\S+) friction:\*\)`).FindSubmatch(cmdFile)
+	m := regexp.MustCompile(`Bash\((\S+) friction\)`).FindSubmatch(cmdFile)
 	if m == nil {
 		t.Fatalf("the installed /friction allows no ccmem friction:\n%s", cmdFile)
 	}
 	ccmem := string(m[1])
-	calls := []string{ccmem + " learn review --json", ccmem + " learn review --accept shop-1a2b-run-codegen"}
-	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
-		if n := toolResults(r); n < len(calls) {
-			return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": calls[n], "description": "review"}}}}
+	run := func(command string, calls []string) ([]string, []bool) {
+		t.Helper()
+		w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
+			if n := toolResults(r); n < len(calls) {
+				return scriptapi.Reply{Tools: []scriptapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": calls[n], "description": "memory"}}}}
+			}
+			return scriptapi.Reply{Text: "done"}
+		})
+		n := len(w.api.MessageRequests())
+		w.claude("-p", command)
+		var texts []string
+		var errs []bool
+		for _, r := range w.api.MessageRequests()[n:] {
+			if tx, es := toolResultTexts(r); len(tx) > len(texts) {
+				texts, errs = tx, es
+			}
 		}
-		return scriptapi.Reply{Text: "done"}
-	})
-	n := len(w.api.MessageRequests())
-	w.claude("-p", "/friction")
-	var texts []string
-	var errs []bool
-	for _, r := range w.api.MessageRequests()[n:] {
-		if tx, es := toolResultTexts(r); len(tx) > len(texts) {
-			texts, errs = tx, es
+		if len(texts) != len(calls) {
+			t.Fatalf("%s: tool results: %q", command, texts)
 		}
+		return texts, errs
 	}
-	if len(texts) != 2 {
-		t.Fatalf("tool results: %q", texts)
-	}
-	if errs[0] || !strings.Contains(texts[0], "shop-1a2b-run-codegen") {
-		t.Errorf("the listing /friction allows did not run: %q", texts[0])
+	texts, errs := run("/friction", []string{ccmem + " friction", ccmem + " learn review --reject nothing --accept shop-1a2b-run-codegen"})
+	if errs[0] || strings.Contains(texts[0], "permission") {
+		t.Errorf("the read /friction allows did not run: %q", texts[0])
 	}
 	if !errs[1] || strings.Contains(texts[1], "accepted") {
-		t.Errorf("the accept ran without the person's approval: %q", texts[1])
+		t.Errorf("--reject x --accept y ran without the person's approval: %q", texts[1])
 	}
 	if _, err := os.Stat(filepath.Join(w.home, ".claude", "ccmem", "review", "feedback", "shop-1a2b-run-codegen.md")); err != nil {
 		t.Errorf("the rule left review: %v", err)
+	}
+	texts, errs = run("/ccmem", []string{ccmem + " show", ccmem + " show --cwd " + other, ccmem + " briefing --cwd " + other + " --set " + filepath.Join(w.project, "evil.md")})
+	if errs[0] {
+		t.Errorf("the read /ccmem allows did not run: %q", texts[0])
+	}
+	for i, what := range []string{"show --cwd OTHER", "briefing --cwd OTHER --set F"} {
+		if !errs[i+1] || strings.Contains(texts[i+1], "2027-01-04") {
+			t.Errorf("%s ran without the person's approval: %q", what, texts[i+1])
+		}
+	}
+	if data, _ := os.ReadFile(brief); string(data) != "The secret project: launch on 2027-01-04.\n" {
+		t.Errorf("the other project's briefing was overwritten:\n%s", data)
 	}
 }
