@@ -354,3 +354,50 @@ func TestFetchChecksAFolderAnOlderLauncherLeft(t *testing.T) {
 		t.Fatalf("two sums for one archive: %q", f)
 	}
 }
+
+// TestTheModelsCcmemRunsOnlyThisPluginsRelease (issue 47, finding 7): the
+// model's `ccmem` (bin/ccmem, through hooks/run, in a shell with no
+// CLAUDE_PLUGIN_DATA) runs the release this copy of the plugin fetched,
+// found in its own data folder; another plugin's folder whose .pin names
+// the public pin, or a ccmem-* folder another copy filled, is never run.
+func TestTheModelsCcmemRunsOnlyThisPluginsRelease(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "PWNED")
+	p := newPlugin(t, pinFile("ccmem_v"+fetchVersion+"_"+runtime.GOOS+"_"+runtime.GOARCH+".tar.gz", sha([]byte("x"))))
+	home := filepath.Dir(p.root)
+	plant := func(folder, what, root string) {
+		dir := filepath.Join(home, ".claude", "plugins", "data", folder, "v"+fetchVersion)
+		os.MkdirAll(filepath.Join(dir, "bin"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".pin"), []byte(sha([]byte("x"))+"\n"), 0o644)
+		if root != "" {
+			os.WriteFile(filepath.Join(dir, ".root"), []byte(root+"\n"), 0o644)
+		}
+		body := "#!/bin/sh\necho " + what + "\n"
+		if what != "ours" {
+			body = "#!/bin/sh\ntouch '" + marker + "'\necho " + what + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, "bin", "ccmem"), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := func() string {
+		t.Helper()
+		cmd := exec.Command("sh", filepath.Join(p.root, "hooks", "run"), "ccmem", "status")
+		cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_PLUGIN_DATA=", "CLAUDE_CONFIG_DIR=")
+		out, _ := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out))
+	}
+	// Another plugin's folder, and a ccmem folder another copy filled:
+	// both sort before ours, both carry the pin.
+	plant("aaa-other-plugin", "other", p.root)
+	plant("ccmem-aaa", "another-copy", filepath.Join(home, "elsewhere"))
+	if out := model(); strings.Contains(out, "other") || strings.Contains(out, "another-copy") {
+		t.Fatalf("the model's ccmem ran a binary this plugin did not fetch: %q", out)
+	}
+	plant("ccmem-market", "ours", p.root)
+	if out := model(); out != "ours" {
+		t.Fatalf("the model's ccmem: %q, want this plugin's release", out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a planted binary ran")
+	}
+}
