@@ -24,6 +24,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hooks/capture"
 	"github.com/ccmem/ccmem/internal/entry/hooks/prompt"
 	"github.com/ccmem/ccmem/internal/entry/hooks/start"
+	"github.com/ccmem/ccmem/internal/entry/hooks/tool"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -50,6 +51,13 @@ func TestMain(m *testing.M) {
 		os.Exit(capture.PreCompact(hookio.OS()))
 	case "userpromptsubmit":
 		os.Exit(prompt.UserPromptSubmit(hookio.OS()))
+	case "pretooluse":
+		os.Exit(tool.PreToolUse(hookio.OS()))
+	case "spin":
+		// A CPU hog for TestHoldUnderStarvation, until killed.
+		for x := 0; ; x++ {
+			_ = x
+		}
 	}
 	os.Exit(m.Run())
 }

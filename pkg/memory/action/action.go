@@ -125,6 +125,10 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		}
 	}
 	if len(holds) > 0 {
+		if !decidable(req.Started, pl.Cfg.Deadline, time.Now()) {
+			// Too late to hold it: nothing said, nothing spent.
+			return ToolResult{}, nil
+		}
 		if res, ok := hold(e, *pl.Project, req.SessionID, st, holds); ok {
 			return res, nil
 		}
@@ -163,6 +167,24 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 		err = session.CommitGuard(e, *pl.Project, req.SessionID, refs)
 	}
 	return ToolResult{Context: inject.Neutralize(text)}, err
+}
+
+// holdWithin is the most of the hook's own time a hold may be decided in:
+// well inside the client's budget (5 s), which under load counts a start
+// the hook's clock never sees. A hold decided later might reach a client
+// that already let the call run, and spend the session's one hold on a
+// call it did not stop: so it is not decided at all.
+const holdWithin = 2 * time.Second
+
+// decidable tells whether a hold may still be decided at now by a hook
+// that started at started with the configured deadline: within holdWithin
+// and the deadline. A hold not decided spends nothing: the next such call
+// is held.
+func decidable(started time.Time, deadline time.Duration, now time.Time) bool {
+	if started.IsZero() {
+		return true
+	}
+	return now.Sub(started) < min(holdWithin, deadline)
 }
 
 // hold is the first call of a session that a rule the person gave forbids

@@ -152,9 +152,39 @@ func TestHoldsOnlyThePersonsForbiddingRuleOnce(t *testing.T) {
 			t.Errorf("%q was held: %s", free, res.Hold)
 		}
 	}
+	// A hold that cannot be decided within the hook's budget (a starved
+	// CPU: the client may already have let the call run) says nothing and
+	// spends nothing: the session's next such call is held (issue 47,
+	// finding 7).
+	late, err := BeforeTool(context.Background(), e, ToolRequest{SessionID: "s5", Cwd: repo, Tool: "Bash", Command: "go test ./...", Started: time.Now().Add(-holdWithin)})
+	if err != nil || late.Hold != "" || late.Context != "" {
+		t.Fatalf("a hold decided past the budget: %+v %v", late, err)
+	}
+	if res, err := BeforeTool(context.Background(), e, ToolRequest{SessionID: "s5", Cwd: repo, Tool: "Bash", Command: "go test ./...", Started: time.Now()}); err != nil || res.Hold == "" {
+		t.Fatalf("the hold was spent by the call it could not judge: %+v %v", res, err)
+	}
 	storetest.Mkfile(t, e.GlobalConfig(), "guard:\n  hold: false\n")
 	if res := before("s4", "go test ./..."); res.Hold != "" || !strings.Contains(res.Context, "Never run go test directly") {
 		t.Fatalf("guard.hold off: %+v", res)
+	}
+}
+
+// TestDecidable: the hold's budget is the hook's own time, within
+// holdWithin and the configured deadline.
+func TestDecidable(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		since    time.Duration
+		deadline time.Duration
+		want     bool
+	}{{0, 4 * time.Second, true}, {holdWithin - time.Millisecond, 4 * time.Second, true}, {holdWithin, 4 * time.Second, false},
+		{time.Second, 500 * time.Millisecond, false}, {10 * time.Second, 4 * time.Second, false}} {
+		if got := decidable(now.Add(-c.since), c.deadline, now); got != c.want {
+			t.Errorf("%v into a %v deadline: %v", c.since, c.deadline, got)
+		}
+	}
+	if !decidable(time.Time{}, time.Second, now) {
+		t.Error("no start known: decided")
 	}
 }
 
