@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -712,9 +713,17 @@ func (s *Syncer) keepAnchors(ctx context.Context, tip string, was, ours, their f
 	return nil
 }
 
+// TestOnlyBeforeApply, when set (tests only), runs as a merge starts
+// writing the store: a write of this machine's at that moment.
+var TestOnlyBeforeApply func()
+
 // change is a file a merge changed: its path and its blob before and
-// after ("" for none).
-type change struct{ rel, old, new string }
+// after ("" for none). merged marks a line file whose new text was merged
+// here with a write made meanwhile (new then keys that text, not a blob).
+type change struct {
+	rel, old, new string
+	merged        bool
+}
 
 // applyBatch is how many files apply writes under one hold of the
 // store's lock: ccmem's writers wait at most that long.
@@ -728,6 +737,9 @@ const applyBatch = 256
 // left as it is, for the next sync; what sync does not carry, and this
 // machine's settings, are neither written nor deleted.
 func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit string) error {
+	if TestOnlyBeforeApply != nil {
+		TestOnlyBeforeApply()
+	}
 	diff, err := s.gitRaw(ctx, nil, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", head, commit)
 	if err != nil {
 		return err
@@ -765,6 +777,9 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 			if c.new != "" {
 				want = append(want, c.new)
 			}
+			if c.old != "" && isUnion(c.rel) {
+				want = append(want, c.old) // to merge a write made here meanwhile
+			}
 		}
 		blobs, err := s.blobs(ctx, want)
 		if err != nil {
@@ -791,13 +806,41 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 				unlock()
 				return err
 			}
-			if hashFile(p, format) == c.old {
+			switch {
+			case hashFile(p, format) == c.old:
 				write = append(write, c)
+			case c.new == "":
+				// Deleted there, written here since: this machine's stands.
+			case isUnion(c.rel):
+				// A line file written here since head (a fact remembered
+				// while this sync ran): the merge's lines with what was
+				// written here meanwhile, so that moving the branch does
+				// not leave the file without the other machine's lines for
+				// the next commit to take away (issue 47, finding 8).
+				now, err := store.ReadSmallFile(p, maxLineFile)
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					unlock()
+					return err
+				}
+				blobs[c.rel] = withLocalEdits(blobs[c.new], blobs[c.old], now)
+				blobs["here:"+c.rel] = now
+				c.new, c.merged = c.rel, true
+				write = append(write, c)
+			default:
+				// Another file written here since head: this machine's
+				// stands, and the other machine's version is kept in the
+				// archive, named, for the person to settle.
+				kept := path.Join(ConflictDir, strings.TrimSuffix(c.rel, path.Ext(c.rel))+"."+s.Env.Time().UTC().Format("20060102T150405Z")+"-"+short(c.new)+path.Ext(c.rel))
+				if err := s.writeFile(kept, withProvenance(blobs[c.new], "sync: written on this machine while a sync merged another machine's version of "+c.rel+"; this is that version")); err != nil {
+					unlock()
+					return err
+				}
+				rep.KeptBoth = append(rep.KeptBoth, c.rel)
 			}
 		}
 		// Who wrote it is recorded before it is written: a sync killed
 		// between leaves nothing that passes for the person's.
-		if err := s.noteOrigins(ctx, write); err != nil {
+		if err := s.noteOrigins(ctx, write, blobs); err != nil {
 			unlock()
 			return err
 		}
@@ -820,11 +863,44 @@ func (s *Syncer) apply(ctx context.Context, rep *syncstate.Report, head, commit 
 	return nil
 }
 
+// withLocalEdits is merged, a line file's text after a merge, with the
+// edits made here to it since head (the lines written here that head did
+// not hold, at the end; the lines taken out here that head held, taken
+// out).
+func withLocalEdits(merged, head, now []byte) []byte {
+	had, has := map[string]bool{}, map[string]bool{}
+	for _, l := range splitLines(head) {
+		had[l] = true
+	}
+	for _, l := range splitLines(now) {
+		has[l] = true
+	}
+	var out []string
+	in := map[string]bool{}
+	for _, l := range splitLines(merged) {
+		if had[l] && !has[l] && strings.TrimSpace(l) != "" {
+			continue // taken out here
+		}
+		out = append(out, l)
+		in[l] = true
+	}
+	for _, l := range splitLines(now) {
+		if !had[l] && !in[l] {
+			out = append(out, l)
+			in[l] = true
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}
+
 // noteOrigins records, in this machine's provenance ledger, that what a
 // sync writes comes from another machine: the lines a line file gains, and
 // the learned entries and review items written. It is memory, shown as
 // what it is, and no standing rule until the person here accepts it.
-func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
+func (s *Syncer) noteOrigins(ctx context.Context, written []change, have map[string][]byte) error {
 	by := provenance.Origin{By: provenance.Machine, Via: "sync", At: s.Env.Time()}
 	var files, olds []string
 	var lineFiles []change
@@ -845,19 +921,29 @@ func (s *Syncer) noteOrigins(ctx context.Context, written []change) error {
 	if len(lineFiles) == 0 {
 		return nil
 	}
-	var news []string
-	for _, c := range lineFiles {
-		news = append(news, c.new)
+	var want []string
+	for _, o := range olds {
+		if _, ok := have[o]; !ok {
+			want = append(want, o)
+		}
 	}
-	blobs, err := s.blobs(ctx, append(olds, news...))
+	for _, c := range lineFiles {
+		if _, ok := have[c.new]; !ok {
+			want = append(want, c.new)
+		}
+	}
+	blobs, err := s.blobs(ctx, want)
 	if err != nil {
 		return err
 	}
+	maps.Copy(blobs, have)
 	for _, c := range lineFiles {
 		// Every line that holds words, whatever its shape, that the file
-		// did not hold (by its canonical form, as every reader knows it).
+		// did not hold (by its canonical form, as every reader knows it),
+		// nor holds here now (a line written here meanwhile is not the
+		// other machine's).
 		had := map[string]bool{}
-		for _, l := range strings.Split(string(blobs[c.old]), "\n") {
+		for _, l := range strings.Split(string(blobs[c.old])+"\n"+string(blobs["here:"+c.rel]), "\n") {
 			had[provenance.Canonical(l)] = true
 		}
 		var gained []string

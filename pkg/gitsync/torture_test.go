@@ -439,3 +439,124 @@ func tortureHostileRemote(t *testing.T, seed uint64) {
 	}
 	agree(t, ms[0], ms[1])
 }
+
+// TestKilledSyncWhileTheOtherPushes (issue 47, finding 8): two machines on
+// one remote; each round, the laptop remembers a fact and syncs, the
+// desktop remembers one and syncs at the same moment, the laptop may
+// remember another while its sync runs, and the laptop's sync is killed
+// (SIGKILL, with every git it started) at a random point; eight rounds,
+// then three quiet syncs each. Every fact of both machines is on both, once, and
+// the two agree.
+func TestKilledSyncWhileTheOtherPushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills syncs while the other machine syncs, for about a minute: make test runs it, -short skips it")
+	}
+	seeds := []uint64{1, 2, 3, uint64(time.Now().UnixNano())}
+	if s := os.Getenv("GITSYNC_SEED"); s != "" {
+		var seed uint64
+		fmt.Sscan(s, &seed)
+		seeds = []uint64{seed}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 8))
+			remote := bareRemote(t)
+			a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+			initAll(t, remote, a, b)
+			var facts []string
+			for round := range 8 {
+				fa := fmt.Sprintf("round %d: the laptop's fact %x", round, r.Uint32())
+				fb := fmt.Sprintf("round %d: the desktop's fact %x", round, r.Uint32())
+				a.remember(fa)
+				b.remember(fb)
+				facts = append(facts, fa, fb)
+				cmd := exec.Command(self, "-test.run=^$")
+				cmd.Env = append(os.Environ(), "GITSYNC_CHILD_HOME="+a.env.Home, "GITSYNC_CHILD_MACHINE="+a.name)
+				inGroup(cmd) // killed with every git it started
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan struct{})
+				go func() {
+					b.s.Sync(context.Background()) // at the same moment; it may lose the race
+					close(done)
+				}()
+				time.Sleep(time.Duration(r.IntN(500)) * time.Millisecond)
+				if r.IntN(2) == 0 {
+					// A fact remembered on the laptop while its sync runs.
+					f := fmt.Sprintf("round %d: the laptop's fact written during its sync %x", round, r.Uint32())
+					a.remember(f)
+					facts = append(facts, f)
+					time.Sleep(time.Duration(r.IntN(200)) * time.Millisecond)
+				}
+				killGroup(cmd)
+				cmd.Wait()
+				<-done
+			}
+			for range 3 {
+				for _, m := range []*machine{a, b} {
+					for try := 0; try < 20; try++ {
+						if _, err := m.s.Sync(context.Background()); err == nil {
+							break
+						} else if try == 19 {
+							t.Fatalf("%s never synced again: %v", m.name, err)
+						}
+						time.Sleep(100 * time.Millisecond)
+					}
+				}
+			}
+			for _, m := range []*machine{a, b} {
+				mem, _ := os.ReadFile(m.env.GlobalMemory())
+				for _, f := range facts {
+					if n := strings.Count(string(mem), f); n != 1 {
+						t.Errorf("%s: %q appears %d times", m.name, f, n)
+					}
+				}
+			}
+			agree(t, a, b)
+		})
+	}
+}
+
+// TestAWriteDuringTheMergeKeepsTheOtherMachinesFacts (issue 47, finding
+// 8): a fact remembered on this machine while its sync merges (after the
+// sync committed, before it writes the merge into the store) left
+// MEMORY.md "written here since", so the merge did not write it, the
+// branch moved on anyway, and the next sync committed the file without
+// the other machine's facts: a deletion, pushed, that took them from both
+// machines. The merge now writes a line file with what was written here
+// meanwhile.
+func TestAWriteDuringTheMergeKeepsTheOtherMachinesFacts(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	initAll(t, remote, a, b)
+	var facts []string
+	for i := range 3 {
+		f := fmt.Sprintf("the desktop's fact %d", i)
+		b.remember(f)
+		facts = append(facts, f)
+	}
+	b.sync()
+	during := "the laptop's fact, written while it merged"
+	gitsync.TestOnlyBeforeApply = func() { a.remember(during) }
+	a.sync()
+	gitsync.TestOnlyBeforeApply = nil
+	facts = append(facts, during)
+	for range 2 {
+		a.sync()
+		b.sync()
+	}
+	for _, m := range []*machine{a, b} {
+		mem, _ := os.ReadFile(m.env.GlobalMemory())
+		for _, f := range facts {
+			if n := strings.Count(string(mem), f); n != 1 {
+				t.Errorf("%s: %q appears %d times:\n%s", m.name, f, n, mem)
+			}
+		}
+	}
+	agree(t, a, b)
+}
