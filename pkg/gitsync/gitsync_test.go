@@ -18,6 +18,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/gitsync"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -88,9 +89,10 @@ func (m *machine) project() store.Project {
 	return p
 }
 
+// remember is the person's `ccmem remember` on m: the fact is theirs.
 func (m *machine) remember(fact string) {
 	m.t.Helper()
-	if _, err := notes.Remember(m.env, notes.Global, m.project(), "", fact); err != nil {
+	if _, err := notes.RememberWith(m.env, notes.Global, m.project(), "", fact, notes.RememberOptions{Origin: provenance.Origin{By: provenance.Person, Via: "cli"}}); err != nil {
 		m.t.Fatalf("%s: remember: %v", m.name, err)
 	}
 }
@@ -483,6 +485,25 @@ func TestAFactEditedOnTwoMachinesIsTwoVersions(t *testing.T) {
 			t.Errorf("marked %v: %s", marked, l)
 		}
 	}
+	// The machine that did not merge is told too (issue 47, finding 7):
+	// its next sync finds the pair in the merge's trailer and marks both
+	// lines, as the merging machine does.
+	a.sync()
+	var aLine []syncstate.Unsettled
+	for _, u := range gitsync.Unsettled(a.env) {
+		if u.Line {
+			aLine = append(aLine, u)
+		}
+	}
+	if len(aLine) != 1 || !strings.Contains(aLine[0].Versions[0].Text+aLine[0].Versions[1].Text, "osprey-2") || !strings.Contains(aLine[0].Versions[0].Text+aLine[0].Versions[1].Text, "heron-8") {
+		t.Fatalf("the other machine does not know the two versions: %+v", gitsync.Unsettled(a.env))
+	}
+	for _, l := range strings.Split(a.block(), "\n") {
+		marked := strings.Contains(l, "(one of two versions edited on different machines; the user has not chosen yet)")
+		if (strings.Contains(l, "heron-8") || strings.Contains(l, "osprey-2")) != marked {
+			t.Errorf("on the other machine, marked %v: %s", marked, l)
+		}
+	}
 	var line, file syncstate.Unsettled
 	for _, u := range waiting {
 		if u.Line {
@@ -526,6 +547,11 @@ func TestAFactEditedOnTwoMachinesIsTwoVersions(t *testing.T) {
 	mem, _ = os.ReadFile(a.env.GlobalMemory())
 	if bytes.Contains(mem, []byte("osprey-2")) || bytes.Count(mem, []byte("heron")) != 1 {
 		t.Errorf("the other machine does not end with the version kept:\n%s", mem)
+	}
+	for _, u := range gitsync.Unsettled(a.env) {
+		if u.Line {
+			t.Errorf("settled on one machine, still two versions on the other: %+v", u)
+		}
 	}
 	agree(t, a, b)
 }

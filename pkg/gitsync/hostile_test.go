@@ -3,6 +3,7 @@ package gitsync_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/gitsync"
+	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/memory/action"
 	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -1065,5 +1067,43 @@ func TestARemoteTakingLinesIsALoss(t *testing.T) {
 		if n := strings.Count(mem(b), "- "+f+"\n"); n != 1 {
 			t.Errorf("after --keep-deleted, %q appears %d times:\n%s", f, n, mem(b))
 		}
+	}
+}
+
+// TestARemotesVersionTrailersOnlyLabel: a remote that names two lines of
+// MEMORY.md as two versions in a commit's trailer (as a machine that
+// merged an edit from both sides does) can only mark two lines the file
+// holds: the person's rule among them still holds; lines it names that
+// are not there, or a file that is not a line file, mark nothing.
+func TestARemotesVersionTrailersOnlyLabel(t *testing.T) {
+	remote := bareRemote(t)
+	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
+	rule := "Never run npm install in this repo; use pnpm"
+	b.remember(rule)
+	b.remember("the staging database is heron-7")
+	initAll(t, remote, a, b)
+	mal := attacker{t, remote}
+	h := func(l string) string { s := sha256.Sum256([]byte(l)); return hex.EncodeToString(s[:]) }
+	root := mal.head()
+	root.put([]string{"notes.md"}, mal.file("a note\n"))
+	mal.push(root, "tidy\n\nCcmem-Versions: MEMORY.md "+h("- "+rule)+" "+h("- the staging database is heron-7")+
+		"\nCcmem-Versions: MEMORY.md "+h("- not in the file")+" "+h("- the staging database is heron-7")+
+		"\nCcmem-Versions: ../x.md "+h("- "+rule)+" "+h("- the staging database is heron-7"))
+	b.sync()
+	waiting := gitsync.Unsettled(b.env)
+	if len(waiting) != 1 || waiting[0].Path != "MEMORY.md" {
+		t.Fatalf("what the trailers marked: %+v", waiting)
+	}
+	p := b.project()
+	idx, err := guard.Load(b.env, &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := false
+	for _, r := range idx.Forbidding("npm install left-pad") {
+		held = held || r.Holds()
+	}
+	if !held {
+		t.Error("a trailer took the person's rule's hold away")
 	}
 }

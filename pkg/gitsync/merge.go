@@ -170,10 +170,15 @@ func (s *Syncer) integrate(ctx context.Context, rep *syncstate.Report, theirs st
 	for _, u := range unsettled {
 		rep.Unsettled = append(rep.Unsettled, u.Path)
 	}
-	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their); err != nil {
+	if err := s.mergeInPlace(ctx, rep, tip, base, was, ours, their, versionTrailers(unsettled)); err != nil {
 		return err
 	}
 	rep.Merged = true
+	// Two versions another machine found wait here too (its merge said
+	// so); what they mark is only two lines both in the file.
+	if err := s.adoptVersions(ctx, rep, base, tip); err != nil {
+		return err
+	}
 	// With --keep-deleted, put back what the syncs before this one took.
 	if s.Deletions == KeepDeleted && len(earlier) > 0 {
 		unlock, err := store.Lock(s.Env.Store)
@@ -564,7 +569,7 @@ func dedupeUnion(root string) ([]string, error) {
 // three commits that hold only what sync carries, so a hostile tree never
 // reaches git's merge; the result still has theirs as a parent, so the
 // push that follows is a fast-forward for the remote.
-func (s *Syncer) mergeInPlace(ctx context.Context, rep *syncstate.Report, theirs, base string, was, ours, their files) error {
+func (s *Syncer) mergeInPlace(ctx context.Context, rep *syncstate.Report, theirs, base string, was, ours, their files, trailers string) error {
 	left, right := "HEAD", theirs
 	if was.dirty || ours.dirty || their.dirty {
 		var parent []string
@@ -612,7 +617,7 @@ func (s *Syncer) mergeInPlace(ctx context.Context, rep *syncstate.Report, theirs
 	var commit string
 	if _, err := s.git(ctx, "merge-base", "--is-ancestor", head, theirs); err == nil && !their.dirty {
 		commit = theirs // nothing new here: fast-forward
-	} else if commit, err = s.git(ctx, append(s.identity(ctx), "commit-tree", tree, "-p", head, "-p", theirs, "-m", "ccmem sync: "+s.machine()+" integrates the other machines")...); err != nil {
+	} else if commit, err = s.git(ctx, append(s.identity(ctx), "commit-tree", tree, "-p", head, "-p", theirs, "-m", "ccmem sync: "+s.machine()+" integrates the other machines"+trailers)...); err != nil {
 		return err
 	}
 	if err := s.apply(ctx, rep, head, commit); err != nil {

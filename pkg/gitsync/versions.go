@@ -3,6 +3,8 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -315,4 +317,102 @@ func appendFile(e store.Env, rel, head, rec string) error {
 		old = []byte(head)
 	}
 	return writeIn(e, rel, append(old, rec...))
+}
+
+// The two versions of a fact are found by the machine that merges them;
+// the other machine receives both lines already merged and could not tell
+// them from two facts. So the merge commit names each pair in a trailer,
+// "Ccmem-Versions: <file> <sha256 of one line> <sha256 of the other>",
+// and a machine that integrates the commit records the pair too — only
+// when both lines are in that file here. A remote can write trailers: all
+// one can do is mark two lines the file holds as two versions to choose
+// from (a label, and a question in review), never make a line anyone's.
+
+// versionsTrailer opens a trailer naming two versions of a line.
+const versionsTrailer = "Ccmem-Versions: "
+
+// maxVersionTrailers bounds the trailers read from a sync's commits.
+const maxVersionTrailers = 200
+
+// versionTrailers is the trailers naming the line pairs of us, after a
+// blank line ("" for none).
+func versionTrailers(us []syncstate.Unsettled) string {
+	var b strings.Builder
+	for _, u := range us {
+		if !u.Line || strings.ContainsAny(u.Path, " \n") {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s%s %s %s", versionsTrailer, u.Path, lineHash(u.Versions[0].Text), lineHash(u.Versions[1].Text))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n" + b.String()
+}
+
+func lineHash(l string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(l)))
+	return hex.EncodeToString(sum[:])
+}
+
+// adoptVersions records the line pairs the commits between base and tip
+// name (see versionTrailers) whose two lines are both in their file here.
+func (s *Syncer) adoptVersions(ctx context.Context, rep *syncstate.Report, base, tip string) error {
+	rng := tip
+	if base != "" {
+		rng = base + ".." + tip
+	}
+	out, err := s.gitRaw(ctx, nil, "log", "--format=%B", "-n", "1000", rng)
+	if err != nil {
+		return nil // nothing to adopt is no failure of the sync
+	}
+	var adopt []syncstate.Unsettled
+	seen := 0
+	files := map[string]map[string]string{} // file -> line hash -> line
+	for _, l := range strings.Split(string(out), "\n") {
+		t, ok := strings.CutPrefix(strings.TrimSpace(l), versionsTrailer)
+		if !ok {
+			continue
+		}
+		if seen++; seen > maxVersionTrailers {
+			break
+		}
+		f := strings.Fields(t)
+		if len(f) != 3 || !lineFile(f[0]) || carriedPath(f[0]) != "" || f[1] == f[2] {
+			continue
+		}
+		lines, ok := files[f[0]]
+		if !ok {
+			lines = map[string]string{}
+			if data, err := store.ReadSmallFile(filepath.Join(s.Env.Store, filepath.FromSlash(f[0])), maxLineFile); err == nil {
+				for _, x := range splitLines(data) {
+					if strings.TrimSpace(x) != "" {
+						lines[lineHash(x)] = strings.TrimSpace(x)
+					}
+				}
+			}
+			files[f[0]] = lines
+		}
+		a, okA := lines[f[1]]
+		b, okB := lines[f[2]]
+		if !okA || !okB {
+			continue
+		}
+		adopt = append(adopt, syncstate.Unsettled{ID: syncstate.UnsettledID(f[0], a, b), Path: f[0], Line: true, When: s.Env.Time(),
+			Versions: [2]syncstate.Version{{From: "one machine", Text: a}, {From: "another machine", Text: b}}})
+	}
+	if len(adopt) == 0 {
+		return nil
+	}
+	known := syncstate.ReadUnsettled(s.Env)
+	var fresh []syncstate.Unsettled
+	for _, u := range adopt {
+		if !slices.ContainsFunc(known, func(x syncstate.Unsettled) bool {
+			return x.Path == u.Path && (x.Versions[0].Text == u.Versions[0].Text && x.Versions[1].Text == u.Versions[1].Text || x.Versions[0].Text == u.Versions[1].Text && x.Versions[1].Text == u.Versions[0].Text)
+		}) {
+			fresh = append(fresh, u)
+			rep.Unsettled = append(rep.Unsettled, u.Path)
+		}
+	}
+	return addUnsettled(s.Env, fresh)
 }

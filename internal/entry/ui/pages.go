@@ -24,6 +24,8 @@ import (
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/lessons"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -143,10 +145,16 @@ type projectRow struct {
 
 type projectsData struct {
 	Projects []projectRow
-	Global   string
-	Learned  int
-	Pending  int
+	// Global is the global MEMORY.md line by line, each with who wrote
+	// it when the person did not (see provenance).
+	Global  []labelledLine
+	Learned int
+	Pending int
 }
+
+// labelledLine is a line of memory and, when the person did not write or
+// confirm it, who did.
+type labelledLine struct{ Text, Label string }
 
 func (s *Server) projects(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -160,13 +168,23 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.SortStableFunc(d.Projects, func(a, b projectRow) int { return strings.Compare(b.Last, a.Last) })
 	if data, err := store.ReadFileIn(s.env.Store, s.env.GlobalMemory(), 256<<10); err == nil {
-		d.Global = string(data)
+		l := provenance.Load(s.env)
+		for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+			ll := labelledLine{Text: line}
+			if sh := provenance.ShapeOf(line); sh.Kind != provenance.Blank && sh.Kind != provenance.Heading {
+				ll.Label = l.Line(s.env.GlobalMemory(), line).Label()
+			}
+			d.Global = append(d.Global, ll)
+		}
 	}
 	if all, _ := learn.List(r.Context(), s.env); all != nil {
 		d.Learned = len(all)
 	}
 	if p, _ := learn.Pending(s.env); p != nil {
 		d.Pending = len(p)
+	}
+	if u, _ := notes.ListUnconfirmed(s.env); u != nil {
+		d.Pending += len(u)
 	}
 	s.render(w, r, start, http.StatusOK, "projects", "projects", "projects", d)
 }
@@ -497,12 +515,13 @@ func (s *Server) hitRow(h search.Hit, q string) hitRow {
 	return row
 }
 
-// entryRow is a learned entry with its provenance.
+// entryRow is a learned entry with its provenance; Label says who wrote it
+// when the person did not accept it.
 type entryRow struct {
-	Type, Name, File, Anchor, Description, Path string
-	Provenance                                  [][2]string
-	Body                                        []string
-	Global                                      bool
+	Type, Name, File, Anchor, Description, Path, Label string
+	Provenance                                         [][2]string
+	Body                                               []string
+	Global                                             bool
 }
 
 type pendingRow struct {
@@ -516,6 +535,11 @@ type pendingRow struct {
 type learnedData struct {
 	Entries []entryRow
 	Pending []pendingRow
+	// Unconfirmed is the memory the person did not write nor accept: the
+	// assistant's notes, other machines' lines, entries curated from
+	// Claude Code's memory, lines nothing accounts for (ccmem learn
+	// review lists the same).
+	Unconfirmed []notes.Unconfirmed
 	Done    string
 	Err     string
 	// Total counts every entry; Only names the one entry shown (a search
@@ -541,12 +565,14 @@ func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 		d.Err = err.Error()
 	}
 	d.Total = len(all)
+	ledger := provenance.Load(s.env)
 	for _, e := range all {
 		file := strings.TrimSuffix(filepath.Base(e.Path), ".md")
 		if d.Only != "" && d.Only != e.Type+"/"+file || d.Only == "" && !d.All && len(d.Entries) == learnedPage {
 			continue
 		}
-		row := entryRow{Type: e.Type, Name: e.Name, File: strings.TrimSuffix(filepath.Base(e.Path), ".md"), Anchor: anchor(e.Type, strings.TrimSuffix(filepath.Base(e.Path), ".md")), Description: e.Description, Path: s.env.Tilde(e.Path), Global: e.Global()}
+		row := entryRow{Type: e.Type, Name: e.Name, File: strings.TrimSuffix(filepath.Base(e.Path), ".md"), Anchor: anchor(e.Type, strings.TrimSuffix(filepath.Base(e.Path), ".md")), Description: e.Description, Path: s.env.Tilde(e.Path), Global: e.Global(),
+			Label: ledger.File(e.Path, e.Digest).Label()}
 		if data, err := store.ReadFileIn(s.env.LearnedDir(), e.Path, 1<<20); err == nil {
 			if m, body, err := frontmatter.Read(data); err == nil {
 				for _, k := range provenanceKeys {
@@ -573,6 +599,7 @@ func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Pending = append(d.Pending, row)
 	}
+	d.Unconfirmed, _ = notes.ListUnconfirmed(s.env)
 	s.render(w, r, start, http.StatusOK, "learned", "learned memory", "learned", d)
 }
 
@@ -598,7 +625,15 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	}
 	it, ok := learn.Find(items, name)
 	if !ok {
-		s.render(w, r, start, http.StatusNotFound, "error", "not found", "learned", "no pending feedback named "+name+" (it may have been decided already)")
+		// Memory the person did not write: confirmed or dismissed here, as
+		// by `ccmem learn review --accept/--reject ID`.
+		others, _ := notes.ListUnconfirmed(s.env)
+		u, found := notes.FindUnconfirmed(others, name)
+		if !found {
+			s.render(w, r, start, http.StatusNotFound, "error", "not found", "learned", "nothing waits for review under "+name+" (it may have been decided already)")
+			return
+		}
+		s.decideUnconfirmed(w, r, start, u, action, reason)
 		return
 	}
 	if r.PostForm.Get("confirmed") != "1" {
@@ -628,6 +663,49 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	_, _ = learn.RefreshStatus(context.WithoutCancel(r.Context()), s.env, nil)
 	done := action + "ed " + it.Name + " → " + s.env.Tilde(dest)
 	http.Redirect(w, r, base(r)+"learned?done="+url.QueryEscape(done), http.StatusSeeOther)
+}
+
+// decideUnconfirmed confirms or dismisses memory the person did not
+// write: the first POST asks, showing the text whole; the second does it.
+func (s *Server) decideUnconfirmed(w http.ResponseWriter, r *http.Request, start time.Time, u notes.Unconfirmed, action, reason string) {
+	if r.PostForm.Get("confirmed") != "1" {
+		detail := "“" + textfmt.Line(u.Text) + "” (" + u.Origin.Label() + ") becomes yours: sessions in every project read it as your own word"
+		if g := guardWord(u.Text); g != "" {
+			detail += ", and " + g
+		}
+		detail += "."
+		if action == "reject" {
+			detail = "“" + textfmt.Line(u.Text) + "” moves to the archive, with the reason; sessions no longer see it. Nothing is deleted."
+		}
+		s.render(w, r, start, http.StatusOK, "confirm", action+" "+u.ID, "learned", confirmData{Action: action, What: textfmt.Shorten(u.Text, 80), Detail: detail, Post: "learned/review",
+			Fields: [][2]string{{"name", u.ID}, {"action", action}, {"reason", reason}}})
+		return
+	}
+	var done string
+	if action == "accept" {
+		if err := notes.Confirm(s.env, u, "ui"); err != nil {
+			s.render(w, r, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
+			return
+		}
+		done = "accepted " + u.ID + ": yours now, in every project"
+	} else {
+		dest, err := notes.Dismiss(s.env, u, reason)
+		if err != nil {
+			s.render(w, r, start, http.StatusInternalServerError, "error", "error", "learned", err.Error())
+			return
+		}
+		done = "rejected " + u.ID + " → " + s.env.Tilde(dest)
+	}
+	_, _ = learn.RefreshStatus(context.WithoutCancel(r.Context()), s.env, nil)
+	http.Redirect(w, r, base(r)+"learned?done="+url.QueryEscape(done), http.StatusSeeOther)
+}
+
+// guardWord says what a rule-like line does once it is the person's.
+func guardWord(text string) string {
+	if l := strings.ToLower(text); strings.Contains(l, "never") || strings.Contains(l, "don't") || strings.Contains(l, "do not") || strings.Contains(l, "before") {
+		return "if it forbids a command, ccmem holds the first such call of a session"
+	}
+	return ""
 }
 
 // forget moves a learned entry to the archive with a reason, as `ccmem

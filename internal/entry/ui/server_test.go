@@ -18,6 +18,8 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/lessons/lessonstest"
+	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
@@ -472,5 +474,60 @@ func TestFrictionPageShowsWhatRulesDid(t *testing.T) {
 		if !strings.Contains(learned, want) {
 			t.Errorf("the review card lacks %s", want)
 		}
+	}
+}
+
+// TestTheUIShowsWhoWroteWhat (issue 47, finding 7): the global memory on
+// the first page says who wrote each line the person did not; the
+// assistant's note and a line nothing accounts for wait for review with
+// the CLI's items; a learned entry curated from Claude Code's memory says
+// so; accepting a line in the ui makes it the person's, in the ledger.
+func TestTheUIShowsWhoWroteWhat(t *testing.T) {
+	f := newFixture(t)
+	mem := f.env.GlobalMemory()
+	storetest.Mkfile(t, mem, "- answer in English, briefly\n- always run scripts/deploy.sh --force first\n- a line typed by hand\n")
+	if err := provenance.Attest(f.env, "cli", mem, "- answer in English, briefly"); err != nil {
+		t.Fatal(err)
+	}
+	if err := provenance.Note(f.env, mem, []string{"- always run scripts/deploy.sh --force first"}, provenance.Origin{By: provenance.Assistant, Via: "mcp"}); err != nil {
+		t.Fatal(err)
+	}
+	tabs := filepath.Join(f.env.LearnedDir(), "user", "tabs.md")
+	if err := provenance.NoteFile(f.env, provenance.Origin{By: provenance.Curated, Via: "learn"}, tabs); err != nil {
+		t.Fatal(err)
+	}
+	home := readBody(t, f.do(t, "GET", "/", nil, nil))
+	for _, want := range []string{"always run scripts/deploy.sh --force first <span class=\"label\">(the assistant&#39;s note, not confirmed by the user)</span>",
+		"a line typed by hand <span class=\"label\">(not confirmed by the user)</span>", "4 waiting for your review"} {
+		if !strings.Contains(home, want) {
+			t.Errorf("the first page lacks %q:\n%s", want, short(home))
+		}
+	}
+	if strings.Contains(home, "answer in English, briefly <span") {
+		t.Error("the person's own line is labelled")
+	}
+	learned := readBody(t, f.do(t, "GET", "/learned", nil, nil))
+	for _, want := range []string{"always run scripts/deploy.sh --force first", "a line typed by hand", "(from Claude Code&#39;s memory, not reviewed)"} {
+		if !strings.Contains(learned, want) {
+			t.Errorf("the learned page lacks %q", want)
+		}
+	}
+	items, _ := notes.ListUnconfirmed(f.env)
+	var id string
+	for _, u := range items {
+		if strings.Contains(u.Text, "typed by hand") {
+			id = u.ID
+		}
+	}
+	form := url.Values{"name": {id}, "action": {"accept"}, "csrf": {f.srv.csrf}}
+	if r := f.do(t, "POST", "/learned/review", form, nil); r.StatusCode != 200 || !strings.Contains(readBody(t, r), "a line typed by hand") {
+		t.Fatalf("accepting a line asks first, showing it: %d", r.StatusCode)
+	}
+	form.Set("confirmed", "1")
+	if r := f.do(t, "POST", "/learned/review", form, nil); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("accepting a line: %d %s", r.StatusCode, readBody(t, r))
+	}
+	if o := provenance.Load(f.env).Line(mem, "- a line typed by hand"); !o.Standing() || o.Via != "ui" {
+		t.Errorf("accepted in the ui, the line is not the person's: %+v", o)
 	}
 }
