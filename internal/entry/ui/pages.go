@@ -540,8 +540,8 @@ type learnedData struct {
 	// Claude Code's memory, lines nothing accounts for (ccmem learn
 	// review lists the same).
 	Unconfirmed []notes.Unconfirmed
-	Done    string
-	Err     string
+	Done        string
+	Err         string
 	// Total counts every entry; Only names the one entry shown (a search
 	// hit's link), else the first learnedPage are shown unless All.
 	Total int
