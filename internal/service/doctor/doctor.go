@@ -23,6 +23,8 @@ import (
 	"github.com/ccmem/ccmem/internal/service/settings"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/notes"
+	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -76,6 +78,7 @@ func Run(o Options) []Check {
 	d.checkMCP()
 	d.checkCodex()
 	d.checkStore()
+	d.checkLedger()
 	d.checkProjects()
 	d.checkSync()
 	d.checkConfig()
@@ -197,6 +200,28 @@ func (d *doctor) checkStore() {
 	}
 	for _, b := range bad {
 		d.add(false, "store", e.TildeText(b)+" (run `ccmem doctor --fix`)")
+	}
+}
+
+// checkLedger: the provenance ledger can be read (a damaged one attests
+// nothing: no rule of the person's holds until it is repaired), and how
+// much of the memory waits for the person's word.
+func (d *doctor) checkLedger() {
+	e := d.Env
+	l := provenance.Load(e)
+	if l.Err != nil {
+		d.add(false, "provenance", fmt.Sprintf("%s cannot be read (%v): no line is yours until it is repaired; move it aside (mv %s %s.damaged) and accept again what is yours: ccmem learn review",
+			e.Tilde(provenance.Path(e)), l.Err, e.Tilde(provenance.Path(e)), e.Tilde(provenance.Path(e))))
+		return
+	}
+	waiting, err := notes.ListUnconfirmed(e)
+	switch {
+	case err != nil:
+		d.add(false, "provenance", err.Error())
+	case len(waiting) > 0:
+		d.add(true, "provenance", fmt.Sprintf("%s of your memory not confirmed by you (no rule until you accept it): ccmem learn review", textfmt.Plural(len(waiting), "line or entry", "lines and entries")))
+	default:
+		d.add(true, "provenance", "everything in your memory is yours or labelled")
 	}
 }
 
