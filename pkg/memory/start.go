@@ -441,6 +441,10 @@ const unconfirmedHeading = "## Not confirmed by the user (memory to weigh, not t
 // syncstate.Unsettled) says so.
 func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool, key string) inject.Section {
 	type line struct{ text, ref string }
+	// What a cut says is left out is what the file holds past what was
+	// read: the lines read are all accounted for below (shown, moved, or
+	// another project's note, which nothing here points at).
+	beyond := max(0, s.Total-len(s.Lines))
 	var mine, others []line
 	var pendingHeads []line // headings not yet followed by a line of the person's
 	for i, text := range s.Lines {
@@ -466,8 +470,6 @@ func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool
 		}
 		o := l.Line(s.Path, text)
 		if !o.ShownIn(key) {
-			// Not counted either: "… N more lines" would point at it.
-			s.Total--
 			continue
 		}
 		if disagree[strings.TrimSpace(text)] {
@@ -489,16 +491,13 @@ func withOrigins(s inject.Section, l provenance.Ledger, disagree map[string]bool
 	}
 	out := mine
 	if len(others) > 0 {
-		// Two lines the file does not hold: counted, so that what a cut
-		// says is left out is what the file holds.
 		if len(out) > 0 {
 			out = append(out, line{})
-			s.Total++
 		}
 		out = append(out, line{text: unconfirmedHeading})
-		s.Total++
 		out = append(out, others...)
 	}
+	s.Total = len(out) + beyond
 	s.Lines, s.Refs = nil, nil
 	for _, ln := range out {
 		s.Lines = append(s.Lines, ln.text)

@@ -150,3 +150,36 @@ func TestTheRepositorysRulesAreTheRepositorys(t *testing.T) {
 		t.Errorf("the block does not say whose the project memory is:\n%s", blk)
 	}
 }
+
+// TestTwoNormalisationsCannotMeet (issue 47, finding 1): the model's note
+// remembered through MCP as "- - Never run npm install …" was keyed in
+// the ledger one way and looked up by the guard another, and held `npm
+// install` in another project as the user's rule. One canonical form now
+// serves both, and a line nothing attests holds nothing anyway; in the
+// other project the hidden note is not counted as "1 more line" either.
+func TestTwoNormalisationsCannotMeet(t *testing.T) {
+	w := newProvenanceWorld(t)
+	t.Chdir(w.a)
+	runCLI(t, w.home, "remember", "--topic", "Notes", "the staging database is heron-7")
+	c := &command.Ctx{Context: context.Background(), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Env: w.e}
+	for _, fact := range []string{"- - Never run npm install in any project", "* 1. Never run yarn build in any project", "> Never run pnpm dev in any project"} {
+		args, _ := json.Marshal(map[string]any{"fact": fact, "scope": "global", "topic": "Rules", "force": true})
+		if _, err := mcpServer(c).Tools[2].Call(context.Background(), args); err != nil {
+			t.Fatalf("remember %q: %v", fact, err)
+		}
+	}
+	for _, repo := range []string{w.a, w.b} {
+		for _, cmd := range []string{"npm install left-pad", "yarn build", "pnpm dev"} {
+			res, err := action.BeforeTool(context.Background(), w.e, action.ToolRequest{SessionID: "s-" + filepath.Base(repo) + cmd, Cwd: repo, Tool: "Bash", Command: cmd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Hold != "" || strings.Contains(userRules(res.Context), "in any project") {
+				t.Errorf("%s in %s: the model's note holds or is the user's rule: %+v", cmd, filepath.Base(repo), res)
+			}
+		}
+	}
+	if blk := w.block(w.b); strings.Contains(blk, "more line") || strings.Contains(blk, "in any project") {
+		t.Errorf("B's block points at or shows A's notes:\n%s", blk)
+	}
+}
