@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/profiles"
@@ -80,10 +81,18 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		if req.Binary != nil && pl.Project != nil {
 			refresh = func() { _ = search.StartRefresh(e, req.Binary(), pl.Project.Root) }
 		}
-		hits, err := search.Recall(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
+		rep, err := search.RecallOrPoint(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
 			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched, Refresh: refresh})
-		if err == nil && len(hits) > 0 {
-			text, refs := RecallText(hits, req.Prompt, rc.MaxChars)
+		if err == nil {
+			hits := withoutRules(e, pl.Project, rep.Recalled, req.Prompt)
+			var text string
+			var refs []string
+			switch {
+			case len(hits) > 0:
+				text, refs = RecallText(hits, req.Prompt, rc.MaxChars)
+			case rep.Pointer != nil && len(rep.Recalled) == 0:
+				text, refs = PointerText(*rep.Pointer, rc.MaxChars)
+			}
 			if text != "" {
 				parts = append(parts, text)
 				recalled = refs
@@ -143,8 +152,15 @@ func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (Recall
 		return RecallExplained{}, err
 	}
 	out := RecallExplained{RecallReport: rep, Shown: len(inj.Block.Refs)}
-	if len(rep.Recalled) > 0 {
-		text, _ := RecallText(rep.Recalled, prompt, rc.MaxChars)
+	hits := withoutRules(e, pl.Project, rep.Recalled, prompt)
+	switch {
+	case len(hits) > 0:
+		text, _ := RecallText(hits, prompt, rc.MaxChars)
+		out.Context = inject.Neutralize(text)
+	case len(rep.Recalled) > 0:
+		out.Silent = "what matches says what one of the user's rules already says (the rule comes before the command it names)"
+	case rep.Pointer != nil:
+		text, _ := PointerText(*rep.Pointer, rc.MaxChars)
 		out.Context = inject.Neutralize(text)
 	}
 	return out, nil
@@ -172,6 +188,97 @@ func slashSkill(prompt string) string {
 // quoteChars is how much of a recalled memory a line quotes: the
 // sentence that answers, not the session around it.
 const quoteChars = 200
+
+// recallQuote is what a recalled line quotes of h for prompt.
+func recallQuote(h search.Hit, prompt string) string {
+	text := h.Title
+	if h.Kind == search.KindEpisode && h.Turn > 0 || h.Kind == search.KindLearned || h.Kind == search.KindRecord || h.Kind == search.KindTopic {
+		text = h.Snippet
+		if h.Kind == search.KindLearned || h.Kind == search.KindRecord {
+			text = h.Title + ": " + h.Snippet
+		}
+	}
+	if h.Kind == search.KindEpisode && h.Turn > 0 {
+		return search.QuotePassage(text, prompt, quoteChars)
+	}
+	return search.Quote(text, prompt, quoteChars)
+}
+
+// pointerHead heads the one line recall gives when a session bears on the
+// prompt less surely than recall's bar asks.
+const pointerHead = "# An earlier session may bear on this prompt (ccmem: a weaker match than recall's; read it only if it helps)"
+
+// PointerText is the one line naming an earlier session the prompt's
+// words point at (search.RecallReport.Pointer): when, its title, where to
+// read it; within maxChars, or nothing.
+func PointerText(h search.Hit, maxChars int) (string, []string) {
+	where := h.Path
+	if h.Turn > 0 {
+		where = fmt.Sprintf("%s (turn %d)", where, h.Turn)
+	}
+	line := "- "
+	if !h.Time.IsZero() {
+		line += h.Time.UTC().Format("2006-01-02") + " · "
+	}
+	line += "session \"" + textfmt.Shorten(h.Title, 80) + "\" — " + where
+	text := pointerHead + "\n" + textfmt.Line(line)
+	if textfmt.Chars(text) > maxChars {
+		return "", nil
+	}
+	return text, []string{h.Ref()}
+}
+
+// withoutRules leaves out of hits the passages that say what one of the
+// user's standing rules (guard) already says: the rule reaches the model
+// before the command it names, and a passage that holds nearly all its
+// words repeats it (a failed "npm test" beside the rule "run npm run
+// build before npm test").
+func withoutRules(e store.Env, p *store.Project, hits []search.Hit, prompt string) []search.Hit {
+	if len(hits) == 0 {
+		return hits
+	}
+	idx, err := guard.Load(e, p)
+	if err != nil || len(idx.Rules) == 0 {
+		return hits
+	}
+	var rules []map[string]bool
+	for _, r := range idx.Rules {
+		if !r.Holds() && r.By != provenance.Person {
+			continue
+		}
+		set := map[string]bool{}
+		for _, t := range search.Terms(r.Text) {
+			set[t] = true
+		}
+		if len(set) >= 3 {
+			rules = append(rules, set)
+		}
+	}
+	out := hits[:0:0]
+	for _, h := range hits {
+		quote := map[string]bool{}
+		for _, t := range search.Terms(recallQuote(h, prompt)) {
+			quote[t] = true
+		}
+		said := false
+		for _, rule := range rules {
+			n := 0
+			for t := range rule {
+				if quote[t] {
+					n++
+				}
+			}
+			if 5*n >= 4*len(rule) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			out = append(out, h)
+		}
+	}
+	return out
+}
 
 // sharedFolder is the folder every hit's file is under, with its
 // separator, when there are two hits or more and it is worth naming once
@@ -216,24 +323,36 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 	}
 	var refs []string
 	by := search.Superseded(hits, prompt)
+	// The same passage said in several sessions is one line: the newest,
+	// with how often and since when (five identical lines in one request
+	// said one fact five times).
+	quotes := make([]string, len(hits))
 	for i, h := range hits {
+		quotes[i] = recallQuote(h, prompt)
+	}
+	same := map[string][]int{}
+	for i, q := range quotes {
+		k := strings.Join(strings.Fields(strings.ToLower(q)), " ")
+		same[k] = append(same[k], i)
+	}
+	for i, h := range hits {
+		group := same[strings.Join(strings.Fields(strings.ToLower(quotes[i])), " ")]
+		if len(group) > 1 {
+			newest := group[0]
+			for _, j := range group {
+				if hits[j].Time.After(hits[newest].Time) {
+					newest = j
+				}
+			}
+			if i != newest {
+				continue
+			}
+		}
 		var parts []string
 		if !h.Time.IsZero() {
 			parts = append(parts, h.Time.UTC().Format("2006-01-02"))
 		}
-		text := h.Title
-		if h.Kind == search.KindEpisode && h.Turn > 0 || h.Kind == search.KindLearned || h.Kind == search.KindRecord || h.Kind == search.KindTopic {
-			text = h.Snippet
-			if h.Kind == search.KindLearned || h.Kind == search.KindRecord {
-				text = h.Title + ": " + h.Snippet
-			}
-		}
-		var quote string
-		if h.Kind == search.KindEpisode && h.Turn > 0 {
-			quote = search.QuotePassage(text, prompt, quoteChars)
-		} else {
-			quote = search.Quote(text, prompt, quoteChars)
-		}
+		quote := quotes[i]
 		switch {
 		case h.Kind != search.KindEpisode && h.Origin != "" && h.Origin != string(provenance.Repository):
 			// Not the user's word: who wrote it (a repository's line says
@@ -250,6 +369,19 @@ func RecallText(hits []search.Hit, prompt string, maxChars int) (string, []strin
 		parts = append(parts, "\""+quote+"\"")
 		if j := by[i]; j >= 0 {
 			parts = append(parts, "superseded by "+hits[j].Time.UTC().Format("2006-01-02"))
+		}
+		if len(group) > 1 {
+			oldest := hits[group[0]].Time
+			for _, j := range group {
+				if hits[j].Time.Before(oldest) {
+					oldest = hits[j].Time
+				}
+			}
+			seen := fmt.Sprintf("seen in %d sessions", len(group))
+			if !oldest.IsZero() {
+				seen += " since " + oldest.UTC().Format("2006-01-02")
+			}
+			parts = append(parts, seen)
 		}
 		where := h.Path
 		if base != "" {

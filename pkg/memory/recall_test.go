@@ -3,11 +3,14 @@ package memory
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/episode"
+	"github.com/ccmem/ccmem/pkg/provenance/provenancetest"
+	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -117,5 +120,93 @@ func TestMenuSessionsStillRecalled(t *testing.T) {
 	}
 	if again := promptIn(t, e, repo, "now", "the staging database password, where again?"); strings.Contains(again, "1Password") {
 		t.Fatalf("a passage recalled once came again:\n%s", again)
+	}
+}
+
+// TestIdenticalPassagesCollapse (issue 48; issue 51, finding 3): the same
+// sentence recalled from several sessions is one line, the newest, with
+// how many sessions said it and since when.
+func TestIdenticalPassagesCollapse(t *testing.T) {
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	var hits []search.Hit
+	for i := range 4 {
+		hits = append(hits, search.Hit{Kind: search.KindEpisode, Turn: 2, Title: fmt.Sprintf("invoice work %d", i), Time: at.AddDate(0, 0, i),
+			Path:    fmt.Sprintf("/home/u/.claude/ccmem/projects/shop/episodes/2026110%dT090000Z-s%d.json", i+1, i),
+			Snippet: "npm test: Error: Cannot find module '../dist/invoice.js' (run `npm run build` first)"})
+	}
+	hits = append(hits, search.Hit{Kind: search.KindEpisode, Turn: 1, Title: "the invoice layout", Time: at, Path: "/home/u/.claude/ccmem/projects/shop/episodes/x.json",
+		Snippet: "the invoice template lives in templates/invoice.html"})
+	text, refs := RecallText(hits, "why does npm test fail on the invoice module?", 2000)
+	if n := strings.Count(text, "Cannot find module"); n != 1 {
+		t.Fatalf("the sentence appears %d times:\n%s", n, text)
+	}
+	if !strings.Contains(text, "seen in 4 sessions since 2026-11-01") || !strings.Contains(text, "20261104T090000Z-s3.json") {
+		t.Errorf("the line is not the newest, with how often and since when:\n%s", text)
+	}
+	if !strings.Contains(text, "templates/invoice.html") || len(refs) != 2 {
+		t.Errorf("the other passage is gone, or refs %v:\n%s", refs, text)
+	}
+}
+
+// TestRecallInTwoStrengths (issue 48): a prompt whose words bear on an
+// earlier session less surely than recall's bar gets one compact line
+// naming it (when, title, where); small talk gets nothing, in English,
+// Chinese and Spanish; a strong match gets its passage.
+func TestRecallInTwoStrengths(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	old := time.Date(2026, 9, 3, 10, 0, 0, 0, time.UTC)
+	path := writeEpisode(t, e, p, "pay1", "retry the payment webhook", old,
+		note{Turn: 1, Kind: "prompt", Text: "the stripe webhook for refunds times out under load; add retries with backoff to the payment webhook handler"},
+		note{Turn: 1, Kind: "answer", Text: "Added exponential backoff (3 tries) in internal/payments/webhook.go; refunds now retry on 5xx."},
+	)
+	chores(t, e, p, old.AddDate(0, 1, 0))
+	// Words many sessions share weigh less: a prompt of those only is a
+	// weaker match.
+	for i := range 12 {
+		writeEpisode(t, e, p, fmt.Sprintf("dep%d", i), fmt.Sprintf("deploy the service %d", i), old.AddDate(0, 0, -i-10),
+			note{Turn: 1, Kind: "prompt", Text: fmt.Sprintf("deploy the staging service number %d", i)})
+	}
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
+	strong := promptIn(t, e, repo, "s-strong", "the stripe refund webhook times out again, did we add backoff retries?")
+	if !strings.Contains(strong, "exponential backoff") || !strings.Contains(strong, path) {
+		t.Fatalf("a strong match is not recalled as a passage:\n%s", strong)
+	}
+	weak := promptIn(t, e, repo, "s-weak", "staging deploy")
+	lines := strings.Split(weak, "\n")
+	if !strings.HasPrefix(weak, pointerHead) || len(lines) != 2 || !strings.Contains(weak, "session \"deploy the service") || strings.Contains(weak, "number") {
+		t.Fatalf("a weaker match is not one line naming the session:\n%s", weak)
+	}
+	if at := strings.LastIndex(lines[1], " — "); at < 0 || len([]rune(lines[1][:at])) > 120 {
+		t.Errorf("the line is more than 120 characters before its path: %s", lines[1])
+	}
+	for i, small := range []string{"thanks, that looks great!", "好的，谢谢你", "vale, muchas gracias", "ok let's continue", "继续吧", "perfecto, sigamos"} {
+		if got := promptIn(t, e, repo, fmt.Sprintf("s-small-%d", i), small); got != "" {
+			t.Errorf("small talk %q was given memory:\n%s", small, got)
+		}
+	}
+}
+
+// TestRecallDoesNotRepeatARule (issue 51, finding 3): a passage that says
+// what one of the user's accepted rules says is not recalled beside it.
+func TestRecallDoesNotRepeatARule(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	old := time.Date(2026, 9, 3, 10, 0, 0, 0, time.UTC)
+	for i := range 3 {
+		writeEpisode(t, e, p, fmt.Sprintf("b%d", i), fmt.Sprintf("invoice work %d", i), old.AddDate(0, 0, i),
+			note{Turn: 1, Kind: "prompt", Text: "npm test fails: Cannot find module '../dist/invoice.js'"},
+			note{Turn: 1, Kind: "answer", Text: "npm test: Error: Cannot find module '../dist/invoice.js' (run `npm run build` before `npm test`)"})
+	}
+	chores(t, e, p, old.AddDate(0, 1, 0))
+	rule := filepath.Join(e.LearnedDir(), "feedback", "build-first.md")
+	storetest.Mkfile(t, rule, "---\nname: build-first\ndescription: run `npm run build` before `npm test`\ntype: feedback\n---\nrun `npm run build` before `npm test`\n")
+	before := promptIn(t, e, repo, "s-before", "npm test cannot find module dist/invoice.js, why?")
+	if !strings.Contains(before, "Cannot find module") {
+		t.Fatalf("without the rule, the passage is not recalled:\n%s", before)
+	}
+	provenancetest.Entries(t, e, rule)
+	if got := promptIn(t, e, repo, "s-after", "npm test cannot find module dist/invoice.js, why?"); strings.Contains(got, "Cannot find module") {
+		t.Errorf("the passage is recalled beside the rule that says it:\n%s", got)
 	}
 }

@@ -3,11 +3,13 @@ package search
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 // RecallOptions shape per-prompt recall.
@@ -89,6 +91,11 @@ type RecallReport struct {
 	Ranked   []Hit    `json:"ranked"`
 	Verdicts []string `json:"verdicts"`
 	Recalled []Hit    `json:"recalled"`
+	// Pointer, when nothing is recalled, is an earlier session the
+	// prompt's words point at with evidence short of the bar but real
+	// (PointerPart of it): recall names it in one line, for the model to
+	// read if it helps, instead of saying nothing.
+	Pointer *Hit `json:"pointer,omitempty"`
 	// Silent says why nothing was recalled ("" when something was).
 	Silent string `json:"silent,omitempty"`
 	// Question says the prompt asks a question (its bar is
@@ -102,6 +109,12 @@ type RecallReport struct {
 func Recall(ctx context.Context, e store.Env, prompt string, o RecallOptions) ([]Hit, error) {
 	rep, err := explainRecall(ctx, e, prompt, o, true)
 	return rep.Recalled, err
+}
+
+// RecallOrPoint is Recall with, when nothing clears the bar, the session
+// the prompt points at (RecallReport.Pointer): what the hook gives.
+func RecallOrPoint(ctx context.Context, e store.Env, prompt string, o RecallOptions) (RecallReport, error) {
+	return explainRecall(ctx, e, prompt, o, true)
 }
 
 // ExplainRecall ranks a prompt as search does and recalls from the top of
@@ -154,7 +167,7 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		opt.BuildFor, opt.Stale = -1, nil
 	}
 	if hook {
-		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, 1) == "" }
+		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, PointerPart) == "" }
 	}
 	hits, ev, err := search(ctx, e, prompt, opt)
 	if err != nil {
@@ -170,6 +183,13 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 	}
 	if len(hits) == 0 {
 		rep.Silent = "no memory holds a word of the prompt"
+		if !hook && o.Skip != nil {
+			// Said why: what matches may be what the session was shown.
+			opt.Skip, opt.SkipMost = nil, 0
+			if shown, _, err := search(ctx, e, prompt, opt); err == nil && len(shown) > 0 {
+				rep.Silent = "what matches (" + strconv.Quote(textfmt.Shorten(shown[0].Title, 60)) + ") is shown already: the start-up block, or an earlier recall in this session, holds it"
+			}
+		}
 		return rep, nil
 	}
 	rep.Verdicts = make([]string, len(hits))
@@ -181,6 +201,14 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 				rep.Verdicts[0] = why
 				for j := 1; j < len(hits); j++ {
 					rep.Verdicts[j] = "not recalled: the first hit fell short"
+				}
+				// Weaker but real: a session the prompt's words point at
+				// is named in one line (never on small talk: it has no
+				// telling words, and stopped above).
+				if h.Kind == KindEpisode && o.short(h, bar, PointerPart) == "" {
+					p := h
+					rep.Pointer = &p
+					rep.Verdicts[0] = why + "; named in one line (clears " + fmt.Sprintf("%.0f%%", 100*PointerPart) + " of the bar)"
 				}
 				return rep, nil
 			}
@@ -212,6 +240,10 @@ func ClientMarks(prompt string) string {
 	return clientMark.ReplaceAllString(prompt, " ")
 }
 
+// PointerPart is the part of the bar a session must clear to be named in
+// one line when it falls short of recall (see RecallReport.Pointer).
+const PointerPart = 0.5
+
 // followBar is the part of the bar a hit after the first must clear: the
 // first has shown that the prompt asks for what memory holds, and the
 // hits search ranks next are its context (a question's second session,
@@ -230,11 +262,20 @@ func (o RecallOptions) short(h Hit, bar, part float64) string {
 		}
 		return fmt.Sprintf("holds too little of the prompt's telling words (weight %.2f, needs %.2f)", h.Evidence, bar)
 	case h.Share < minShare:
-		return fmt.Sprintf("holds too small a part of the prompt's telling words (%.0f%%, needs %.0f%%)", 100*h.Share, 100*minShare)
+		return fmt.Sprintf("holds too small a part of the prompt's telling words (%s, needs %s)", percent(h.Share, minShare), percent(minShare, h.Share))
 	case h.Score < minScore:
 		return fmt.Sprintf("scores too low (%.2f, needs %.2f)", h.Score, minScore)
 	}
 	return ""
+}
+
+// percent is x as a percentage, with a decimal when whole numbers would
+// make x and other read the same ("10%, needs 10%").
+func percent(x, other float64) string {
+	if fmt.Sprintf("%.0f", 100*x) == fmt.Sprintf("%.0f", 100*other) {
+		return fmt.Sprintf("%.1f%%", 100*x)
+	}
+	return fmt.Sprintf("%.0f%%", 100*x)
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

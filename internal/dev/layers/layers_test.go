@@ -151,9 +151,11 @@ var chains = func() map[string][]string {
 	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
 		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
 		"pkg/redact", "pkg/session", "pkg/sqlitefile", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
-	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles"}
-	// Only the hooks around tool calls link the rules' index.
-	action := []string{"pkg/memory/action", "pkg/guard", "internal/entry/hooks/tool"}
+	// The memory a session is told links the person's rules (pkg/guard):
+	// recall does not repeat what one of them already says.
+	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard"}
+	// Only the hooks around tool calls link the point of action.
+	action := []string{"pkg/memory/action", "internal/entry/hooks/tool"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }
 	return map[string][]string{
 		"stop":               with([]string{"pkg/memory/turn", "internal/entry/hooks/capture"}),
