@@ -210,3 +210,36 @@ func TestRecallDoesNotRepeatARule(t *testing.T) {
 		t.Errorf("the passage is recalled beside the rule that says it:\n%s", got)
 	}
 }
+
+// TestStaleMemoryIsMarked (issue 48): a line of the project's memory or a
+// recalled passage that names a file or a make target the working tree no
+// longer has is marked at injection; what is there is not.
+func TestStaleMemoryIsMarked(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	storetest.Mkfile(t, filepath.Join(repo, "web", "new.ts"), "x")
+	storetest.Mkfile(t, filepath.Join(repo, "Makefile"), "build:\n\tgo build\n")
+	storetest.Mkfile(t, filepath.Join(repo, ".claude", "memory", "MEMORY.md"),
+		"- The checkout page lives in web/checkout/old-page.tsx\n- The entry point is web/new.ts\n- Release with make release-candidate\n- Build with make build\n")
+	blk := Compose(context.Background(), e, StartRequest{Cwd: repo, Source: "startup"}).Block.Text
+	for _, want := range []string{"web/checkout/old-page.tsx (not in the working tree now: web/checkout/old-page.tsx;", "make release-candidate (not in the working tree now: make release-candidate;"} {
+		if !strings.Contains(blk, want) {
+			t.Errorf("not marked: %q\n%s", want, blk)
+		}
+	}
+	for _, l := range strings.Split(blk, "\n") {
+		if (strings.Contains(l, "web/new.ts") || strings.Contains(l, "make build")) && strings.Contains(l, "not in the working tree") {
+			t.Errorf("marked though it is there: %s", l)
+		}
+	}
+	old := time.Date(2026, 9, 3, 10, 0, 0, 0, time.UTC)
+	writeEpisode(t, e, p, "co1", "fix the checkout page", old,
+		note{Turn: 1, Kind: "prompt", Text: "the checkout total rounds wrong"},
+		note{Turn: 1, Kind: "answer", Text: "Fixed the rounding of the checkout total in web/checkout/old-page.tsx (cents, not floats)."})
+	chores(t, e, p, old.AddDate(0, 1, 0))
+	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "now"})
+	got := promptIn(t, e, repo, "now", "the checkout total rounds wrong again, where did we fix the rounding?")
+	if !strings.Contains(got, "not in the working tree now: web/checkout/old-page.tsx") {
+		t.Errorf("the recalled passage is not marked:\n%s", got)
+	}
+}

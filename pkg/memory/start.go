@@ -21,6 +21,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/stale"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
@@ -220,12 +221,15 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place,
 	if p := pl.Project; p != nil {
 		pdir := e.ProjectDir(p.Key)
 		briefing := e.BriefingPath(p.Key)
-		add(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget, cfg.LineChars))
+		// What the project's memory names that its working tree no longer
+		// has is marked (see stale): checked before it is shown.
+		check := stale.New(root)
+		add(marked(check)(fileSection(pdir, "briefing", heading("Project briefing", briefing), briefing, cfg.Caps.Briefing, budget, cfg.LineChars)))
 		repo := store.RepoMemory(root)
 		// The repository's files are untrusted: read without following a
 		// symlink (and the records, the episode menu, likewise).
-		add(fileSection(root, "project", heading("Project memory (the repository's: committed by its authors, shared with the team)", repo),
-			repo, cfg.Caps.Project, budget, cfg.LineChars))
+		add(marked(check)(fileSection(root, "project", heading("Project memory (the repository's: committed by its authors, shared with the team)", repo),
+			repo, cfg.Caps.Project, budget, cfg.LineChars)))
 		if cfg.Caps.Records > 0 {
 			s, ok, err := recordsSection(root, cfg.Caps.Records, budget, cfg.LineChars)
 			warn(err)
@@ -370,6 +374,19 @@ func NudgeLine(b learn.Backlog) string {
 }
 
 func heading(title, path string) string { return "# " + title + " — " + path }
+
+// marked marks, in a section about a project, each line naming a file,
+// target or script its working tree no longer has.
+func marked(c *stale.Checker) func(inject.Section, error) (inject.Section, error) {
+	return func(s inject.Section, err error) (inject.Section, error) {
+		if err == nil {
+			for i, l := range s.Lines {
+				s.Lines[i] = c.Mark(l)
+			}
+		}
+		return s, err
+	}
+}
 
 // fileSection reads the head of a Markdown file as a section; with a root,
 // the file is under it and read without following a symlink. A line over

@@ -30,6 +30,7 @@ var notMemoryLines = map[string]string{
 	"pkg/textfmt/words.go":               "wrapping text for a terminal: its own bullets",
 	"pkg/inject/fence.go":                "neutralising forged headers in injected text (security, not reading memory)",
 	"pkg/store/names.go":                 "a slug's leading dash",
+	"pkg/stale/stale.go":                 "a make flag's leading dash",
 	"pkg/gitsync/gitsync.go":             "git's arguments",
 	"internal/entry/command/command.go":  "command-line flags",
 	"internal/entry/cli/learn.go":        "command-line flags and a diff's +/- lines",

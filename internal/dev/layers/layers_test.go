@@ -153,7 +153,7 @@ var chains = func() map[string][]string {
 		"pkg/redact", "pkg/session", "pkg/sqlitefile", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	// The memory a session is told links the person's rules (pkg/guard):
 	// recall does not repeat what one of them already says.
-	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard"}
+	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
 	// Only the hooks around tool calls link the point of action.
 	action := []string{"pkg/memory/action", "internal/entry/hooks/tool"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }
