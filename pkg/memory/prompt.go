@@ -67,6 +67,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	}
 	var parts []string
 	var recalled []string
+	kind := session.GivenPassage
 	// A skill run by its slash command (/deploy, /plugin:deploy) gets its
 	// profile here, as one the model runs gets it before the Skill tool.
 	if skill := slashSkill(req.Prompt); skill != "" && pl.Project != nil && pl.Cfg.Guard.Enabled {
@@ -83,7 +84,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 			refresh = func() { _ = search.StartRefresh(e, req.Binary(), pl.Project.Root) }
 		}
 		rep, err := search.RecallOrPoint(ctx, e, req.Prompt, search.RecallOptions{Scope: sc, Skip: st.WasShownKey, SkipMost: st.ShownCount(),
-			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched, Refresh: refresh})
+			MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched, Refresh: refresh, PointerShift: session.ReadUse(e).PointerShift})
 		if err == nil {
 			hits := withoutRules(e, pl.Project, rep.Recalled, req.Prompt)
 			var text string
@@ -97,6 +98,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 				text, refs = recallText(hits, req.Prompt, rc.MaxChars, check)
 			case rep.Pointer != nil && len(rep.Recalled) == 0:
 				text, refs = PointerText(*rep.Pointer, rc.MaxChars)
+				kind = session.GivenPointer
 			}
 			if text != "" {
 				parts = append(parts, text)
@@ -114,7 +116,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		}
 	}
 	if pl.Project != nil {
-		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled)
+		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled, kind)
 	}
 	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n"))}, err
 }
@@ -152,7 +154,8 @@ func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (Recall
 	inj := compose(ctx, e, StartRequest{Cwd: cwd, Source: "startup"}, pl, nil, true)
 	shown := session.NewShown(inj.Block.Refs)
 	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.Project, false),
-		Skip: shown.WasShownKey, SkipMost: shown.ShownCount(), MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched})
+		Skip: shown.WasShownKey, SkipMost: shown.ShownCount(), MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched,
+		PointerShift: session.ReadUse(e).PointerShift})
 	if err != nil {
 		return RecallExplained{}, err
 	}
@@ -216,6 +219,10 @@ func recallQuote(h search.Hit, prompt string) string {
 // pointerHead heads the one line recall gives when a session bears on the
 // prompt less surely than recall's bar asks.
 const pointerHead = "# An earlier session may bear on this prompt (ccmem: a weaker match than recall's; read it only if it helps)"
+
+// IsPointer tells recall's text that names a session in one line (a
+// weaker match), not passages.
+func IsPointer(text string) bool { return strings.HasPrefix(text, pointerHead) }
 
 // PointerText is the one line naming an earlier session the prompt's
 // words point at (search.RecallReport.Pointer): when, its title, where to

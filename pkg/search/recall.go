@@ -30,6 +30,9 @@ type RecallOptions struct {
 	Now time.Time
 	// Off switches search's signals off, to measure them (see Signal).
 	Off Signal
+	// PointerShift moves PointerPart, as this person's use of pointer
+	// lines tuned it (session.UseStats; bounded there).
+	PointerShift float64
 	// Refresh, when set, is called when the prompt found part of the index
 	// missing or stale and no refresh is building it: it starts one in the
 	// background (see StartRefresh), as the prompt does not wait for it.
@@ -167,7 +170,7 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 		opt.BuildFor, opt.Stale = -1, nil
 	}
 	if hook {
-		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, PointerPart) == "" }
+		opt.silentUnless = func(h Hit, bar float64) bool { return o.short(h, bar, o.pointerPart()) == "" }
 	}
 	hits, ev, err := search(ctx, e, prompt, opt)
 	if err != nil {
@@ -205,10 +208,10 @@ func explainRecall(ctx context.Context, e store.Env, prompt string, o RecallOpti
 				// Weaker but real: a session the prompt's words point at
 				// is named in one line (never on small talk: it has no
 				// telling words, and stopped above).
-				if h.Kind == KindEpisode && o.short(h, bar, PointerPart) == "" {
+				if h.Kind == KindEpisode && o.short(h, bar, o.pointerPart()) == "" {
 					p := h
 					rep.Pointer = &p
-					rep.Verdicts[0] = why + "; named in one line (clears " + fmt.Sprintf("%.0f%%", 100*PointerPart) + " of the bar)"
+					rep.Verdicts[0] = why + "; named in one line (clears " + fmt.Sprintf("%.0f%%", 100*o.pointerPart()) + " of the bar)"
 				}
 				return rep, nil
 			}
@@ -241,8 +244,11 @@ func ClientMarks(prompt string) string {
 }
 
 // PointerPart is the part of the bar a session must clear to be named in
-// one line when it falls short of recall (see RecallReport.Pointer).
+// one line when it falls short of recall (see RecallReport.Pointer),
+// before this person's use moves it (RecallOptions.PointerShift).
 const PointerPart = 0.5
+
+func (o RecallOptions) pointerPart() float64 { return PointerPart + o.PointerShift }
 
 // followBar is the part of the bar a hit after the first must clear: the
 // first has shown that the prompt asks for what memory holds, and the

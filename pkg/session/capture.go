@@ -117,6 +117,9 @@ type Checkpoint struct {
 	Process    proc.Info `json:"process"`
 	UpdatedAt  string    `json:"updated_at"`
 	ArchivedAt string    `json:"archived_at,omitempty"`
+	// Use is what the session did with what recall gave it, told when it
+	// was archived (see use.go).
+	Use *Use `json:"use,omitempty"`
 	// State is what incremental reading needs between hook runs.
 	State CaptureState `json:"state"`
 
@@ -239,6 +242,10 @@ type CaptureState struct {
 	// refs (see ShownKey), one run of bytes (base64 in the JSON, cheap to
 	// read): recall does not show it again.
 	Shown []byte `json:"shown,omitempty"`
+	// Given are the memories per-prompt recall gave the model, in order
+	// (at most maxGiven): whether they were used is told when the session
+	// is over (see Use).
+	Given []Given `json:"given,omitempty"`
 	// Guarded holds, as Shown does, the rules and earlier fixes the
 	// point-of-action hooks (before a tool call, after a failed one) gave
 	// the model: each once a session.
@@ -896,7 +903,7 @@ func CommitGuard(e store.Env, p store.Project, sessionID string, refs []string) 
 // findings (given once: they are no longer pending) and the memories
 // recalled (not shown again). A session without a checkpoint is left so:
 // its next Stop makes one.
-func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage bool, recalled []string) error {
+func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage bool, recalled []string, kind string) error {
 	if !tookTriage && len(recalled) == 0 {
 		return nil
 	}
@@ -912,7 +919,9 @@ func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage boo
 	path := e.CheckpointPath(p.Key, sid)
 	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		// The session's first prompt: what it was given is kept beside,
+		// for its use to be told (see Use).
+		return addGivenEarly(e, p, sid, givenOf(recalled, kind, 0))
 	}
 	if err != nil {
 		return err
@@ -921,6 +930,7 @@ func CommitPrompt(e store.Env, p store.Project, sessionID string, tookTriage boo
 		c.State.TriagePending = nil
 	}
 	c.State.Shown = shownKeys(c.State.Shown, recalled)
+	c.State.Given = appendGiven(c.State.Given, givenOf(recalled, kind, c.Turns))
 	// Not forced to disk: a prompt's hook must be quick, and a checkpoint
 	// lost to a power cut only forgets what was shown.
 	return writeCheckpoint(e.ProjectDir(p.Key), path, c, false)

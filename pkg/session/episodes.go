@@ -257,6 +257,12 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 			}
 			continue
 		}
+		// What recall gave it, and what it did with that (see use.go).
+		if given := append(readGivenEarly(e, p, c.SessionID), c.State.Given...); len(given) > 0 {
+			u := useOf(c, given, func(ref string) string { return passageAt(e, ref) })
+			c.Use = &u
+			_ = recordUse(e, u) // counts: a failure loses a count, never the episode
+		}
 		if len(c.State.TriagePending) > 0 {
 			// Offered once, by this start: the episode keeps none.
 			rep.Triage = append(rep.Triage, LeftTriage{SessionID: c.SessionID, Title: c.Title, Hits: c.State.TriagePending})
@@ -276,6 +282,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 		if err := os.Remove(paths[i]); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return rep, err
 		}
+		os.Remove(givenEarlyPath(e, p.Key, c.SessionID))
 	}
 	return rep, editIndex(e, p.Key, lines, nil)
 }

@@ -122,9 +122,10 @@ func (t ToolUse) FilePath() string {
 	return t.Inputs().File
 }
 
-// ReadPath is the file a call reads (Read and its kin), or "".
+// ReadPath is the file a call reads (Read and its kin, and ccmem's own
+// MCP get), or "".
 func (t ToolUse) ReadPath() string {
-	if !slices.Contains(readTools, t.Base()) {
+	if !slices.Contains(readTools, t.Base()) && !(t.Base() == "get" && strings.Contains(t.Name, "ccmem")) {
 		return ""
 	}
 	return t.Inputs().File

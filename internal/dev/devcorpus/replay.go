@@ -295,7 +295,10 @@ type Outcome struct {
 	Lang     string
 	Split    string
 	Recalled []string // sessions ccmem's recall gave, in order
-	Search   []string // ccmem search's first sessions
+	// Pointer says recall gave one line naming a session (a weaker
+	// match), not passages.
+	Pointer bool
+	Search  []string // ccmem search's first sessions
 	BM25     []string
 	Grep     []string
 }
@@ -364,7 +367,7 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 				rep.Mispredicted = append(rep.Mispredicted, j.lb.ID)
 			}
 			docs := r.docs(j.p.Project)
-			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Search: r.search(ctx, j.p, 5),
+			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Pointer: memory.IsPointer(text), Search: r.search(ctx, j.p, 5),
 				BM25: baseline.NewIndex(docs).BM25(j.p.Text), Grep: baseline.Grep(docs, j.p.Text)}
 			rep.Outcomes = append(rep.Outcomes, out)
 			if o.Verbose && o.Log != nil {

@@ -36,6 +36,9 @@ type Row struct {
 	// TasksGiven: tasks recall gave memory; Related, Partly: of those, how
 	// many got a related (partly related) session first.
 	TasksGiven, Related, Partly int
+	// TalkPointer and TasksPointer: of those given memory, how many were
+	// given one line naming a session (a weaker match), not passages.
+	TalkPointer, TasksPointer int
 	// AnsGiven: answerable tasks given memory.
 	AnsGiven int
 	// Hit1 of each ranker over the answerable tasks: its first session is
@@ -62,6 +65,9 @@ func (r *ReplayReport) Rows() []Row {
 			row.Talk++
 			if len(o.Recalled) > 0 {
 				row.TalkGiven++
+				if o.Pointer {
+					row.TalkPointer++
+				}
 			}
 			if len(o.BM25) > 0 {
 				row.TalkBM25++
@@ -74,6 +80,9 @@ func (r *ReplayReport) Rows() []Row {
 		row.Tasks++
 		if len(o.Recalled) > 0 {
 			row.TasksGiven++
+			if o.Pointer {
+				row.TasksPointer++
+			}
 			switch o.Label.relation(o.Recalled[0]) {
 			case related:
 				row.Related++
@@ -127,15 +136,15 @@ func ratio(a, b int) float64 {
 func (r *ReplayReport) Print(w io.Writer) {
 	rows := r.Rows()
 	fmt.Fprintf(w, "real people's prompts, replayed in time order (each against the sessions of its folder that ended before it)\n")
-	fmt.Fprintf(w, "  %-9s %-4s %5s %10s %6s %6s  %5s %10s %10s %8s\n", "split", "lang", "talk", "given mem.", "BM25", "grep", "tasks", "given mem.", "related", "partly")
+	fmt.Fprintf(w, "  %-9s %-4s %5s %10s %6s %6s  %5s %10s %7s %10s %8s\n", "split", "lang", "talk", "given mem.", "BM25", "grep", "tasks", "given mem.", "1-line", "related", "partly")
 	for _, row := range rows {
 		verdict := ""
 		if row.Split == HeldOut {
 			ok := ratio(row.TalkGiven, row.Talk) <= TargetTalkGiven && ratio(row.TasksGiven, row.Tasks) >= TargetTasksGiven && ratio(row.Related+row.Partly, row.TasksGiven) >= TargetTasksRelated
 			verdict = map[bool]string{true: "PASS", false: "MISS"}[ok]
 		}
-		fmt.Fprintf(w, "  %-9s %-4s %5d %10.3f %6.3f %6.3f  %5d %10.3f %10.3f %8.3f  %s\n", row.Split, row.Lang, row.Talk, ratio(row.TalkGiven, row.Talk),
-			ratio(row.TalkBM25, row.Talk), ratio(row.TalkGrep, row.Talk), row.Tasks, ratio(row.TasksGiven, row.Tasks), ratio(row.Related, row.TasksGiven),
+		fmt.Fprintf(w, "  %-9s %-4s %5d %10.3f %6.3f %6.3f  %5d %10.3f %7d %10.3f %8.3f  %s\n", row.Split, row.Lang, row.Talk, ratio(row.TalkGiven, row.Talk),
+			ratio(row.TalkBM25, row.Talk), ratio(row.TalkGrep, row.Talk), row.Tasks, ratio(row.TasksGiven, row.Tasks), row.TasksPointer, ratio(row.Related, row.TasksGiven),
 			ratio(row.Partly, row.TasksGiven), verdict)
 	}
 	fmt.Fprintf(w, "  targets on held-out, per language: small talk given memory ≤ %.2f; tasks given memory ≥ %.2f, ≥ %.0f%% of those related or partly\n",

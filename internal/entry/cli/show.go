@@ -10,6 +10,7 @@ import (
 	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -212,7 +213,31 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 		tw.Row(name, fmt.Sprintf("%d/%d", s.Shown, s.Total), s.Cap, s.Chars, s.Guaranteed, cut)
 	}
 	tw.Row("total", "", "", b.Chars, fmt.Sprintf("of %d", b.Budget), "(budget_chars)")
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.Stdout, useLine(session.ReadUse(c.Env)))
+	return nil
+}
+
+// useLine says what this machine's sessions did with what per-prompt
+// recall gave them (see session.Use).
+func useLine(u session.UseStats) string {
+	if u.Sessions == 0 {
+		return "recall's use: no finished session was given anything yet"
+	}
+	part := func(kind, what string) string {
+		if u.Given[kind] == 0 {
+			return "no " + what + " given"
+		}
+		return fmt.Sprintf("%s used in %d of %d (%.0f%%)", what, u.Used[kind], u.Given[kind], 100*u.Rate(kind))
+	}
+	line := fmt.Sprintf("recall's use, over %s it spoke in: %s; %s", textfmt.Plural(u.Sessions, "session", "sessions"),
+		part(session.GivenPassage, "passages"), part(session.GivenPointer, "one-line pointers"))
+	if u.PointerShift != 0 {
+		line += fmt.Sprintf(" (pointers now need %+.0f%% of the bar, by that use)", 100*u.PointerShift)
+	}
+	return line + "; the start-up block's lines are not measured"
 }
 
 var cmdPaths = &command.Command{
