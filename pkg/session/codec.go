@@ -104,6 +104,13 @@ func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
 	if c.ArchivedAt != "" {
 		w.str("archived_at", c.ArchivedAt)
 	}
+	if c.Use != nil {
+		w.key("use")
+		w.open('{')
+		w.intMap("given", c.Use.Given)
+		w.intMap("used", c.Use.Used)
+		w.close('}')
+	}
 	w.key("state")
 	w.state(&c.State)
 	w.close('}')
@@ -253,6 +260,19 @@ func (w *jsonWriter) state(s *CaptureState) {
 		w.b = append(w.b, '"')
 		w.b = base64.StdEncoding.AppendEncode(w.b, s.Shown)
 		w.b = append(w.b, '"')
+	}
+	if len(s.Given) > 0 {
+		w.key("given")
+		w.open('[')
+		for _, g := range s.Given {
+			w.elem()
+			w.open('{')
+			w.str("ref", g.Ref)
+			w.str("kind", g.Kind)
+			w.int("turn", int64(g.Turn))
+			w.close('}')
+		}
+		w.close(']')
 	}
 	if len(s.Guarded) > 0 {
 		w.key("guarded")
@@ -564,6 +584,20 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 				d.Str(&c.UpdatedAt)
 			case "archived_at":
 				d.Str(&c.ArchivedAt)
+			case "use":
+				d.Nullable(func() { c.Use = nil }, func() {
+					c.Use = &Use{}
+					d.Object(func(k string) {
+						switch d.Field(k, useKeys) {
+						case "given":
+							d.IntMap(&c.Use.Given)
+						case "used":
+							d.IntMap(&c.Use.Used)
+						default:
+							d.Skip()
+						}
+					})
+				})
 			case "state":
 				readState(d, &c.State)
 			default:
@@ -577,17 +611,19 @@ func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
 var (
 	checkpointKeys = []string{"session_id", "project_root", "goal", "title", "turns", "tools", "subagent_tools", "tool_errors", "declined", "files_changed", "skills_used", "duration_seconds", "git_remote",
 		"compactions", "started_at", "ended_at", "git_branch", "model", "client_version", "agent", "entrypoint", "prompt_queued", "outcome", "automated", "automated_by", "parent_session",
-		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "state"}
+		"friction", "redactions", "digest", "transcript", "process", "updated_at", "archived_at", "use", "state"}
 	digestKeys  = []string{"notes", "commands", "files_read", "dropped", "cut"}
 	noteKeys    = []string{"turn", "at", "kind", "cmd", "text", "after"}
 	failingKeys = []string{"turn", "cmd", "changed", "ran"}
 	posKeys     = []string{"path", "offset", "skip", "size", "inode", "tail"}
 	resultKeys  = []string{"score", "class", "signals"}
 	processKeys = []string{"pid", "start"}
-	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "guarded", "subagents",
+	stateKeys   = []string{"friction", "pending_files", "boundaries", "precompacts", "compact_trigger", "goal_redactions", "outcome_redactions", "other_redactions", "triage_fired", "triage_pending", "shown", "given", "guarded", "subagents",
 		"calls", "failing", "title_open", "forked_at", "command_open", "automation_checked", "spawned_headless"}
 	fStateKeys = []string{"signals", "pending", "last_failed", "turn_upset", "stopped", "last_call", "call_run", "last_interrupt", "last_timestamp", "prompts"}
 	hitKeys    = []string{"category", "score", "excerpt"}
+	useKeys    = []string{"given", "used"}
+	givenKeys  = []string{"ref", "kind", "turn"}
 )
 
 func readDigest(d *jsonread.Reader, g *Digest) {
@@ -747,6 +783,31 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 						d.Fail(err.Error())
 					}
 					s.Shown = b
+				})
+			case "given":
+				d.Nullable(func() { s.Given = nil }, func() {
+					s.Given = s.Given[:0]
+					if s.Given == nil {
+						s.Given = []Given{}
+					}
+					d.Array(func() {
+						var g Given
+						d.Value(func() {
+							d.Object(func(k string) {
+								switch d.Field(k, givenKeys) {
+								case "ref":
+									d.Str(&g.Ref)
+								case "kind":
+									d.Str(&g.Kind)
+								case "turn":
+									d.Int(&g.Turn)
+								default:
+									d.Skip()
+								}
+							})
+						})
+						s.Given = append(s.Given, g)
+					})
 				})
 			case "guarded":
 				d.Nullable(func() { s.Guarded = nil }, func() {

@@ -93,6 +93,12 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Guarded = []byte(pick() + "87654321")
 	}
 	if maybe() {
+		s.Given = []Given{{Ref: pick(), Kind: pick(), Turn: r.Intn(9)}, {Ref: "x#2", Kind: GivenPointer}}
+	}
+	if maybe() {
+		c.Use = &Use{Given: intMap(), Used: intMap()}
+	}
+	if maybe() {
 		s.Subagents = map[string]TranscriptPos{pick(): pos(), "agent-1.jsonl": pos()}
 	}
 	c.Title, c.Declined, c.Automated, c.AutomatedBy, c.Parent, c.Entrypoint, c.PromptQueued = pick(), r.Intn(3), maybe(), pick(), pick(), pick(), maybe()

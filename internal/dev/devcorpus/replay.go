@@ -299,8 +299,8 @@ type Outcome struct {
 	// match), not passages.
 	Pointer bool
 	Search  []string // ccmem search's first sessions
-	BM25     []string
-	Grep     []string
+	BM25    []string
+	Grep    []string
 }
 
 // Replay replays each source's labelled prompts in time order, each
