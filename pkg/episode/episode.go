@@ -17,6 +17,7 @@ type Record struct {
 	Turns        int      `json:"turns"`
 	FilesChanged []string `json:"files_changed"`
 	StartedAt    string   `json:"started_at"`
+	EndedAt      string   `json:"ended_at"`
 	GitBranch    string   `json:"git_branch"`
 	Automated    bool     `json:"automated"`
 	// Agent is the coding agent the session ran in ("codex"); "" for

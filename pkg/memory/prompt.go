@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/guard"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/memory/where"
@@ -220,6 +221,24 @@ func recallQuote(h search.Hit, prompt string) string {
 // prompt less surely than recall's bar asks.
 const pointerHead = "# An earlier session may bear on this prompt (ccmem: a weaker match than recall's; read it only if it helps)"
 
+// changedSince counts, of the files the session recorded at path
+// changed, those changed (or gone) since it ended.
+func changedSince(check *stale.Checker, path string) (int, int) {
+	data, err := store.ReadSmallFile(path, 4<<20)
+	if err != nil {
+		return 0, 0
+	}
+	rec, err := episode.Decode(data)
+	if err != nil || len(rec.FilesChanged) == 0 {
+		return 0, 0
+	}
+	ended, err := time.Parse(time.RFC3339, rec.EndedAt)
+	if err != nil {
+		return 0, 0
+	}
+	return check.ChangedSince(rec.FilesChanged, ended)
+}
+
 // IsPointer tells recall's text that names a session in one line (a
 // weaker match), not passages.
 func IsPointer(text string) bool { return strings.HasPrefix(text, pointerHead) }
@@ -391,6 +410,11 @@ func recallText(hits []search.Hit, prompt string, maxChars int, check *stale.Che
 		parts = append(parts, "\""+quote+"\"")
 		if gone := check.Gone(quote); len(gone) > 0 {
 			parts = append(parts, "not in the working tree now: "+strings.Join(gone, ", "))
+		}
+		if check != nil && h.Kind == search.KindEpisode {
+			if n, of := changedSince(check, h.Path); n > 0 {
+				parts = append(parts, fmt.Sprintf("%d of the %d files it changed changed since", n, of))
+			}
 		}
 		if j := by[i]; j >= 0 {
 			parts = append(parts, "superseded by "+hits[j].Time.UTC().Format("2006-01-02"))

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/provenance/provenancetest"
 	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/stale"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -241,5 +243,23 @@ func TestStaleMemoryIsMarked(t *testing.T) {
 	got := promptIn(t, e, repo, "now", "the checkout total rounds wrong again, where did we fix the rounding?")
 	if !strings.Contains(got, "not in the working tree now: web/checkout/old-page.tsx") {
 		t.Errorf("the recalled passage is not marked:\n%s", got)
+	}
+}
+
+// TestRecalledSessionSaysWhatChangedSince (issue 48): a recalled session
+// says how many of the files it changed have changed (or gone) since it
+// ended.
+func TestRecalledSessionSaysWhatChangedSince(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	storetest.Mkfile(t, filepath.Join(repo, "web", "cart.ts"), "x")
+	storetest.Mkfile(t, filepath.Join(repo, "web", "total.ts"), "x")
+	ended := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(repo, "web", "total.ts"), ended.Add(-time.Minute), ended.Add(-time.Minute))
+	ep := filepath.Join(e.EpisodesDir(p.Key), "20261101T090000Z-s1.json")
+	storetest.Mkfile(t, ep, fmt.Sprintf(`{"session_id":"s1","title":"cart totals","ended_at":%q,"files_changed":["web/cart.ts","web/total.ts","web/gone.ts"]}`, ended.UTC().Format(time.RFC3339)))
+	text, _ := recallText([]search.Hit{{Kind: search.KindEpisode, Path: ep, Turn: 1, Title: "cart totals", Snippet: "rounded the cart total"}}, "cart total", 2000, stale.New(repo))
+	if !strings.Contains(text, "2 of the 3 files it changed changed since") {
+		t.Errorf("the recalled session does not say what changed since:\n%s", text)
 	}
 }

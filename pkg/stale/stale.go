@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -75,6 +76,32 @@ func (c *Checker) Mark(line string) string {
 		return line
 	}
 	return line + " (not in the working tree now: " + strings.Join(gone, ", ") + "; check before relying on it)"
+}
+
+// ChangedSince counts, of the files (relative to the project's root) a
+// session changed, those changed again since it ended, and how many of
+// them could be told (within the Checker's bound): a recalled session
+// whose files moved on may describe code that is no longer so.
+func (c *Checker) ChangedSince(files []string, since time.Time) (changed, of int) {
+	if c == nil || c.root == "" || since.IsZero() {
+		return 0, 0
+	}
+	for _, rel := range files {
+		if c.checks >= maxChecks {
+			break
+		}
+		c.checks++
+		p := filepath.Join(c.root, filepath.FromSlash(rel))
+		if filepath.IsAbs(rel) || !store.Within(c.root, p) {
+			continue
+		}
+		of++
+		fi, err := os.Lstat(p)
+		if err != nil || fi.ModTime().After(since) {
+			changed++ // changed since, or gone
+		}
+	}
+	return changed, of
 }
 
 // exists tells whether the project has the file at rel (a name it cannot
