@@ -23,9 +23,13 @@ all: build
 build:
 	$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ ./cmd/ccmem $(HOOKS) ./cmd/ccmem-ui
 
-## demo: run sessionstart on a built-in sample store and print what it injects
-demo: build
-	@$(GO) run ./scripts/demo
+## demo: run sessionstart on a built-in sample store and print what it injects (the demo is
+## built with the binaries' own flags, so a cold run compiles the standard library once)
+demo:
+	@echo "demo: building ccmem, its hooks and the demo (the first time compiles Go's standard library: a minute or two)"
+	@$(GO) build $(GOFLAGS_BUILD) -o $(LIB)/ ./cmd/ccmem $(HOOKS) ./cmd/ccmem-ui
+	@mkdir -p .cache && $(GO) build $(GOFLAGS_BUILD) -o .cache/demo ./scripts/demo
+	@.cache/demo
 
 ## test: vet, every target's build and vet (tests type-checked), the demo's self-check, unit tests,
 ## testscripts and the real-client end-to-end tests (the pinned client is fetched first);
@@ -39,7 +43,7 @@ test:
 ## test-steps: make test's steps, untimed
 test-steps: vet cross build claude-code test-tools
 	@echo "test: the demo's self-check"
-	@$(GO) run ./scripts/demo >/dev/null
+	@mkdir -p .cache && $(GO) build $(GOFLAGS_BUILD) -o .cache/demo ./scripts/demo && .cache/demo >/dev/null
 	@echo "test: unit tests and testscripts"
 	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
