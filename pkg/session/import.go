@@ -910,3 +910,37 @@ func CountTranscripts(e store.Env) (int, error) {
 	files, err := listTranscripts(e)
 	return len(files), err
 }
+
+// CountUnrecorded counts the sessions of the other stores (Claude Code's
+// transcripts, other agents') that no episode or checkpoint of any project
+// records yet: what an import would add. Directory listings only.
+func CountUnrecorded(e store.Env) (int, error) {
+	files, err := listTranscripts(e)
+	if err != nil || len(files) == 0 {
+		return 0, err
+	}
+	have := map[string]bool{}
+	projects, _ := os.ReadDir(e.ProjectsDir())
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		for _, dir := range []string{e.EpisodesDir(p.Name()), e.EpisodeArchiveDir(p.Name()), e.CheckpointsDir(p.Name())} {
+			ents, _ := os.ReadDir(dir)
+			for _, de := range ents {
+				name := strings.TrimSuffix(de.Name(), ".json")
+				if _, sid, ok := strings.Cut(name, "Z-"); ok {
+					name = sid
+				}
+				have[name] = true
+			}
+		}
+	}
+	n := 0
+	for _, f := range files {
+		if !have[f.sid] {
+			n++
+		}
+	}
+	return n, nil
+}

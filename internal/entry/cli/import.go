@@ -156,6 +156,6 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 // importable counts the transcripts an import would read, for install's
 // offer.
 func importable(e store.Env) int {
-	n, _ := session.CountTranscripts(e)
+	n, _ := session.CountUnrecorded(e)
 	return n
 }
