@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +126,12 @@ func runFriction(c *command.Ctx, cwd string, since time.Time, propose, asJSON bo
 		rep.Rules[i].Name = lessons.Prefix(p.Root) + "-" + rep.Rules[i].Name
 		shown = append(shown, rep.Rules[i].Name)
 	}
+	// A rule decided on is no candidate: an accepted one is reported with
+	// what it did, a rejected one is not proposed again.
+	rep.Rules = slices.DeleteFunc(rep.Rules, func(r lessons.Rule) bool {
+		accepted, rejected := learn.Decided(c.Env, r.Name)
+		return accepted != "" || rejected != ""
+	})
 	if propose {
 		_ = learn.MarkSeen(c.Env, shown...) // the person has seen them: the start-up block stops pointing at them
 	}
