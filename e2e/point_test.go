@@ -68,6 +68,10 @@ func TestPreToolUseCarriesTheRule(t *testing.T) {
 	w := newWorld(t, nil)
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "dry-run.md"),
 		"---\nname: dry-run\ndescription: Never run database migrations without --dry-run first\ntype: feedback\n---\nA migration dropped a column in production once.\n")
+	// The person confirms it as theirs (it was put in place by hand).
+	if out, err := w.ccmem("learn", "review", "--all"); err != nil {
+		t.Fatalf("learn review --all: %v\n%s", err, out)
+	}
 	command := ""
 	w.api.SetScript(func(r scriptapi.MessagesRequest) scriptapi.Reply {
 		if toolResults(r) == 0 {
@@ -108,6 +112,9 @@ func TestSubagentStartsWithTheRules(t *testing.T) {
 	w := newWorld(t, nil)
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "tabs.md"),
 		"---\nname: tabs\ndescription: Always answer in British English\ntype: feedback\n---\n")
+	if out, err := w.ccmem("learn", "review", "--all"); err != nil {
+		t.Fatalf("learn review --all: %v\n%s", err, out)
+	}
 	w.write(filepath.Join(w.project, ".claude", "memory", "MEMORY.md"), "## Rules\n- Do not edit generated files in api/gen/, run make generate\n")
 	const task = "SUBAGENT TASK: count the Go files"
 	var sub *scriptapi.MessagesRequest
