@@ -564,7 +564,11 @@ func userEntry(e Entry, r rawLine, dec codec) Entry {
 		strings.HasPrefix(trimmed, "<system-reminder>"),
 		strings.HasPrefix(trimmed, "<command-message>"),
 		strings.HasPrefix(trimmed, "<bash-"),
-		strings.HasPrefix(trimmed, "Caveat: "):
+		strings.HasPrefix(trimmed, "Caveat: "),
+		// The client's answer to a slash command it does not know, written
+		// as a user line: nobody typed it (issue 51, finding 6).
+		strings.HasPrefix(trimmed, "Unknown skill: "), strings.HasPrefix(trimmed, "Unknown command: "),
+		strings.HasPrefix(trimmed, "Unknown slash command"):
 		e.Kind = Meta
 	default:
 		e.Kind = Prompt

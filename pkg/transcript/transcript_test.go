@@ -62,6 +62,10 @@ func TestClientWrittenPromptsAreNotTurns(t *testing.T) {
 	for _, line := range []string{
 		`{"type":"user","promptSource":"system","message":{"role":"user","content":"<task-notification>\n<task-id>a6e3</task-id>\n<status>completed</status>\n</task-notification>"}}`,
 		`{"type":"user","message":{"role":"user","content":"<task-notification><status>completed</status></task-notification>"}}`,
+		// The client's answer to a slash command it does not know (issue
+		// 51, finding 6: it became a session's title).
+		`{"type":"user","message":{"role":"user","content":"Unknown skill: deploy-prod"}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Unknown command: /frobnicate"}]}}`,
 	} {
 		e, ok := Parse([]byte(line))
 		if !ok || e.Kind != Meta {
