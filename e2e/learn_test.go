@@ -50,7 +50,7 @@ func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 	const role = "- user/user-role — The user is a Go backend engineer who wants terse answers"
 	w.claude("-p", "hello")
 	block := w.onlyInjection(0)
-	if !strings.Contains(block, "10 un-ingested memories across 1 silo — run /learn to curate them") {
+	if !strings.Contains(block, "10 memories Claude Code saved wait to be curated, from 1 project — run /learn to curate them") {
 		t.Errorf("block lacks the nudge:\n%s", block)
 	}
 	if strings.Contains(block, "Go backend engineer") {
@@ -70,7 +70,7 @@ func TestLearnedEntriesAndNudgeInBlock(t *testing.T) {
 }
 
 // TestStatusLineShowsBacklog runs the interactive client under tmux: the
-// status line ccmem install registered shows the backlog of un-ingested
+// status line ccmem install registered shows the backlog of uncurated
 // memories, and after `ccmem learn apply` it disappears.
 func TestStatusLineShowsBacklog(t *testing.T) {
 	w := newWorld(t, nil)
@@ -82,7 +82,7 @@ func TestStatusLineShowsBacklog(t *testing.T) {
 	tm := w.tmux()
 	waitFor := tm.waitFor
 	run := tm.run
-	waitFor("the status line", func(s string) bool { return strings.Contains(s, "4 un-ingested memories across 2 silos") })
+	waitFor("the status line", func(s string) bool { return strings.Contains(s, "4 memories Claude Code saved wait to be curated, from 2 projects") })
 
 	if out, err := w.ccmem("learn", "apply"); err != nil {
 		t.Fatalf("ccmem learn apply: %v\n%s", err, out)
@@ -90,7 +90,7 @@ func TestStatusLineShowsBacklog(t *testing.T) {
 	// A new message makes the client redraw its status line.
 	run("send-keys", "-t", "cc", "hello", "Enter")
 	waitFor("the reply", func(s string) bool { return strings.Contains(s, "● ok") })
-	waitFor("the status line to clear", func(s string) bool { return !strings.Contains(s, "un-ingested") })
+	waitFor("the status line to clear", func(s string) bool { return !strings.Contains(s, "to be curated") })
 }
 
 // tmuxClient is the interactive client running in a tmux session.

@@ -373,8 +373,12 @@ func writeStatus(e store.Env, s Status) error {
 	return store.WriteCacheFile(e.StatusPath(), append(data, '\n'))
 }
 
-// BacklogLine is the status line's text: "3 un-ingested memories across 2
-// silos".
+// BacklogLine is the status line's text, in plain words: "3 memories
+// Claude Code saved wait to be curated, from 2 projects".
 func BacklogLine(b Backlog) string {
-	return textfmt.Plural(b.Files, "un-ingested memory", "un-ingested memories") + " across " + textfmt.Plural(b.Silos, "silo", "silos")
+	verb := " wait"
+	if b.Files == 1 {
+		verb = " waits"
+	}
+	return textfmt.Plural(b.Files, "memory Claude Code saved", "memories Claude Code saved") + verb + " to be curated, from " + textfmt.Plural(b.Silos, "project", "projects")
 }

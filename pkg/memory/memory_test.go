@@ -76,7 +76,7 @@ func TestComposeOrderAndSources(t *testing.T) {
 	order := []string{"# Memory recalled by ccmem", "- global fact", "# Learned memories", "- user/role — Go backend engineer",
 		"- feedback/no-mocks — real Postgres in tests", "- project/freeze — merge freeze", "- reference/grafana — dashboards",
 		"briefing text", "- repo fact", "# Recent sessions", "- 2026-11-20 · episode line",
-		"2 un-ingested memories across 2 silos — run /learn to curate them"}
+		"2 memories Claude Code saved wait to be curated, from 2 projects — run /learn to curate them"}
 	at := 0
 	for _, want := range order {
 		i := strings.Index(text[at:], want)
@@ -101,7 +101,7 @@ func TestComposeNudgeThreshold(t *testing.T) {
 		"$CLAUDE/projects/-x/memory/a.md": "silo",
 		"$CLAUDE/projects/-x/memory/b.md": "silo",
 	})
-	if strings.Contains(inj.Block.Text, "un-ingested") {
+	if strings.Contains(inj.Block.Text, "to be curated") {
 		t.Fatal("nudge below the default threshold of 10")
 	}
 }
@@ -142,13 +142,13 @@ func TestComposeDeadlineSkipsOptionalWork(t *testing.T) {
 		storetest.Mkfile(t, filepath.Join(e.SilosDir(), fmt.Sprintf("-p%d", i), "memory", "m.md"), "x")
 	}
 	inj := Compose(context.Background(), e, StartRequest{Cwd: repo})
-	if !strings.Contains(inj.Block.Text, "12 un-ingested memories across 12 silos") {
+	if !strings.Contains(inj.Block.Text, "12 memories Claude Code saved wait to be curated, from 12 projects") {
 		t.Fatalf("nudge missing:\n%s", inj.Block.Text)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	inj = Compose(ctx, e, StartRequest{Cwd: repo})
-	if strings.Contains(inj.Block.Text, "un-ingested") || inj.Block.Text == "" {
+	if strings.Contains(inj.Block.Text, "to be curated") || inj.Block.Text == "" {
 		t.Fatalf("past its deadline the block should come without the nudge:\n%s", inj.Block.Text)
 	}
 }

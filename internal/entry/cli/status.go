@@ -19,7 +19,7 @@ import (
 var cmdStatus = &command.Command{
 	Name: "status", Args: "[--line | --json]",
 	Summary: "counts: silo backlog, pending review, episodes, last capture",
-	Help: `--line prints only "N un-ingested memories across M silos" (nothing when
+	Help: `--line prints only "N memories Claude Code saved wait to be curated, from M projects" (nothing when
 N is 0), for a status line: it takes each silo's count from status.json
 while that silo's memory folder is unchanged, lists only the silos that
 changed, and saves the new counts; it never opens a memory file. While no

@@ -317,7 +317,7 @@ func TestFaultHugeSilo(t *testing.T) {
 	}
 	r := w.run("sessionstart", w.startPayload("s1"), false)
 	checkContract(t, "sessionstart", r)
-	if b := block(t, r); r.code != 0 || !strings.Contains(b, "100000 un-ingested memories across 1 silo") || !strings.Contains(b, "global-fact") {
+	if b := block(t, r); r.code != 0 || !strings.Contains(b, "100000 memories Claude Code saved wait to be curated, from 1 project") || !strings.Contains(b, "global-fact") {
 		t.Fatalf("exit %d stderr %q block:\n%s", r.code, r.stderr, b)
 	}
 }
