@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
@@ -136,7 +135,7 @@ func useOf(c *Checkpoint, given []Given, read func(ref string) string) Use {
 	u := Use{Given: map[string]int{}, Used: map[string]int{}}
 	for _, g := range given {
 		u.Given[g.Kind]++
-		path, _, _ := strings.Cut(g.Ref, "#")
+		path, _ := store.ParseRef(g.Ref)
 		used := false
 		for _, r := range c.Digest.Read {
 			if r == path || filepath.Base(r) == filepath.Base(path) && strings.HasSuffix(path, r) {
@@ -171,8 +170,7 @@ func useOf(c *Checkpoint, given []Given, read func(ref string) string) Use {
 // passageAt is the text of what the ref names: a session's notes at its
 // turn (path#turn), or a file's line (path#line) or whole (bounded).
 func passageAt(e store.Env, ref string) string {
-	path, num, _ := strings.Cut(ref, "#")
-	n, _ := strconv.Atoi(num)
+	path, n := store.ParseRef(ref)
 	if !store.Within(e.Store, path) {
 		return ""
 	}

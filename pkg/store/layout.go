@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // The layout of the store ($CCMEM_HOME, private) and of a repository's
@@ -118,6 +119,19 @@ func MemoryRef(path string, line int) string {
 		return path + "#" + strconv.Itoa(line)
 	}
 	return path
+}
+
+// ParseRef is the path and the line (or turn) of a MemoryRef (0 for none).
+func ParseRef(ref string) (path string, line int) {
+	i := strings.LastIndexByte(ref, '#')
+	if i < 0 {
+		return ref, 0
+	}
+	n, err := strconv.Atoi(ref[i+1:])
+	if err != nil || n <= 0 {
+		return ref, 0
+	}
+	return ref[:i], n
 }
 
 // RefKeyLen is the size of a RefKey.
