@@ -250,12 +250,16 @@ func (t *torture) jobs(round, n int, tag string) []job {
 				out = append(out, job{name: "ccmem", args: []string{"learn", "apply"}})
 				continue
 			}
-			// A rule accepted into learned feedback (as review accept
-			// writes it), and an earlier one forgotten while hooks
-			// rebuild the guard index that holds them.
+			// A rule the person accepts into learned feedback (ccmem learn
+			// review --accept: the ledger attests it), and an earlier one
+			// forgotten, while hooks rebuild the guard index that holds
+			// them.
+			review := filepath.Join(t.home, ".claude", "ccmem", "review", "feedback")
+			must(os.MkdirAll(review, 0o700))
+			must(os.WriteFile(filepath.Join(review, "mem-"+id+".md"), []byte("---\nname: mem-"+id+"\ndescription: marker-"+id+" never run marker commands\ntype: feedback\n---\nbody\n"), 0o600))
+			out = append(out, job{name: "ccmem", args: []string{"learn", "review", "--accept", "mem-" + id}})
 			dir := filepath.Join(t.home, ".claude", "ccmem", "learned", "feedback")
 			must(os.MkdirAll(dir, 0o700))
-			must(os.WriteFile(filepath.Join(dir, "mem-"+id+".md"), []byte("---\nname: mem-"+id+"\ndescription: marker-"+id+" never run marker commands\ntype: feedback\n---\nbody\n"), 0o600))
 			ents, _ := os.ReadDir(dir)
 			if len(ents) > 1 {
 				victim := strings.TrimSuffix(ents[t.r.Intn(len(ents))].Name(), ".md")
