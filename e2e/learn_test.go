@@ -82,7 +82,9 @@ func TestStatusLineShowsBacklog(t *testing.T) {
 	tm := w.tmux()
 	waitFor := tm.waitFor
 	run := tm.run
-	waitFor("the status line", func(s string) bool { return strings.Contains(s, "4 memories Claude Code saved wait to be curated, from 2 projects") })
+	waitFor("the status line", func(s string) bool {
+		return strings.Contains(s, "4 memories Claude Code saved wait to be curated, from 2 projects")
+	})
 
 	if out, err := w.ccmem("learn", "apply"); err != nil {
 		t.Fatalf("ccmem learn apply: %v\n%s", err, out)
