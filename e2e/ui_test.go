@@ -110,6 +110,8 @@ func TestUIInABrowser(t *testing.T) {
 		Chart                                                               struct{ Width, Height, Bars float64 }
 		Hits, HitLinks, Console, Requests                                   []string
 		Pages                                                               []struct{ Name, URL, Title, File string }
+		Narrow                                                              map[string]float64
+		Wide                                                                []string
 		ErrorPage                                                           struct{ URL, Text string }
 	}
 	if err := json.Unmarshal(raw, &got); err != nil {
@@ -151,6 +153,15 @@ func TestUIInABrowser(t *testing.T) {
 	accepted := filepath.Join(w.home, ".claude", "ccmem", "learned", "feedback", "run-tests.md")
 	if _, err := os.Stat(accepted); err != nil {
 		t.Errorf("the item accepted in the page is not in the store: %v", err)
+	}
+	// On a phone (issue 51, finding 5: at 390 px the ui was 650 px wide).
+	if len(got.Narrow) != 3 {
+		t.Errorf("the narrow pages were not measured: %v", got.Narrow)
+	}
+	for name, width := range got.Narrow {
+		if width > 390 {
+			t.Errorf("at 390 px, the %s page is %.0f px wide: %v", name, width, got.Wide)
+		}
 	}
 	if len(got.Console) > 0 {
 		t.Errorf("the page logged errors: %v", got.Console)

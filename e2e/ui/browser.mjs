@@ -83,6 +83,20 @@ try {
   await page.waitForURL(/\/learned\?done=/);
   out.done = await page.locator("p.done").textContent();
   await shot("accepted");
+
+  // On a phone (390 px wide): no page is wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  out.narrow = {};
+  for (const [name, link] of [["learned", null], ["projects", "Projects"], ["project", "shop"]]) {
+    if (link) await page.getByRole("link", { name: link, exact: true }).first().click();
+    await page.waitForLoadState("load");
+    out.narrow[name] = await page.evaluate(() => document.documentElement.scrollWidth);
+    // What sticks out, to say why.
+    out.wide = (out.wide || []).concat(await page.evaluate((n) => [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > 392 && el.children.length === 0)
+      .slice(0, 5).map((el) => n + ": <" + el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? " class=" + el.className : "") + "> " + (el.textContent || "").slice(0, 60)), name));
+    await shot("narrow-" + name);
+  }
 } catch (e) {
   out.error = String(e && e.stack || e);
   try {

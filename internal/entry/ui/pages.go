@@ -52,6 +52,7 @@ func templates() *template.Template {
 			"label":  session.NoteLabel,
 			"lower":  strings.ToLower,
 			"md":     inlineMarkdown,
+			"paras":  paras,
 		}).ParseFS(assets, "assets/*.html"))
 	})
 	return tmpl
@@ -520,8 +521,10 @@ func (s *Server) hitRow(h search.Hit, q string) hitRow {
 type entryRow struct {
 	Type, Name, File, Anchor, Description, Path, Label string
 	Provenance                                         [][2]string
-	Body                                               []string
-	Global                                             bool
+	// Evidence is a rule's evidence, one item each, paths shortened.
+	Evidence []string
+	Body     []string
+	Global   bool
 }
 
 type pendingRow struct {
@@ -554,7 +557,7 @@ const learnedPage = 300
 
 // provenanceKeys are the frontmatter fields that say where an entry came
 // from, in the order shown.
-var provenanceKeys = []string{"source_cwd", "source", "original_path", "ingested_at", "accepted_at", "evidence", "confidence"}
+var provenanceKeys = []string{"source_cwd", "source", "original_path", "ingested_at", "accepted_at", "confidence"}
 
 func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -577,10 +580,20 @@ func (s *Server) learned(w http.ResponseWriter, r *http.Request) {
 			if m, body, err := frontmatter.Read(data); err == nil {
 				for _, k := range provenanceKeys {
 					if v, ok := m.Fields[k]; ok && v != nil {
-						row.Provenance = append(row.Provenance, [2]string{k, textfmt.Line(stringOf(v))})
+						row.Provenance = append(row.Provenance, [2]string{k, textfmt.Line(s.env.TildeText(stringOf(v)))})
+					}
+				}
+				if ev, ok := m.Fields["evidence"].([]any); ok {
+					for _, x := range ev {
+						row.Evidence = append(row.Evidence, textfmt.Line(s.env.TildeText(stringOf(x))))
 					}
 				}
 				row.Body = bodyLines(body, 8)
+				// The rule is said once: a body that opens with the
+				// description does not say it again.
+				if len(row.Body) > 0 && sameWords(row.Body[0], e.Description) {
+					row.Body = row.Body[1:]
+				}
 			}
 		}
 		d.Entries = append(d.Entries, row)
@@ -773,6 +786,27 @@ func stringOf(v any) string {
 }
 
 func first(list []string, n int) []string { return list[:min(n, len(list))] }
+
+// paras is a text's lines that hold words, a line that says what the one
+// before it said left out (a rule's description, then its body opening
+// with it).
+func paras(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == "" || len(out) > 0 && sameWords(l, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// sameWords tells two texts that say the same words (case, spacing and
+// end punctuation aside).
+func sameWords(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " ")) }
+	return norm(a) != "" && norm(a) == norm(b)
+}
 
 // inlineMarkdown renders one line of a memory's Markdown as a person
 // reads it: the text escaped, `code spans` as code, **strong** as strong;

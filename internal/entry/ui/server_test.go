@@ -531,3 +531,25 @@ func TestTheUIShowsWhoWroteWhat(t *testing.T) {
 		t.Errorf("accepted in the ui, the line is not the person's: %+v", o)
 	}
 }
+
+// TestLearnedEntriesReadAsProse (issue 51, finding 5): a learned rule is
+// said once (its body's opening repeats its description), its code in
+// code spans, its evidence a list of items with short paths.
+func TestLearnedEntriesReadAsProse(t *testing.T) {
+	f := newFixture(t)
+	rule := "run `make codegen` before `make build`."
+	storetest.Mkfile(t, filepath.Join(f.env.LearnedDir(), "feedback", "codegen.md"), "---\nname: codegen\ndescription: \""+rule+"\"\ntype: feedback\nevidence:\n  - \"2026-11-02 `make build` failed in "+f.env.Home+"/src/shop/internal/pb\"\n  - \"2026-11-03 passed after `make codegen`\"\n---\n\n"+rule+"\n\nWhy: it failed without it.\n")
+	if err := provenance.AttestEntry(f.env, "cli", filepath.Join(f.env.LearnedDir(), "feedback", "codegen.md")); err != nil {
+		t.Fatal(err)
+	}
+	page := readBody(t, f.do(t, "GET", "/learned", nil, nil))
+	if n := strings.Count(page, "<code>make codegen</code> before <code>make build</code>"); n != 1 {
+		t.Errorf("the rule is shown %d times, in code spans:\n%s", n, short(page))
+	}
+	if i := strings.Index(page, "`make codegen`"); i >= 0 {
+		t.Errorf("raw backticks on the page: %s", page[max(0, i-300):i+100])
+	}
+	if !strings.Contains(page, "<li>2026-11-02 <code>make build</code> failed in ~/src/shop/internal/pb</li>") || !strings.Contains(page, "Evidence (2)") {
+		t.Errorf("the evidence is not a list of items with short paths:\n%s", page[strings.Index(page, "codegen"):])
+	}
+}
