@@ -804,7 +804,9 @@ func paras(text string) []string {
 // sameWords tells two texts that say the same words (case, spacing and
 // end punctuation aside).
 func sameWords(a, b string) bool {
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " ")) }
+	norm := func(s string) string {
+		return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " "))
+	}
 	return norm(a) != "" && norm(a) == norm(b)
 }
 
