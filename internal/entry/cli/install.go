@@ -156,10 +156,15 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	// Codex: served when asked; taken back whenever ccmem's hooks are there.
 	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
 	if err == nil && *f.codex && !*f.trust && !o.DryRun && !*f.asJSON && hookio.IsTerminal(c.P.Stdin) {
-		// Trust is the person's to give: asked, never assumed.
-		fmt.Fprintf(c.Stdout, "Codex runs a hook only once it is trusted. Write trust entries for ccmem's hooks into %s? [y/N] ", c.Env.Tilde(install.CodexConfig(co.Dir)))
+		// Trust is the person's to give: asked, never assumed. They asked
+		// for Codex to be served, and an untrusted hook Codex skips
+		// without a word: yes unless they say no, and said either way.
+		fmt.Fprintf(c.Stdout, "Codex runs a hook only once it is trusted. Write trust entries for ccmem's hooks into %s? [Y/n] ", c.Env.Tilde(install.CodexConfig(co.Dir)))
 		line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
-		co.Trust = strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+		co.Trust = !strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "n")
+		if !co.Trust {
+			fmt.Fprintf(c.Stdout, "note      Codex skips ccmem's hooks until they are trusted: trust them in Codex, or run `ccmem install --codex --codex-trust`\n")
+		}
 	}
 	if err == nil && c.Env.CodexDir != "" {
 		var cr install.Report
