@@ -1,6 +1,8 @@
 package install
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -346,13 +348,21 @@ func dropTrust(cfg string) string {
 // entries out of config.toml; everything else stays as it was.
 func UninstallCodex(o CodexOptions) (Report, error) {
 	rep := Report{Settings: CodexHooksFile(o.Dir), DryRun: o.DryRun}
-	if _, err := os.Stat(CodexHooksFile(o.Dir)); err == nil {
-		err := editFile(&rep, Options{DryRun: o.DryRun}, CodexHooksFile(o.Dir), func(root *settings.Value) ([]settings.Change, string, error) {
+	hooks := CodexHooksFile(o.Dir)
+	if _, err := os.Stat(hooks); err == nil {
+		// Install backs up a hooks.json that was there: none means ccmem
+		// made the file (and this edit's own backup is of ccmem's).
+		_, berr := os.Lstat(hooks + ".ccmem.bak")
+		created := errors.Is(berr, fs.ErrNotExist)
+		err := editFile(&rep, Options{DryRun: o.DryRun}, hooks, func(root *settings.Value) ([]settings.Change, string, error) {
 			ch, err := settings.RemoveOwned(root, func(cmd string) bool { return registration.Owned(registration.CommandPath(cmd)) })
 			return ch, "", err
 		}, "codex")
 		if err != nil {
 			return rep, err
+		}
+		if !o.DryRun {
+			tidyAfter(&rep, hooks, created, emptyJSON)
 		}
 	}
 	path := CodexConfig(o.Dir)
@@ -366,7 +376,48 @@ func UninstallCodex(o CodexOptions) (Report, error) {
 			if err := replaceConfig(&rep, path, old, []byte(next)); err != nil {
 				return rep, err
 			}
+			tidyAfter(&rep, path, false, nil)
 		}
 	}
 	return rep, nil
+}
+
+// tidyAfter leaves, after an uninstall, what was there before install: a
+// file ccmem created that holds nothing now (empty says so) is removed
+// with the backup this uninstall made of it; a backup the file is now
+// identical to is removed (it keeps nothing the file does not).
+func tidyAfter(rep *Report, path string, created bool, empty func([]byte) bool) {
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	backup := path + ".ccmem.bak"
+	before, berr := os.ReadFile(backup)
+	switch {
+	case created && empty != nil && empty(now):
+		if os.Remove(path) == nil {
+			rep.Actions = append(rep.Actions, Action{"remove", path + " (ccmem created it; it holds nothing now)"})
+			if berr == nil && os.Remove(backup) == nil {
+				rep.Actions = append(rep.Actions, Action{"remove", backup})
+			}
+		}
+	case berr == nil && bytes.Equal(before, now):
+		if os.Remove(backup) == nil {
+			rep.Actions = append(rep.Actions, Action{"remove", backup + " (the file is as it was again)"})
+		}
+	}
+}
+
+// emptyJSON tells a JSON file that holds no setting: {} or {"hooks": {}}.
+func emptyJSON(data []byte) bool {
+	var v map[string]any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	for k, x := range v {
+		if m, ok := x.(map[string]any); !ok || len(m) != 0 || k != "hooks" {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/ccmem/ccmem/internal/service/settings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +102,49 @@ func TestCodexConfigSymlinkStays(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(dots); string(got) != cfg {
 		t.Fatalf("uninstall left:\n%s", got)
+	}
+}
+
+// TestUninstallLeavesWhatWasThere (issue 51, finding 5): install then
+// uninstall leaves Codex's folder as it was — no hooks.json ccmem created
+// holding "{}", no backups identical to their files — and ~/.claude.json
+// no empty "mcpServers".
+func TestUninstallLeavesWhatWasThere(t *testing.T) {
+	dir := t.TempDir()
+	cfg := "model = \"gpt-5\"\n"
+	if err := os.WriteFile(CodexConfig(dir), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := CodexOptions{Dir: dir, Lib: filepath.Join(t.TempDir(), "lib", "ccmem"), Trust: true}
+	if _, err := InstallCodex(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UninstallCodex(o); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 || names[0] != "config.toml" {
+		hooks, _ := os.ReadFile(CodexHooksFile(dir))
+		t.Errorf("Codex's folder after install and uninstall: %v, want only config.toml; hooks.json: %s", names, hooks)
+	}
+	if got, _ := os.ReadFile(CodexConfig(dir)); string(got) != cfg {
+		t.Errorf("config.toml:\n%s", got)
+	}
+	root, err := settings.Parse([]byte(`{"numStartups": 3, "mcpServers": {"ccmem": {"type": "stdio", "command": "/x/bin/ccmem", "args": ["mcp"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	removeMCP(root)
+	if root.Get("mcpServers") != nil {
+		t.Errorf("an empty mcpServers is left: %s", root.Marshal())
+	}
+	root, _ = settings.Parse([]byte(`{"mcpServers": {"other": {"command": "x"}, "ccmem": {"type": "stdio", "command": "/x/bin/ccmem", "args": ["mcp"]}}}`))
+	removeMCP(root)
+	if s := root.Get("mcpServers"); s == nil || s.Get("other") == nil {
+		t.Errorf("another server went with ccmem's: %s", root.Marshal())
 	}
 }

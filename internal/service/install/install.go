@@ -249,6 +249,9 @@ func Uninstall(o Options) (Report, error) {
 	if err := editFile(&rep, o, o.Settings, hooks, ""); err != nil {
 		return rep, err
 	}
+	if !o.DryRun {
+		tidyAfter(&rep, o.Settings, false, nil)
+	}
 	if claudeJSON {
 		if err := editFile(&rep, o, o.ClaudeJSON, mcp, "mcp"); err != nil {
 			return rep, err

@@ -73,6 +73,11 @@ func removeMCP(root *settings.Value) []settings.Change {
 	}
 	if old := servers.Get(MCPServer); old != nil && ownedMCP(old) {
 		servers.Delete(MCPServer)
+		if len(servers.Keys) == 0 {
+			// Nothing else was registered: no empty "mcpServers" is left
+			// behind (the client reads none and none alike).
+			root.Delete("mcpServers")
+		}
 		return []settings.Change{{Action: "remove", Event: "mcpServers", What: MCPServer}}
 	}
 	return nil
