@@ -1,11 +1,12 @@
 package install
 
 import (
-	"github.com/ccmem/ccmem/internal/service/settings"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccmem/ccmem/internal/service/settings"
 )
 
 // TestCodexHooksKeepTheRest: install --codex adds ccmem's handlers to a
