@@ -47,6 +47,11 @@ type PromptResult struct {
 	Disabled bool
 	// Context is text for the model beside the prompt ("" for none).
 	Context string
+	// Recalled names what recall gave (path#turn or path#line) and
+	// RecalledKind its kind (session.GivenPassage or GivenPointer): what
+	// the session's use of it is measured against.
+	Recalled     []string
+	RecalledKind string
 }
 
 // Prompt runs before the model sees a prompt: it carries what triage found
@@ -119,7 +124,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	if pl.Project != nil {
 		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled, kind)
 	}
-	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n"))}, err
+	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n")), Recalled: recalled, RecalledKind: kind}, err
 }
 
 // RecallExplained is what per-prompt recall would give a prompt typed in

@@ -246,7 +246,7 @@ func ClientMarks(prompt string) string {
 // PointerPart is the part of the bar a session must clear to be named in
 // one line when it falls short of recall (see RecallReport.Pointer),
 // before this person's use moves it (RecallOptions.PointerShift).
-const PointerPart = 0.5
+const PointerPart = 0.9
 
 func (o RecallOptions) pointerPart() float64 { return PointerPart + o.PointerShift }
 

@@ -259,7 +259,7 @@ func ArchiveOrphans(ctx context.Context, e store.Env, p store.Project, cur Curre
 		}
 		// What recall gave it, and what it did with that (see use.go).
 		if given := append(readGivenEarly(e, p, c.SessionID), c.State.Given...); len(given) > 0 {
-			u := useOf(c, given, func(ref string) string { return passageAt(e, ref) })
+			u := UseIn(e, c, given)
 			c.Use = &u
 			_ = recordUse(e, u) // counts: a failure loses a count, never the episode
 		}

@@ -167,6 +167,12 @@ func useOf(c *Checkpoint, given []Given, read func(ref string) string) Use {
 	return u
 }
 
+// UseIn is what the ended session c did with what it was given, each
+// memory read from this store.
+func UseIn(e store.Env, c *Checkpoint, given []Given) Use {
+	return useOf(c, given, func(ref string) string { return passageAt(e, ref) })
+}
+
 // passageAt is the text of what the ref names: a session's notes at its
 // turn (path#turn), or a file's line (path#line) or whole (bounded).
 func passageAt(e store.Env, ref string) string {

@@ -35,6 +35,7 @@ func run(args []string) error {
 	only := fs.String("source", "", "only this source (its id)")
 	split := fs.String("split", "", "only this split (dev or held-out)")
 	verbose := fs.Bool("v", false, "each prompt's outcome")
+	shift := fs.Float64("pointer-shift", 0, "replay as if use had moved the part of the bar a one-line pointer needs by this much")
 	explain := fs.Bool("explain", false, "each dev prompt's text and how recall weighed it (this machine only: other people's text)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -71,7 +72,13 @@ func run(args []string) error {
 		_, err := devcorpus.CheckLabels(*dir, sources)
 		return err
 	case "replay":
-		rep, err := devcorpus.Replay(context.Background(), *dir, sources, devcorpus.ReplayOptions{Split: *split, Verbose: *verbose, Explain: *explain, Log: os.Stdout})
+		o := devcorpus.ReplayOptions{Split: *split, Verbose: *verbose, Explain: *explain, Log: os.Stdout}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "pointer-shift" {
+				o.PointerShift = shift
+			}
+		})
+		rep, err := devcorpus.Replay(context.Background(), *dir, sources, o)
 		if err != nil {
 			return err
 		}

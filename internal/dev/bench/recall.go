@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/internal/dev/devcorpus"
 	"github.com/ccmem/ccmem/internal/dev/evalset"
 	"github.com/ccmem/ccmem/internal/dev/recallset"
+	"github.com/ccmem/ccmem/internal/dev/staleset"
 	"github.com/ccmem/ccmem/pkg/config"
 )
 
@@ -18,20 +19,93 @@ var recallSeeds = []int64{1, 2, 3, 4, 5}
 
 // realCorpus prints the replay of real people's prompts (see
 // internal/dev/devcorpus), or how to lay the corpus out when it is not.
-func realCorpus() error {
+func realCorpus() (*devcorpus.ReplayReport, error) {
 	dir := devcorpus.DefaultDir()
 	for _, s := range devcorpus.Sources {
 		if _, err := devcorpus.Load(dir, s); err != nil {
 			fmt.Printf("real people's prompts: not laid out under %s (%v); go run ./scripts/devcorpus lay lays it out from the sources' snapshots\n", dir, err)
-			return nil
+			return nil, nil
 		}
 	}
 	rep, err := devcorpus.Replay(context.Background(), dir, devcorpus.Sources, devcorpus.ReplayOptions{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rep.Print(os.Stdout)
-	return nil
+	return rep, nil
+}
+
+// corpusRow is one corpus and split in the table that sets them side by
+// side; a figure a corpus cannot give is negative (printed "-").
+type corpusRow struct {
+	corpus, split                                     string
+	search1, search5, bm1, bm5, grep1, grep5, recall5 float64
+	silent, talkGiven, tasksGiven, related            float64
+	passages, pointers                                int
+	use                                               string
+}
+
+// printCorpora writes every corpus's figures in one table: search and
+// its baselines, per-prompt recall, when it speaks and how.
+func printCorpora(ev evalset.Report, chat evalset.ChatReport, real *devcorpus.ReplayReport) {
+	var rows []corpusRow
+	q := float64(ev.Questions)
+	rows = append(rows, corpusRow{corpus: "evaluation (generated)", split: "all", search1: -1, search5: ev.CCMem.AnyAt5, bm1: -1, bm5: ev.BM25.AnyAt5, grep1: -1, grep5: ev.Grep.AnyAt5,
+		recall5: ev.Recall.Hit, silent: 1 - float64(ev.Recall.Passages+ev.Recall.Pointers)/q, talkGiven: ev.Recall.FalseInjection,
+		tasksGiven: float64(ev.Recall.Passages+ev.Recall.Pointers) / q, related: -1, passages: ev.Recall.Passages, pointers: ev.Recall.Pointers, use: "-"})
+	talk, n := 0.0, 0
+	for _, v := range chat.FalseInjection {
+		talk += v
+		n++
+	}
+	if n > 0 {
+		talk /= float64(n)
+	}
+	for _, split := range []string{"dev", "held"} {
+		at := func(name string) *evalset.KindScores { return chat.Rankers[name][split][""] }
+		r, g := chat.Recall[split][""], chat.Given[split]
+		if r == nil || g == nil || r.N == 0 {
+			continue
+		}
+		given := float64(g[0]+g[1]) / float64(r.N)
+		rows = append(rows, corpusRow{corpus: "chat (generated)", split: map[string]string{"dev": "dev", "held": "held-out"}[split],
+			search1: at("ccmem search").HitAt1, search5: at("ccmem search").HitAt5, bm1: at("plain BM25 over full text").HitAt1, bm5: at("plain BM25 over full text").HitAt5,
+			grep1: at("grep -i over full text").HitAt1, grep5: at("grep -i over full text").HitAt5, recall5: r.HitAt5, silent: 1 - given, talkGiven: talk,
+			tasksGiven: given, related: -1, passages: g[0], pointers: g[1], use: "-"})
+	}
+	if real != nil {
+		for _, row := range real.Rows() {
+			ratio := func(a, b int) float64 {
+				if b == 0 {
+					return -1
+				}
+				return float64(a) / float64(b)
+			}
+			h := func(m map[string]int, name string) float64 { return ratio(m[name], row.Answerable) }
+			rows = append(rows, corpusRow{corpus: "real people's prompts " + row.Lang, split: row.Split,
+				search1: h(row.Hit1, "ccmem search"), search5: h(row.Hit5, "ccmem search"), bm1: h(row.Hit1, "BM25"), bm5: h(row.Hit5, "BM25"),
+				grep1: h(row.Hit1, "grep"), grep5: h(row.Hit5, "grep"), recall5: h(row.Hit5, "ccmem recall"), silent: 1 - ratio(row.AnsGiven, row.Answerable),
+				talkGiven: ratio(row.TalkGiven, row.Talk), tasksGiven: ratio(row.TasksGiven, row.Tasks), related: ratio(row.Related+row.Partly, row.TasksGiven),
+				passages: row.TasksGiven - row.TasksPointer, pointers: row.TasksPointer,
+				use: fmt.Sprintf("%.0f%% (%d)", 100*ratio(row.Used[0]+row.Used[1], row.Measured[0]+row.Measured[1]), row.Measured[0]+row.Measured[1])})
+		}
+	}
+	f := func(x float64) string {
+		if x < 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", x)
+	}
+	fmt.Println("every corpus, side by side (search and its baselines over the questions or tasks an earlier session answers; recall as the hook gives it)")
+	fmt.Printf("  %-26s %-8s %9s %9s %7s %7s %7s %7s %9s %7s %7s %7s %7s %8s %7s %9s\n", "corpus", "split", "search@1", "search@5", "BM25@1", "BM25@5", "grep@1", "grep@5",
+		"recall@5", "silent", "talk", "tasks", "rel.", "passage", "1-line", "use")
+	for _, r := range rows {
+		fmt.Printf("  %-26s %-8s %9s %9s %7s %7s %7s %7s %9s %7s %7s %7s %7s %8d %7d %9s\n", r.corpus, r.split, f(r.search1), f(r.search5), f(r.bm1), f(r.bm5), f(r.grep1), f(r.grep5),
+			f(r.recall5), f(r.silent), f(r.talkGiven), f(r.tasksGiven), f(r.related), r.passages, r.pointers, r.use)
+	}
+	fmt.Println("  (silent: answerable prompts given nothing; talk: small talk given memory; tasks: prompts given memory; rel.: of those, related or partly by the labels;")
+	fmt.Println("   passage / 1-line: prompts given passages / one line naming a weaker match; use: real sessions only, the share whose own session went on to use what")
+	fmt.Println("   recall named (it never saw it), of those measured; a generated question has no session after it, so no use)")
 }
 
 // recallReport prints the evaluation corpus's figures (ccmem beside its
@@ -64,7 +138,8 @@ func recallReport(o options) error {
 	}
 	chat.PrintChat(os.Stdout)
 	fmt.Println()
-	if err := realCorpus(); err != nil {
+	real, err := realCorpus()
+	if err != nil {
 		return err
 	}
 	fmt.Println()
@@ -124,5 +199,34 @@ func recallReport(o options) error {
 	fmt.Printf("  %-22s %8.3f %8.3f %10s  %s\n", "search recall@5", sum.RecallAt5/n, worst.RecallAt5, fmt.Sprintf("≥ %.2f", recallset.TargetRecallAt5), verdict(worst.RecallAt5 >= recallset.TargetRecallAt5))
 	fmt.Printf("  %-22s %8.3f %8.3f %10s  %s\n", "false injection", sum.FalseInjection/n, worst.FalseInjection, fmt.Sprintf("≤ %.2f", recallset.TargetFalseInjection), verdict(worst.FalseInjection <= recallset.TargetFalseInjection))
 	fmt.Printf("  %-22s %8.3f %8s %10s\n", "per-prompt recall", sum.PromptRecall/n, "", "(reported)")
+	fmt.Println()
+	printCorpora(rep, chat, real)
+	fmt.Println()
+	return staleSet()
+}
+
+// staleSet prints the staleness set's figures (internal/dev/staleset), or
+// how to fetch its repositories when their snapshots are not here.
+func staleSet() error {
+	mirror := os.Getenv("CCMEM_STALESET_MIRROR")
+	if mirror == "" {
+		mirror = "/work/.mirror"
+	}
+	for _, r := range staleset.Repos {
+		if _, err := os.Stat(staleset.Snapshot(mirror, r.Name)); err != nil {
+			fmt.Printf("staleness set: the snapshot of %s is not under %s; fetch the repositories internal/dev/staleset lists (CCMEM_STALESET_MIRROR names another folder)\n", r.Name, mirror)
+			return nil
+		}
+	}
+	work, err := os.MkdirTemp("", "ccmem-staleset-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	res, err := staleset.Measure(mirror, work)
+	if err != nil {
+		return err
+	}
+	res.Print(os.Stdout)
 	return nil
 }

@@ -214,7 +214,7 @@ func sessionsIn(text string) []string {
 // recalled again), then the prompt hook runs; both in process, as the
 // hooks run them. It returns the sessions recalled, in order, and the
 // recall text.
-func (r *replayer) ask(ctx context.Context, p Prompt) ([]string, string) {
+func (r *replayer) ask(ctx context.Context, p Prompt) ([]string, memory.PromptResult) {
 	r.asks++
 	sid := fmt.Sprintf("00000000-0000-4000-8000-%012d", r.asks)
 	memory.Start(ctx, r.env, memory.StartRequest{Cwd: p.Project, Source: "startup", SessionID: sid})
@@ -224,7 +224,40 @@ func (r *replayer) ask(ctx context.Context, p Prompt) ([]string, string) {
 	if proj, err := store.ResolveProject(r.env, p.Project); err == nil {
 		os.Remove(r.env.CheckpointPath(proj.Key, sid))
 	}
-	return sessionsIn(res.Context), res.Context
+	return sessionsIn(res.Context), res
+}
+
+// promptKey is how a prompt of history.jsonl is found among a session
+// record's prompts: its first words, as the record keeps them.
+func promptKey(text string) string {
+	k := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	if len(k) > 60 {
+		k = strings.ToValidUTF8(k[:60], "")
+	}
+	return k
+}
+
+// typedIn is where each prompt was typed: the record of the session it
+// opened a turn of, and the turn, over every session of the store.
+type typedAt struct {
+	rec  *session.Checkpoint
+	turn int
+}
+
+func (r *replayer) typedIn() map[string]typedAt {
+	out := map[string]typedAt{}
+	ents, _ := os.ReadDir(r.env.ProjectsDir())
+	for _, de := range ents {
+		eps, _ := session.AllEpisodes(r.env, de.Name())
+		for _, ep := range eps {
+			for _, n := range ep.Record.Digest.Notes {
+				if n.Kind == session.NotePrompt {
+					out[promptKey(n.Text)] = typedAt{ep.Record, n.Turn}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // search is ccmem search's ranking of a prompt in its folder, as the
@@ -287,6 +320,10 @@ type ReplayOptions struct {
 	// how recall weighed it (ccmem show --recall's report): for tuning on
 	// this machine, never for a held-out source or a committed file.
 	Explain bool
+	// PointerShift, when set, is the pointer shift the replay's store
+	// holds (as a person's use would have tuned it): for measuring how
+	// readily recall should name a weaker match, on the dev split.
+	PointerShift *float64
 }
 
 // Outcome is what one labelled prompt got.
@@ -301,6 +338,12 @@ type Outcome struct {
 	Search  []string // ccmem search's first sessions
 	BM25    []string
 	Grep    []string
+	// Measured says the session the prompt was typed in was found, and
+	// Used whether it went on to use what recall named (see Replay).
+	Measured, Used bool
+
+	refs       []string
+	kind, text string
 }
 
 // Replay replays each source's labelled prompts in time order, each
@@ -333,6 +376,14 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 		if err != nil {
 			return nil, err
 		}
+		if o.PointerShift != nil {
+			if err := os.MkdirAll(r.env.Store, 0o700); err != nil {
+				return nil, err
+			}
+			if err := store.WriteJSON(filepath.Join(r.env.Store, "use.json"), session.UseStats{PointerShift: *o.PointerShift}); err != nil {
+				return nil, err
+			}
+		}
 		type job struct {
 			lb Label
 			p  Prompt
@@ -349,6 +400,7 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			jobs = append(jobs, job{lb, p})
 		}
 		sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].p.Time.Before(jobs[j].p.Time) })
+		first := len(rep.Outcomes)
 		for _, j := range jobs {
 			if err := r.advance(ctx, j.p.Time); err != nil {
 				return nil, fmt.Errorf("%s: %v", j.lb.ID, err)
@@ -361,7 +413,8 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", j.lb.ID, err)
 			}
-			got, text := r.ask(ctx, j.p)
+			got, res := r.ask(ctx, j.p)
+			text := res.Context
 			rep.Asked++
 			if ex.Context != text {
 				rep.Mispredicted = append(rep.Mispredicted, j.lb.ID)
@@ -369,6 +422,7 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			docs := r.docs(j.p.Project)
 			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Pointer: memory.IsPointer(text), Search: r.search(ctx, j.p, 5),
 				BM25: baseline.NewIndex(docs).BM25(j.p.Text), Grep: baseline.Grep(docs, j.p.Text)}
+			out.refs, out.kind, out.text = res.Recalled, res.RecalledKind, j.p.Text
 			rep.Outcomes = append(rep.Outcomes, out)
 			if o.Verbose && o.Log != nil {
 				first := "-"
@@ -377,6 +431,28 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 				}
 				fmt.Fprintf(o.Log, "%-8s %-4s %-2s %-5s recalled %-3s %-26s search's first: %s\n", j.lb.ID, s.Split[:3], j.p.Lang, j.lb.Kind, yes(len(got) > 0), out.verdict(), first)
 			}
+		}
+		// Would it have been used? The session each prompt was typed in
+		// went on without ccmem: what recall named counts as used if that
+		// session read it or carried what it named into a later answer,
+		// command or changed file (session.UseIn), as a session given it
+		// is measured.
+		if err := r.advance(ctx, time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+			return nil, err
+		}
+		at := r.typedIn()
+		for i := first; i < len(rep.Outcomes); i++ {
+			o := &rep.Outcomes[i]
+			t, ok := at[promptKey(o.text)]
+			if len(o.refs) == 0 || !ok {
+				continue
+			}
+			var given []session.Given
+			for _, ref := range o.refs {
+				given = append(given, session.Given{Ref: ref, Kind: o.kind, Turn: t.turn})
+			}
+			u := session.UseIn(r.env, t.rec, given)
+			o.Measured, o.Used = true, u.Used[o.kind] > 0
 		}
 		os.RemoveAll(r.home)
 	}

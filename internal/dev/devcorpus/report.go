@@ -41,6 +41,10 @@ type Row struct {
 	TalkPointer, TasksPointer int
 	// AnsGiven: answerable tasks given memory.
 	AnsGiven int
+	// Measured: prompts given memory whose own session was found; Used:
+	// of those, the ones whose session went on to use what was named;
+	// index 0 for passages, 1 for one-line pointers.
+	Measured, Used [2]int
 	// Hit1 of each ranker over the answerable tasks: its first session is
 	// related; Hit5 likewise in its first five.
 	Hit1, Hit5 map[string]int
@@ -60,6 +64,16 @@ func (r *ReplayReport) Rows() []Row {
 			row = &Row{Split: o.Split, Lang: o.Lang, Hit1: map[string]int{}, Hit5: map[string]int{}}
 			at[k] = row
 			keys = append(keys, k)
+		}
+		if o.Measured {
+			k := 0
+			if o.Pointer {
+				k = 1
+			}
+			row.Measured[k]++
+			if o.Used {
+				row.Used[k]++
+			}
 		}
 		if o.Label.Kind == KindTalk {
 			row.Talk++
@@ -136,41 +150,39 @@ func ratio(a, b int) float64 {
 func (r *ReplayReport) Print(w io.Writer) {
 	rows := r.Rows()
 	fmt.Fprintf(w, "real people's prompts, replayed in time order (each against the sessions of its folder that ended before it)\n")
-	fmt.Fprintf(w, "  %-9s %-4s %5s %10s %6s %6s  %5s %10s %7s %10s %8s\n", "split", "lang", "talk", "given mem.", "BM25", "grep", "tasks", "given mem.", "1-line", "related", "partly")
+	fmt.Fprintf(w, "  %-9s %-4s %5s %10s %6s %6s  %5s %10s %8s %7s %8s %7s  %5s %7s  %22s\n", "split", "lang", "talk", "given mem.", "BM25", "grep",
+		"tasks", "given mem.", "passage", "1-line", "related", "partly", "ans.", "silent", "use: passages · 1-line")
 	for _, row := range rows {
 		verdict := ""
 		if row.Split == HeldOut {
 			ok := ratio(row.TalkGiven, row.Talk) <= TargetTalkGiven && ratio(row.TasksGiven, row.Tasks) >= TargetTasksGiven && ratio(row.Related+row.Partly, row.TasksGiven) >= TargetTasksRelated
 			verdict = map[bool]string{true: "PASS", false: "MISS"}[ok]
 		}
-		fmt.Fprintf(w, "  %-9s %-4s %5d %10.3f %6.3f %6.3f  %5d %10.3f %7d %10.3f %8.3f  %s\n", row.Split, row.Lang, row.Talk, ratio(row.TalkGiven, row.Talk),
-			ratio(row.TalkBM25, row.Talk), ratio(row.TalkGrep, row.Talk), row.Tasks, ratio(row.TasksGiven, row.Tasks), row.TasksPointer, ratio(row.Related, row.TasksGiven),
-			ratio(row.Partly, row.TasksGiven), verdict)
+		fmt.Fprintf(w, "  %-9s %-4s %5d %10.3f %6.3f %6.3f  %5d %10.3f %8d %7d %8.3f %7.3f  %5d %7.3f  %22s  %s\n", row.Split, row.Lang, row.Talk, ratio(row.TalkGiven, row.Talk),
+			ratio(row.TalkBM25, row.Talk), ratio(row.TalkGrep, row.Talk), row.Tasks, ratio(row.TasksGiven, row.Tasks), row.TasksGiven-row.TasksPointer, row.TasksPointer,
+			ratio(row.Related, row.TasksGiven), ratio(row.Partly, row.TasksGiven), row.Answerable, 1-ratio(row.AnsGiven, row.Answerable),
+			fmt.Sprintf("%d/%d · %d/%d", row.Used[0], row.Measured[0], row.Used[1], row.Measured[1]), verdict)
 	}
 	fmt.Fprintf(w, "  targets on held-out, per language: small talk given memory ≤ %.2f; tasks given memory ≥ %.2f, ≥ %.0f%% of those related or partly\n",
 		TargetTalkGiven, TargetTasksGiven, 100*TargetTasksRelated)
-	fmt.Fprintf(w, "  (related: the first session recalled bears on the task, by the labels; partly: on part of it; the rest are unrelated: noise)\n")
+	fmt.Fprintf(w, "  (related: the first session recalled bears on the task, by the labels; partly: on part of it; the rest are unrelated: noise;\n")
+	fmt.Fprintf(w, "   passage / 1-line: tasks given recalled passages / one line naming a weaker match; ans.: tasks an earlier session bears on, silent: the share of those given nothing;\n")
+	fmt.Fprintf(w, "   use: prompts given memory whose own session, which went on without it, read it or used what it named, of those whose session was found)\n")
 	fmt.Fprintf(w, "  ccmem show --recall predicted what the hooks gave on %d of %d prompts", r.Asked-len(r.Mispredicted), r.Asked)
 	if len(r.Mispredicted) > 0 {
 		fmt.Fprintf(w, " (not on %s)", strings.Join(r.Mispredicted, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "\n  tasks an earlier session bears on: the first session (hit@1) and any of the first five (hit@5) related\n")
-	fmt.Fprintf(w, "  %-9s %-4s %5s %9s", "split", "lang", "tasks", "recalled")
+	fmt.Fprintf(w, "\n  tasks an earlier session bears on: the first session (@1) and any of the first five (@5) related\n")
+	fmt.Fprintf(w, "  %-9s %-4s %5s", "split", "lang", "tasks")
 	for _, name := range Rankers {
-		fmt.Fprintf(w, " %13s", name+" @1")
-	}
-	for _, name := range Rankers[1:] {
-		fmt.Fprintf(w, " %13s", name+" @5")
+		fmt.Fprintf(w, " %15s %15s", name+" @1", name+" @5")
 	}
 	fmt.Fprintln(w)
 	for _, row := range rows {
-		fmt.Fprintf(w, "  %-9s %-4s %5d %9.3f", row.Split, row.Lang, row.Answerable, ratio(row.AnsGiven, row.Answerable))
+		fmt.Fprintf(w, "  %-9s %-4s %5d", row.Split, row.Lang, row.Answerable)
 		for _, name := range Rankers {
-			fmt.Fprintf(w, " %13.3f", ratio(row.Hit1[name], row.Answerable))
-		}
-		for _, name := range Rankers[1:] {
-			fmt.Fprintf(w, " %13.3f", ratio(row.Hit5[name], row.Answerable))
+			fmt.Fprintf(w, " %15.3f %15.3f", ratio(row.Hit1[name], row.Answerable), ratio(row.Hit5[name], row.Answerable))
 		}
 		fmt.Fprintln(w)
 	}

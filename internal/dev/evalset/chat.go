@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/memory"
 )
 
 // chatBase is the chat corpus's first day; chatAsked when its questions
@@ -167,6 +169,9 @@ type ChatReport struct {
 	Injected       []string
 	Unrelated      float64
 	UnrelatedGiven []string
+	// Given counts, by split, the questions recall gave passages ([0]) or
+	// one line naming a weaker match ([1]).
+	Given map[string]*[2]int
 }
 
 // PrintChat writes the chat report: per split, per kind, hit@1, hit@5 and
@@ -247,7 +252,7 @@ func EvaluateChat(dir, hooks string) (ChatReport, *World, error) {
 	for i, rank := range []Ranker{w.CCMem(), w.FullText(), w.BM25(), w.Grep()} {
 		rep.Rankers[rep.Names[i]] = map[string]map[string]*KindScores{"dev": w.ScoreKinds(rank, "dev"), "held": w.ScoreKinds(rank, "held")}
 	}
-	rep.Recall, rep.FalseInjection, rep.Injected, err = w.chatRecall()
+	rep.Recall, rep.Given, rep.FalseInjection, rep.Injected, err = w.chatRecall()
 	if err != nil {
 		return rep, w, err
 	}
@@ -257,7 +262,7 @@ func EvaluateChat(dir, hooks string) (ChatReport, *World, error) {
 		if err != nil {
 			return rep, w, err
 		}
-		if strings.Contains(recalled, "# Memory that may bear") {
+		if recalled != "" {
 			given++
 			rep.UnrelatedGiven = append(rep.UnrelatedGiven, u)
 		}
@@ -287,13 +292,20 @@ func (w *World) askOnce(project, prompt string) (string, error) {
 // its person's project, through the real hooks, and ranks the sessions the
 // recalled context names in the order it names them; then types each
 // small-talk prompt in the project of its language.
-func (w *World) chatRecall() (map[string]map[string]*KindScores, map[string]float64, []string, error) {
+func (w *World) chatRecall() (map[string]map[string]*KindScores, map[string]*[2]int, map[string]float64, []string, error) {
 	out := map[string]map[string]*KindScores{"dev": {"": {}}, "held": {"": {}}}
+	given := map[string]*[2]int{"dev": {}, "held": {}}
 	ask := w.askOnce
 	for _, q := range w.Corpus.Questions {
 		recalled, err := ask(w.Corpus.projectOf(q), q.Text)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
+		}
+		switch {
+		case memory.IsPointer(recalled):
+			given[q.Split][1]++
+		case recalled != "":
+			given[q.Split][0]++
 		}
 		// The sessions the recalled lines name, in their order.
 		type at struct {
@@ -335,10 +347,10 @@ func (w *World) chatRecall() (map[string]map[string]*KindScores, map[string]floa
 		}
 		recalled, err := ask(project, st)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		count[lang]++
-		if strings.Contains(recalled, "# Memory that may bear") {
+		if recalled != "" {
 			false[lang]++
 			injected = append(injected, st)
 		}
@@ -346,5 +358,5 @@ func (w *World) chatRecall() (map[string]map[string]*KindScores, map[string]floa
 	for l, k := range count {
 		false[l] /= float64(k)
 	}
-	return out, false, injected, nil
+	return out, given, false, injected, nil
 }

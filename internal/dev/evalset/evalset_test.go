@@ -2,10 +2,13 @@ package evalset
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +43,12 @@ func TestCaptureFidelity(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.Print(testWriter{t})
+	ev := func(s Scores) string {
+		return fmt.Sprintf("any@5 %.3f all@5 %.3f MRR %.3f en %.3f zh %.3f ja %.3f es %.3f", s.AnyAt5, s.AllAt5, s.MRR, s.ByLang["en"], s.ByLang["zh"], s.ByLang["ja"], s.ByLang["es"])
+	}
+	holdFigures(t, "evaluation", fmt.Sprintf("ccmem search: %s\nengine over full text: %s\nplain BM25: %s\ngrep: %s\n"+
+		"per-prompt recall: hit %.3f block or recall %.3f carried %.3f small talk given %.3f passages %d one-line %d\n",
+		ev(rep.CCMem), ev(rep.FullText), ev(rep.BM25), ev(rep.Grep), rep.Recall.Hit, rep.Recall.BlockOrRecall, rep.Recall.Carried, rep.Recall.FalseInjection, rep.Recall.Passages, rep.Recall.Pointers))
 	if rep.FullText.AnyAt5 == 0 || rep.CCMem.AnyAt5/rep.FullText.AnyAt5 < 0.95 {
 		t.Errorf("capture fidelity %.3f / %.3f, want ≥ 0.95", rep.CCMem.AnyAt5, rep.FullText.AnyAt5)
 	}
@@ -79,6 +88,48 @@ func TestCaptureFidelity(t *testing.T) {
 	}
 }
 
+// update rewrites the stored figures: go test ./internal/dev/evalset -run 'TestCaptureFidelity|TestChatCorpus' -update.
+var update = flag.Bool("update", false, "rewrite testdata/*.figures with this run's")
+
+// holdFigures holds a corpus's figures to the ones stored in
+// testdata/NAME.figures: the corpora are committed and the replay is
+// deterministic, so a change to capture, search or recall that moves any
+// of them fails here until it is looked at and the file rewritten
+// (-update), the change's effect in its diff.
+func holdFigures(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name+".figures")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (hint: -update writes it)", err)
+	}
+	if string(want) != got {
+		w, g := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+		for i := range max(len(w), len(g)) {
+			a, b := "", ""
+			if i < len(w) {
+				a = w[i]
+			}
+			if i < len(g) {
+				b = g[i]
+			}
+			if a != b {
+				t.Errorf("%s: the %s corpus's figures moved:\n  stored: %s\n  now:    %s", file, name, a, b)
+			}
+		}
+		t.Errorf("look at the change's effect, then rewrite them with -update")
+	}
+}
+
 type testWriter struct{ t *testing.T }
 
 func (w testWriter) Write(p []byte) (int, error) {
@@ -101,6 +152,35 @@ func TestChatCorpus(t *testing.T) {
 	var b strings.Builder
 	rep.PrintChat(&b)
 	t.Log("\n" + b.String())
+	var fig strings.Builder
+	for _, split := range []string{"dev", "held"} {
+		for _, n := range append(rep.Names, "per-prompt recall") {
+			ks := rep.Recall[split]
+			if n != "per-prompt recall" {
+				ks = rep.Rankers[n][split]
+			}
+			var kinds []string
+			for k := range ks {
+				kinds = append(kinds, k)
+			}
+			sort.Strings(kinds)
+			for _, k := range kinds {
+				s := ks[k]
+				fmt.Fprintf(&fig, "%s %s %q: n %d hit@1 %.3f hit@5 %.3f MRR %.3f\n", split, n, k, s.N, s.HitAt1, s.HitAt5, s.MRR)
+			}
+		}
+		fmt.Fprintf(&fig, "%s given: passages %d one-line %d\n", split, rep.Given[split][0], rep.Given[split][1])
+	}
+	var langs []string
+	for l := range rep.FalseInjection {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		fmt.Fprintf(&fig, "small talk given memory %s %.3f\n", l, rep.FalseInjection[l])
+	}
+	fmt.Fprintf(&fig, "requests no session bears on, given memory %.3f\n", rep.Unrelated)
+	holdFigures(t, "chat", fig.String())
 	for _, q := range w.Corpus.Questions {
 		if q.Split != "dev" && q.Split != "held" || len(q.Sessions) == 0 {
 			t.Errorf("question %q: split %q, %d sessions", q.Text, q.Split, len(q.Sessions))

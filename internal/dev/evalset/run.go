@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/dev/baseline"
 	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -397,6 +398,9 @@ type Recall struct {
 	Misses         []string
 	// Injected are the small-talk prompts that got recalled memory.
 	Injected []string
+	// Passages and Pointers count the questions given recalled passages,
+	// and those given one line naming a weaker match.
+	Passages, Pointers int
 }
 
 // PromptRecall measures per-prompt recall through the hook binaries, with
@@ -441,6 +445,11 @@ func (w *World) PromptRecall(maxChars int) (Recall, error) {
 		if recalled != "" {
 			got++
 			chars += len([]rune(recalled))
+			if memory.IsPointer(recalled) {
+				r.Pointers++
+			} else {
+				r.Passages++
+			}
 		}
 		if carries(recalled, q.Facts) {
 			r.Carried++
@@ -460,7 +469,7 @@ func (w *World) PromptRecall(maxChars int) (Recall, error) {
 		if err != nil {
 			return r, err
 		}
-		if recalled != "" && strings.Contains(recalled, "# Memory that may bear") {
+		if recalled != "" {
 			r.FalseInjection++
 			r.Injected = append(r.Injected, p)
 		}
