@@ -307,6 +307,12 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 			store.Tidy(dir) // leftovers of interrupted index writes
 			tidied = true
 		}
+		if buildFor != 0 && u.file != "" && stampSize(want) > maxInlineFile {
+			// Too big to index within a hook's allowance (a MEMORY.md of
+			// megabytes edited by hand): left to the background refresh.
+			left = true
+			continue
+		}
 		var ents []entry
 		if f != nil {
 			ents = f.bucketed[u.bucket]

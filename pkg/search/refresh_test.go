@@ -158,3 +158,41 @@ func nonEmptyBuckets(t *testing.T, w *world) map[int]bool {
 	}
 	return out
 }
+
+// TestPromptLeavesABigMemoryFileToTheRefresh (issue 49, finding 6): a
+// MEMORY.md of megabytes, edited mid-session, is not indexed inside the
+// prompt (that took seconds, past the hook's deadline): the prompt
+// searches without it and asks for a background refresh, which indexes
+// it; a search that is not bounded (ccmem search) indexes it itself.
+func TestPromptLeavesABigMemoryFileToTheRefresh(t *testing.T) {
+	w := newWorld(t)
+	sc := ScopeOf(&w.p, false)
+	if _, err := Refresh(context.Background(), w.e, sc); err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for i := 0; len(b) <= maxInlineFile; i++ {
+		b = fmt.Appendf(b, "- line %d about the invoice pipeline and the nightly export\n", i)
+	}
+	b = append(b, "- the quokka exporter writes to s3 bucket heron-exports\n"...)
+	if err := os.WriteFile(w.e.GlobalMemory(), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refreshed := 0
+	o := RecallOptions{Scope: sc, MaxItems: 3, Refresh: func() { refreshed++ }}
+	hits, err := Recall(context.Background(), w.e, "where does the quokka exporter write?", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 0 || refreshed != 1 {
+		t.Fatalf("the prompt indexed a %d KB memory file itself (%d hits), or asked for %d refreshes", len(b)>>10, len(hits), refreshed)
+	}
+	if _, err := Refresh(context.Background(), w.e, sc); err != nil {
+		t.Fatal(err)
+	}
+	refreshed = 0
+	hits, err = Recall(context.Background(), w.e, "where does the quokka exporter write?", o)
+	if err != nil || len(hits) == 0 || hits[0].Kind != KindGlobal || refreshed != 0 {
+		t.Fatalf("after the refresh: %+v, %d refreshes, err %v", hits, refreshed, err)
+	}
+}

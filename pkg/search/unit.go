@@ -143,6 +143,21 @@ func (u unit) fileStamp() string {
 	return fmt.Sprintf("file:%d:%d", fi.Size(), fi.ModTime().UnixNano())
 }
 
+// maxInlineFile is the largest memory file a bounded build (a hook's)
+// indexes itself: indexing takes about a second a megabyte here, so a
+// bigger one is left to the background refresh, and the hook searches
+// without it meanwhile.
+const maxInlineFile = 256 << 10
+
+// stampSize is the size a file unit's stamp records (0 when none).
+func stampSize(stamp string) int64 {
+	var size, mtime int64
+	if _, err := fmt.Sscanf(stamp, "file:%d:%d", &size, &mtime); err != nil {
+		return 0
+	}
+	return size
+}
+
 // docs reads a unit's sources (for a folder: the files of its bucket)
 // into documents; ok is false when ctx ended before it read them all.
 func (u unit) docs(ctx context.Context, ents []entry) (docs []Doc, ok bool) {
