@@ -349,7 +349,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 // Import imports the transcripts of every silo (see above).
 func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Projects: []string{}}
-	defer beginOpencodeRun()()
+	defer beginStoreRun()()
 	files, err := listTranscripts(e)
 	if err != nil {
 		return rep, err

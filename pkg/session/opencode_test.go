@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccmem/ccmem/pkg/episode"
+	_ "github.com/ccmem/ccmem/pkg/opencodestore" // the database reader ccmem links
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store/storetest"

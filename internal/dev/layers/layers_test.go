@@ -143,14 +143,14 @@ func TestCodeMap(t *testing.T) {
 }
 
 // chains are what each hook binary may link of ccmem: the common start
-// (plumbing, the contract, the store, configuration, the session record
-// with the readers of the other agents' stores it imports), then its own
-// chain. A turn's end (stop, precompact) links no search, no
+// (plumbing, the contract, the store, configuration, the session record),
+// then its own chain. No hook links a database reader (opencode's store
+// is read by pkg/opencodestore, which only ccmem links: see neverInHooks). A turn's end (stop, precompact) links no search, no
 // index and no learned memory: it only records.
 var chains = func() map[string][]string {
 	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/service/registration", "internal/version",
 		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
-		"pkg/redact", "pkg/session", "pkg/sqlitefile", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
+		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	// The memory a session is told links the person's rules (pkg/guard):
 	// recall does not repeat what one of them already says.
 	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
@@ -167,6 +167,10 @@ var chains = func() map[string][]string {
 		"subagentstart":      with(memory, action),
 	}
 }()
+
+// neverInHooks are packages no hook may link, whatever its chain: the
+// database reader and the installers (issue 49).
+var neverInHooks = []string{"pkg/sqlitefile", "pkg/opencodestore", "pkg/codexcli", "internal/service/install"}
 
 // TestEachHookLinksOnlyItsChain: each hook binary links, of ccmem, only
 // its chain (go list -deps against an allow-list): a package added to a
@@ -187,7 +191,9 @@ func TestEachHookLinksOnlyItsChain(t *testing.T) {
 			if !own || p == "hooks/"+h.Binary {
 				continue
 			}
-			if !slices.Contains(allowed, p) {
+			if slices.Contains(neverInHooks, p) {
+				t.Errorf("%s links %s, which no hook may link", h.Binary, p)
+			} else if !slices.Contains(allowed, p) {
 				t.Errorf("%s links %s, which is not in its chain", h.Binary, p)
 			}
 		}

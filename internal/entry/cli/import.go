@@ -9,6 +9,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/config"
+	_ "github.com/ccmem/ccmem/pkg/opencodestore" // ccmem reads opencode's database; the hooks do not
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
