@@ -18,6 +18,7 @@ targets=(
   "FuzzParseMatchesEncodingJSON ./pkg/transcript"
   "FuzzEnsure ./internal/service/settings"
   "FuzzNew ./pkg/sqlitefile"
+  "FuzzCodexConfigRoundTrip ./internal/service/install"
 )
 for t in "${targets[@]}"; do
   set -- $t

@@ -312,14 +312,23 @@ func WriteFileShared(path string, data []byte) error {
 // WriteCacheFile is WriteFileAtomic for derived data that can be rebuilt
 // (a search index): still never half-written, but not forced to disk.
 func WriteCacheFile(path string, data []byte) error {
-	return writeFile(path, data, 0o600, 0o700, false)
+	return writeFile(path, data, 0o600, 0o700, false, nil)
 }
 
 func writeAtomic(path string, data []byte, newMode, dirMode os.FileMode) error {
-	return writeFile(path, data, newMode, dirMode, true)
+	return writeFile(path, data, newMode, dirMode, true, nil)
 }
 
-func writeFile(path string, data []byte, newMode, dirMode os.FileMode, durable bool) error {
+// WriteFileAtomicIf is WriteFileAtomic for a file other programs write
+// too: still runs after the new bytes are on disk beside it, just before
+// they replace it, and an error from it (the file changed meanwhile)
+// writes nothing. The window in which another program's write is lost is
+// then the rename's, not the write's and the sync's.
+func WriteFileAtomicIf(path string, data []byte, still func() error) error {
+	return writeFile(path, data, 0o600, 0o700, true, still)
+}
+
+func writeFile(path string, data []byte, newMode, dirMode os.FileMode, durable bool, still func() error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return err
@@ -353,6 +362,11 @@ func writeFile(path string, data []byte, newMode, dirMode os.FileMode, durable b
 	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	if still != nil {
+		if err := still(); err != nil {
+			return err
+		}
 	}
 	if err := replace(name, path); err != nil {
 		return err

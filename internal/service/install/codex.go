@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/service/settings"
@@ -40,9 +39,6 @@ func CodexHooksFile(dir string) string { return filepath.Join(dir, "hooks.json")
 
 // CodexConfig is Codex's user config, where trust lives.
 func CodexConfig(dir string) string { return filepath.Join(dir, "config.toml") }
-
-// trustMark precedes each trust table ccmem writes.
-const trustMark = "# ccmem: trust for its hook (ccmem uninstall removes it)"
 
 // CodexHook is one hook as ccmem registers it for Codex.
 type CodexHook struct {
@@ -229,30 +225,8 @@ func CodexState(dir, lib string, guardTools []string) ([]CodexTrust, error) {
 	return out, nil
 }
 
-// trustValue finds the trusted_hash of key's table in a config.toml.
-func trustValue(cfg, key string) (string, bool) {
-	head := "[hooks.state." + codexcli.TOMLString(key) + "]"
-	lines := strings.Split(cfg, "\n")
-	for i, l := range lines {
-		if strings.TrimSpace(l) != head {
-			continue
-		}
-		for _, m := range lines[i+1:] {
-			t := strings.TrimSpace(m)
-			if strings.HasPrefix(t, "[") {
-				break
-			}
-			if v, ok := strings.CutPrefix(t, "trusted_hash"); ok {
-				v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "="))
-				return strings.Trim(v, `"`), true
-			}
-		}
-	}
-	return "", false
-}
-
-// writeTrust puts a trust table for each of ccmem's handlers into
-// config.toml (replacing ccmem's earlier ones), every other byte kept.
+// writeTrust puts a trusted_hash for each of ccmem's handlers into
+// config.toml (see codexconfig.go), every other byte kept.
 func writeTrust(rep *Report, o CodexOptions, hooks []CodexHook) error {
 	state, err := CodexState(o.Dir, o.Lib, o.GuardTools)
 	if err != nil {
@@ -263,85 +237,28 @@ func writeTrust(rep *Report, o CodexOptions, hooks []CodexHook) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	next := dropTrust(string(old))
-	var add strings.Builder
+	// ccmem's tables for handlers no longer where they were go; the
+	// others stay as they are.
+	var want []CodexTrust
+	keep := map[string]bool{}
 	for _, t := range state {
-		if !t.Registered {
-			continue
+		if t.Registered {
+			want = append(want, t)
+			keep["[hooks.state."+codexcli.TOMLString(t.Key)+"]"] = true
 		}
-		fmt.Fprintf(&add, "\n%s\n[hooks.state.%s]\ntrusted_hash = %s\n", trustMark, codexcli.TOMLString(t.Key), codexcli.TOMLString(t.Hash))
 	}
-	if next != "" && !strings.HasSuffix(next, "\n") {
-		next += "\n"
+	next, err := withTrust([]byte(dropTrustBut(string(old), keep)), want)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	next += add.String()
-	if next == string(old) {
+	if bytes.Equal(next, old) || len(old) == 0 && len(next) == 0 {
 		return nil
 	}
 	rep.Actions = append(rep.Actions, Action{"codex", "trust entries for ccmem's hooks in " + path})
 	if o.DryRun {
 		return nil
 	}
-	return replaceConfig(rep, path, old, []byte(next))
-}
-
-// replaceConfig writes config.toml's next bytes: where a symlink (a
-// dotfiles manager's) points, not over it; only if the file still holds
-// old (another program's edit meanwhile is not lost); after a backup of
-// the person's file, the first time.
-func replaceConfig(rep *Report, path string, old, next []byte) error {
-	target := path
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		target = t
-	}
-	now, err := store.ReadSmallFile(path, 16<<20)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if string(now) != string(old) {
-		return fmt.Errorf("%s changed while ccmem edited it; nothing was written (run it again)", path)
-	}
-	if len(old) > 0 {
-		backup := path + ".ccmem.bak"
-		if _, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) {
-			if err := store.WriteFileAtomic(backup, old); err != nil {
-				return err
-			}
-			rep.Actions = append(rep.Actions, Action{"backup", backup + " (config.toml before this change)"})
-		}
-	}
-	return store.WriteFileAtomic(target, next)
-}
-
-// dropTrust removes the trust tables ccmem wrote (each follows trustMark)
-// from a config.toml, and nothing else.
-func dropTrust(cfg string) string {
-	if !strings.Contains(cfg, trustMark) {
-		return cfg
-	}
-	lines := strings.SplitAfter(cfg, "\n")
-	var out []string
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != trustMark {
-			out = append(out, lines[i])
-			continue
-		}
-		// The mark, its table's header and its keys, up to the next
-		// table or blank line.
-		j := i + 1
-		if j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "[hooks.state.") {
-			j++
-			for j < len(lines) && strings.TrimSpace(lines[j]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[j]), "[") {
-				j++
-			}
-		}
-		// The blank line ccmem wrote before the mark goes too.
-		if n := len(out); n > 0 && strings.TrimSpace(out[n-1]) == "" {
-			out = out[:n-1]
-		}
-		i = j - 1
-	}
-	return strings.Join(out, "")
+	return replaceConfig(rep, path, old, next)
 }
 
 // UninstallCodex takes ccmem's hooks out of hooks.json and its trust
