@@ -128,8 +128,33 @@ func (r *replayer) advance(ctx context.Context, t time.Time) error {
 	if !added {
 		return nil
 	}
-	_, err := session.Import(ctx, r.env, session.ImportOptions{})
-	return err
+	if _, err := session.Import(ctx, r.env, session.ImportOptions{}); err != nil {
+		return err
+	}
+	// Every index up to date before the prompt is asked: a hook's search
+	// builds only what fits in its allowance, so on a loaded machine what
+	// show --recall and the hook each find would differ by what a build
+	// had finished, not by what they decide (issue 49, finding 8).
+	return r.indexAll(ctx)
+}
+
+// indexAll brings every project's search index up to date.
+func (r *replayer) indexAll(ctx context.Context) error {
+	seen := map[string]bool{}
+	for _, s := range r.l.Sessions[:r.next] {
+		if s.Cwd == "" || seen[s.Cwd] {
+			continue
+		}
+		seen[s.Cwd] = true
+		p, err := store.ResolveProject(r.env, s.Cwd)
+		if err != nil {
+			continue
+		}
+		if _, err := search.Refresh(ctx, r.env, search.ScopeOf(&p, false)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func copyFile(from, to string, mtime time.Time) error {
