@@ -207,21 +207,6 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 	if t, err := filepath.EvalSymlinks(target); err == nil {
 		target = t
 	}
-	// Compare and swap: the file must still hold what the edit was made
-	// on (a missing file must still be missing).
-	if testOnlyBeforeSwap != nil {
-		testOnlyBeforeSwap(o.Settings)
-	}
-	now, err := readFile(o.Settings)
-	if errors.Is(err, fs.ErrNotExist) {
-		now, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(now, orig) || (now == nil) != (orig == nil) {
-		return errChanged
-	}
 	if orig != nil {
 		backup := BackupPath(o.Settings)
 		if _, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) {
@@ -231,5 +216,23 @@ func commitSettings(rep *Report, o Options, orig []byte, next *settings.Value, c
 			rep.Backup = backup
 		}
 	}
-	return store.WriteFileAtomic(target, data)
+	// Compare and swap: the file must still hold what the edit was made
+	// on (a missing file must still be missing), checked once the new
+	// bytes are on disk beside it, just before they replace it.
+	return store.WriteFileAtomicIf(target, data, func() error {
+		if testOnlyBeforeSwap != nil {
+			testOnlyBeforeSwap(o.Settings)
+		}
+		now, err := readFile(o.Settings)
+		if errors.Is(err, fs.ErrNotExist) {
+			now, err = nil, nil
+		}
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, orig) || (now == nil) != (orig == nil) {
+			return errChanged
+		}
+		return nil
+	})
 }
