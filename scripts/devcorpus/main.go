@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/ccmem/ccmem/internal/dev/devcorpus"
+	"github.com/ccmem/ccmem/internal/dev/evalset"
 )
 
 func main() {
@@ -83,6 +84,8 @@ func run(args []string) error {
 			return err
 		}
 		rep.Print(os.Stdout)
+		fmt.Println()
+		evalset.PrintAssociations(os.Stdout, rep.Associations())
 		return nil
 	}
 	return fmt.Errorf("unknown command %q", args[0])

@@ -202,6 +202,12 @@ func recallReport(o options) error {
 	fmt.Println()
 	printCorpora(rep, chat, real)
 	fmt.Println()
+	assoc := []evalset.AssociationReport{evalset.AssociationBound("chat (generated)", evalset.GenerateChat()), evalset.AssociationBound("coding (generated)", evalset.Generate(1))}
+	if real != nil {
+		assoc = append(assoc, real.Associations()...)
+	}
+	evalset.PrintAssociations(os.Stdout, assoc)
+	fmt.Println()
 	return staleSet()
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/dev/baseline"
+	"github.com/ccmem/ccmem/internal/dev/evalset"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -366,6 +367,12 @@ type Outcome struct {
 	// Measured says the session the prompt was typed in was found, and
 	// Used whether it went on to use what recall named (see Replay).
 	Measured, Used bool
+	// Gap: an answerable task whose related sessions hold none of its
+	// words; Reached: associations from the folder's history would reach
+	// one, and Others how many other sessions they would reach beside
+	// (evalset.Reach).
+	Gap, Reached bool
+	Others       int
 
 	refs       []string
 	kind, text string
@@ -448,6 +455,17 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			out := Outcome{Label: j.lb, Lang: j.p.Lang, Split: s.Split, Recalled: got, Pointer: memory.IsPointer(text), Search: r.search(ctx, j.p, 5),
 				BM25: baseline.NewIndex(docs).BM25(j.p.Text), Grep: baseline.Grep(docs, j.p.Text)}
 			out.refs, out.kind, out.text = res.Recalled, res.RecalledKind, j.p.Text
+			if j.lb.Answerable() {
+				texts := map[string]string{}
+				var answers []string
+				for _, d := range docs {
+					texts[d.ID] = d.Text
+					if j.lb.relation(d.ID) == related {
+						answers = append(answers, d.ID)
+					}
+				}
+				out.Gap, out.Reached, out.Others = evalset.Reach(j.p.Text, answers, texts)
+			}
 			rep.Outcomes = append(rep.Outcomes, out)
 			if o.Verbose && o.Log != nil {
 				first := "-"

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/ccmem/ccmem/internal/dev/evalset"
 )
 
 // Targets on the held-out split, per language (issue 39).
@@ -52,6 +54,30 @@ type Row struct {
 
 // Rankers the report shows, in order.
 var Rankers = []string{"ccmem recall", "ccmem search", "BM25", "grep"}
+
+// Associations is the bound on associations from each split's history
+// (see evalset.Reach), over its answerable tasks.
+func (r *ReplayReport) Associations() []evalset.AssociationReport {
+	at := map[string]*evalset.AssociationReport{}
+	var order []string
+	for _, o := range r.Outcomes {
+		if !o.Label.Answerable() {
+			continue
+		}
+		k := "real people's " + o.Split + " " + o.Lang
+		if at[k] == nil {
+			at[k] = &evalset.AssociationReport{Corpus: k}
+			order = append(order, k)
+		}
+		at[k].Add(o.Gap, o.Reached, o.Others)
+	}
+	sort.Strings(order)
+	var out []evalset.AssociationReport
+	for _, k := range order {
+		out = append(out, *at[k])
+	}
+	return out
+}
 
 // Rows are the figures per split and language.
 func (r *ReplayReport) Rows() []Row {
