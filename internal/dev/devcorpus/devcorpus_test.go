@@ -173,7 +173,7 @@ func TestLayCopiesOnlyWhatItMay(t *testing.T) {
 // the generated corpora always runs (evalset's TestShowRecallIsTheHook).
 func TestShowRecallOnRealPrompts(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays 421 real prompts (make test runs it)")
+		t.Skip("replays 501 real prompts (make test runs it)")
 	}
 	dir := DefaultDir()
 	for _, s := range Sources {

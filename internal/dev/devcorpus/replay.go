@@ -46,7 +46,11 @@ func Sample(l *Laid) []Prompt {
 		return string(s[:])
 	}
 	sort.Slice(eligible, func(i, j int) bool { return key(eligible[i]) < key(eligible[j]) })
-	eligible = eligible[:min(len(eligible), SampleSize)]
+	n := l.Source.Sample
+	if n == 0 {
+		n = SampleSize
+	}
+	eligible = eligible[:min(len(eligible), n)]
 	sort.SliceStable(eligible, func(i, j int) bool { return eligible[i].Time.Before(eligible[j].Time) })
 	return eligible
 }

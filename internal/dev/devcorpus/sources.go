@@ -27,6 +27,10 @@ type Source struct {
 	// Lang is the language most of the prompts are in, Split whether the
 	// source is tuned on ("dev") or never ("held-out").
 	Lang, Split string
+	// Sample is how many of its prompts are labelled (0: SampleSize). A
+	// larger sample takes the first ones by the same hash: it holds the
+	// smaller one.
+	Sample int
 }
 
 // Splits.
@@ -46,7 +50,9 @@ var Sources = []Source{
 	{ID: "4", Repo: "awesumsawz/dotfiles-universal", Commit: "49d63c9", Prefix: ".claude/", Lang: "en", Split: HeldOut},
 	{ID: "5", Repo: "JamesTiberiusKirk/dotsv2", Commit: "c4267e0", Prefix: ".claude/", Lang: "en", Split: HeldOut},
 	{ID: "6", Repo: "LZY2333/LZY-FE-JumpTrack", Commit: "6d0b899", Prefix: "agent-configs/.claude/", Lang: "zh", Split: Dev},
-	{ID: "7", Repo: "hannibal8856/claude_backup", Commit: "e28e028", Prefix: ".claude/", Lang: "zh", Split: HeldOut},
+	// The held-out Chinese sample was enlarged from 60 to 140 (issue 48):
+	// 60 gave 7 small-talk prompts and 35 tasks in Chinese.
+	{ID: "7", Repo: "hannibal8856/claude_backup", Commit: "e28e028", Prefix: ".claude/", Lang: "zh", Split: HeldOut, Sample: 140},
 	{ID: "8", Repo: "mango319/myclaude", Commit: "8abfc6e", Prefix: "", Lang: "zh", Split: Dev},
 }
 
