@@ -1,7 +1,9 @@
-// Package transcript reads Claude Code session transcripts (JSONL, one
-// object per line, appended) incrementally: from a byte offset to the last
-// complete line, skipping the many kinds of line ccmem does not use without
-// decoding them.
+// Package transcript reads the sessions of the agents ccmem serves into
+// one shape (Entry): Claude Code's transcripts (JSONL, one object per
+// line, appended) incrementally, from a byte offset to the last complete
+// line, skipping the many kinds of line ccmem does not use without
+// decoding them; and Codex CLI's rollouts, Gemini CLI's recordings and
+// opencode's messages, each in its own file of this package.
 package transcript
 
 import (

@@ -239,7 +239,7 @@ func (t *torture) jobs(round, n int, tag string) []job {
 			sid := "s-" + id
 			tr := filepath.Join(t.dir, "transcripts", sid+".jsonl")
 			writeTranscript(tr, "goal "+id+" with "+secret)
-			hook := []string{"stop", "precompact", "userpromptsubmit", "pretooluse", "posttoolusefailure", "subagentstart"}[t.r.Intn(6)]
+			hook := turnHooks[t.r.Intn(len(turnHooks))]
 			out = append(out, job{name: hook, stdin: payload(sid, tr, t.repo, hook)})
 		case 4:
 			sid := "n-" + id
@@ -850,3 +850,15 @@ func ageTemps(roots ...string) {
 		})
 	}
 }
+
+// turnHooks are the hooks a round runs on a session under way: every hook
+// of the hook list but the session's start, which rounds run apart.
+var turnHooks = func() []string {
+	var out []string
+	for _, h := range claudecode.Hooks {
+		if h.Binary != "sessionstart" {
+			out = append(out, h.Binary)
+		}
+	}
+	return out
+}()

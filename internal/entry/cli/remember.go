@@ -86,7 +86,7 @@ func runRemember(c *command.Ctx, project bool, topic, cwd, text string, asJSON, 
 	}
 	where := c.Env.Tilde(res.Path)
 	if rel, err := filepath.Rel(root, res.Path); scope == notes.Project && err == nil {
-		where = rel + " (committed with the repository)"
+		where = rel + " (in the repository: the team reads it once you commit it)"
 	}
 	switch {
 	case res.Confirmed:

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -459,6 +460,13 @@ func (d *doctor) dryRuns() {
 			append(base, "CCMEM_HOME="+filepath.Join(tmp, "store")), func(out []byte) string {
 				return fmt.Sprintf("%d bytes of context", len(bytes.TrimSpace(out)))
 			}},
+	}
+	// Every hook has its dry run: one added to the hook list without a
+	// sample here is said, not skipped.
+	for _, h := range claudecode.Hooks {
+		if !slices.ContainsFunc(runs, func(r run) bool { return r.name == h.Binary }) {
+			d.add(false, h.Binary+" dry run", "not run: doctor has no sample payload for this hook")
+		}
 	}
 	for _, r := range runs {
 		path := filepath.Join(lib, registration.Exe(r.name))
