@@ -116,9 +116,12 @@ fuzz:
 	@bash scripts/fuzz.sh
 
 vet:
-	@echo "vet: go vet, gofmt and actionlint"
+	@echo "vet: go vet, gofmt, actionlint, staticcheck and deadcode"
 	$(GO) vet ./...
 	$(GO) tool -modfile=tools/go.mod actionlint
+	$(GO) tool -modfile=tools/go.mod staticcheck ./...
+	@out=$$($(GO) tool -modfile=tools/go.mod deadcode -test ./...); \
+	if [ -n "$$out" ]; then echo "deadcode: these functions are reached by nothing, not even a test:"; echo "$$out"; exit 1; fi
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi
 

@@ -755,9 +755,6 @@ type Prompted struct {
 // memory ref names in the session.
 func (p Prompted) WasGuarded(ref string) bool { return hasKey(p.guarded, store.RefKey(ref)) }
 
-// WasShown tells whether the memory ref names was shown in the session.
-func (p Prompted) WasShown(ref string) bool { return p.WasShownKey(store.RefKey(ref)) }
-
 // WasShownKey tells whether the memory of a store.RefKey was shown in
 // the session.
 func (p Prompted) WasShownKey(k [shownKeyLen]byte) bool { return hasKey(p.shown, k) }

@@ -387,16 +387,6 @@ func WriteJSON(path string, v any) error {
 	return WriteFileAtomic(path, append(data, '\n'))
 }
 
-// WriteJSONIn is WriteJSON for a private file under root, refusing to
-// write through a symlink (see WriteFileAtomicIn).
-func WriteJSONIn(root, path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomicIn(root, path, append(data, '\n'))
-}
-
 // TestOnlyWriteFault, when a test sets it, may fail the write of path's
 // data after part of it is written, as a full disk does.
 var TestOnlyWriteFault func(path string) error

@@ -39,19 +39,6 @@ func Line(s string) string {
 	return b.String()
 }
 
-// Lines is Line for text of several lines: each line is made safe, and the
-// newlines between them stay.
-func Lines(s string) string {
-	if firstUnsafe(s) < 0 {
-		return s
-	}
-	parts := strings.Split(s, "\n")
-	for i, p := range parts {
-		parts[i] = Line(p)
-	}
-	return strings.Join(parts, "\n")
-}
-
 // unsafeRune is a rune Line replaces with U+FFFD.
 func unsafeRune(r rune) bool {
 	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069

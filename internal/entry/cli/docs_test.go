@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/pkg/docblock"
 	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/pkg/docblock"
 )
 
 // TestDocsNameTheMCPTools (issue 49, finding 4): docs/commands.md lists

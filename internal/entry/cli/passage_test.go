@@ -258,7 +258,9 @@ func TestMCPForgetAndReview(t *testing.T) {
 	}
 	storetest.Mkfile(t, filepath.Join(c.Env.ReviewDir(), "use-tabs.md"),
 		"---\nname: use-tabs\ndescription: tabs\nmetadata:\n  type: feedback\n---\nUse tabs.\n")
-	got, err = call("review", `{}`)
+	if got, err = call("review", `{}`); err != nil {
+		t.Fatal(err)
+	}
 	var listed []struct{ File, Origin string }
 	if err := json.Unmarshal([]byte(got), &listed); err != nil {
 		t.Fatalf("review list: %q %v", got, err)

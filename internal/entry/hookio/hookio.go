@@ -32,9 +32,6 @@ func (p *Problems) Addf(format string, args ...any) {
 	p.list = append(p.list, fmt.Sprintf(format, args...))
 }
 
-// Len is the number of problems recorded.
-func (p *Problems) Len() int { return len(p.list) }
-
 // Line folds the problems into one line prefixed by the hook's name, or ""
 // when there are none.
 func (p *Problems) Line(name string) string {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/pkg/docblock"
 	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/docblock"
 )
 
 var numbers = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}

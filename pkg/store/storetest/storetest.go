@@ -82,27 +82,6 @@ func Repo(t testing.TB, e store.Env, name string) (string, store.Project) {
 	return repo, p
 }
 
-// Fixture is the path of a file in the repository's testdata folder, from
-// a test of any package (the module root is the nearest folder above with
-// a go.mod).
-func Fixture(parts ...string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		panic(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			panic("storetest: no go.mod above the test's folder")
-		}
-		dir = up
-	}
-	return filepath.Join(append([]string{dir, "testdata"}, parts...)...)
-}
-
 // Episode writes a finished session's record, with the notes of its
 // digest, into the project key's episodes, as the Stop hook leaves it; it
 // returns its path.
