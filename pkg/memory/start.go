@@ -153,7 +153,13 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
 		turn := session.Turn{SessionID: req.SessionID, TranscriptPath: req.TranscriptPath, Cwd: req.Cwd, Process: req.Process, Automation: req.Automation}
-		_, err := session.Capture(ctx, e, session.CaptureRequest{Turn: turn,
+		// A resumed session's transcript may be tens of megabytes: the
+		// start reads what it can in a small allowance and the turn's end
+		// reads on from there (the block is ready; the person waits for
+		// this hook).
+		cctx, cancel := context.WithTimeout(ctx, startCaptureFor)
+		defer cancel()
+		_, err := session.Capture(cctx, e, session.CaptureRequest{Turn: turn,
 			NewSession: req.Source == "startup" || req.Source == "clear" || req.Source == "fork",
 			Project:    p, Shown: inj.Block.Refs, SetShown: true, Capture: &pl.Cfg.Capture, Fork: req.Source == "fork"})
 		note("checkpoint", err)
@@ -161,6 +167,10 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	inj.Warnings = append(warnings, inj.Warnings...)
 	return inj
 }
+
+// startCaptureFor bounds how long the start reads the session's
+// transcript into its checkpoint; what is left, the turn's end reads.
+const startCaptureFor = 250 * time.Millisecond
 
 // compose builds the block; backlog, when set, is the silo backlog already
 // counted. With preview (ccmem show), nothing has been archived: the

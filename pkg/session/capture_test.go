@@ -809,3 +809,39 @@ func TestIsOpencodeStore(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureCutShortGoesOnWhereItStopped (issue 49, finding 6): a capture
+// whose time runs out (a session start reads a resumed session's
+// transcript within a small allowance) keeps what it read and where it
+// stopped; the next capture reads on from there, and the record is the
+// one a whole read makes.
+func TestCaptureCutShortGoesOnWhereItStopped(t *testing.T) {
+	whole := newCaptureWorld(t)
+	var data []byte
+	for range 6 {
+		data = append(data, fixtureTranscript(t, whole.repo)...)
+	}
+	storetest.Append(t, whole.tr, data)
+	want := whole.capture(t, "s1")
+
+	w := newCaptureWorld(t)
+	storetest.Append(t, w.tr, []byte(strings.ReplaceAll(string(data), whole.repo, w.repo)))
+	out, cancel := context.WithCancel(context.Background())
+	cancel() // out of time before it starts: it reads until its first look at the clock
+	part, err := Capture(out, w.e, CaptureRequest{Turn: Turn{SessionID: "s1", TranscriptPath: w.tr, Cwd: w.repo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part.Transcript.Offset == 0 || part.Transcript.Offset >= int64(len(data)) {
+		t.Fatalf("a capture out of time read %d of %d bytes: it should stop partway", part.Transcript.Offset, len(data))
+	}
+	got := w.capture(t, "s1")
+	for _, c := range []*Checkpoint{want, got} {
+		c.UpdatedAt, c.Transcript, c.ProjectRoot = "", TranscriptPos{}, ""
+	}
+	g, _ := json.Marshal(got)
+	x, _ := json.Marshal(want)
+	if string(g) != string(x) {
+		t.Fatalf("the record read in two goes differs from the whole read\n got %s\nwant %s", g, x)
+	}
+}

@@ -28,6 +28,11 @@
 //     (all_projects or not) and get (of the repository project's INDEX.md
 //     and sessions, by path) never return what the repository's sessions
 //     said.
+//   - the deadline holds whatever the store holds: every hook, on a store
+//     no person should have but some will (a 50 MB MEMORY.md edited by
+//     hand between prompts, a 10 MB repository MEMORY.md, 3,000 learned
+//     rules, a 60 MB transcript), with the CPU starved by two busy loops a
+//     core, exits 0 within the client's 5 s (see deadline.go; -deadline).
 //
 // It is bounded (-rounds, -kills) and takes a few minutes; it is not part
 // of make test. It exits 1 when an invariant fails, naming it.
@@ -86,6 +91,7 @@ func main() {
 	kills := flag.Int("kills", 400, "random-SIGKILL runs per round")
 	seed := flag.Int64("seed", 1, "random seed")
 	keep := flag.Bool("keep", false, "keep the work folder")
+	deadline := flag.Bool("deadline", true, "run the deadline round: every hook on pathological stores, the CPU starved")
 	flag.Parse()
 	t, err := newTorture(*seed)
 	if err != nil {
@@ -104,6 +110,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "torture: round %d/%d: %d runs killed at random\n", round, *rounds, *kills)
 		killed += t.killLoop(round, *kills)
 		t.check(fmt.Sprintf("round %d after the kills", round))
+	}
+	if *deadline {
+		fmt.Fprintf(os.Stderr, "torture: the deadline round: every hook on pathological stores, the CPU starved\n")
+		slowest := t.deadlines(rand.New(rand.NewSource(*seed)))
+		var parts []string
+		for _, h := range claudecode.Hooks {
+			parts = append(parts, fmt.Sprintf("%s %.2fs", h.Binary, slowest[h.Binary].Seconds()))
+		}
+		fmt.Printf("torture: deadline round, slowest run of each hook (the client allows %v): %s\n", clientBudget, strings.Join(parts, ", "))
 	}
 	fmt.Printf("torture: %d rounds, %d processes killed, %d invariant checks, %d failures, %.0fs\n",
 		*rounds, killed, t.checks, len(t.failures), time.Since(start).Seconds())
