@@ -144,7 +144,7 @@ func useOpencodeStore(path string, fn func(*sqlitefile.DB) error) error {
 // List lists the sessions of opencode's stores (opencode.db
 // first, then each channel's), a subagent's (one with a parent) left out
 // and a session listed once; a store that cannot be read is said in notes.
-func (reader) List(e store.Env) (out []session.StoreSession, notes []string) {
+func (reader) List(ctx context.Context, e store.Env) (out []session.StoreSession, notes []string) {
 	ents, err := os.ReadDir(e.OpencodeDir)
 	if err != nil {
 		return nil, nil
@@ -161,7 +161,10 @@ func (reader) List(e store.Env) (out []session.StoreSession, notes []string) {
 	})
 	seen := map[string]bool{}
 	for _, name := range stores {
-		list, note := listOneOpencodeStore(e, filepath.Join(e.OpencodeDir, name))
+		if ctx.Err() != nil {
+			break
+		}
+		list, note := listOneOpencodeStore(ctx, e, filepath.Join(e.OpencodeDir, name))
 		for _, tf := range list {
 			if !seen[tf.ID] {
 				seen[tf.ID] = true
@@ -184,7 +187,7 @@ func storeRank(name string) int {
 }
 
 // listOneOpencodeStore lists the sessions of the store at path.
-func listOneOpencodeStore(e store.Env, path string) (out []session.StoreSession, note string) {
+func listOneOpencodeStore(ctx context.Context, e store.Env, path string) (out []session.StoreSession, note string) {
 	err := useOpencodeStore(path, func(db *sqlitefile.DB) error {
 		st, err := db.Table("session")
 		if err != nil {
@@ -196,7 +199,7 @@ func listOneOpencodeStore(e store.Env, path string) (out []session.StoreSession,
 				return true
 			}
 			out = append(out, session.StoreSession{Path: filepath.Join(path, sid), ID: sid, Updated: time.UnixMilli(r.Int("time_updated")), Cwd: r.Text("directory")})
-			return len(out) < maxSessions
+			return len(out) < maxSessions && ctx.Err() == nil
 		})
 	})
 	if err != nil {

@@ -88,7 +88,7 @@ type transcriptFile struct {
 
 // listTranscripts lists the session transcripts of every silo, oldest
 // first. Symlinks are not followed.
-func listTranscripts(e store.Env) ([]transcriptFile, error) {
+func listTranscripts(ctx context.Context, e store.Env) ([]transcriptFile, error) {
 	silos, err := os.ReadDir(e.SilosDir())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -113,7 +113,7 @@ func listTranscripts(e store.Env) ([]transcriptFile, error) {
 	}
 	out = append(out, listRollouts(e)...)
 	out = append(out, listGemini(e)...)
-	oc, _ := listOpencode(e)
+	oc, _ := listOpencode(ctx, e)
 	out = append(out, oc...)
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].mtime.Equal(out[j].mtime) {
@@ -272,13 +272,13 @@ func geminiProjectRoot(data []byte, slug string) string {
 // listOpencode lists opencode's sessions in its JSON storage,
 // storage/session/<project>/ses_<id>.json. A subagent's session (one with
 // a parent) is left out, as Claude Code's subagents are.
-func listOpencode(e store.Env) (out []transcriptFile, notes []string) {
+func listOpencode(ctx context.Context, e store.Env) (out []transcriptFile, notes []string) {
 	if e.OpencodeDir == "" {
 		return nil, nil
 	}
 	// Its store first: a session opencode moved there from its JSON
 	// storage is read there.
-	out, notes = listOpencodeStore(e)
+	out, notes = listOpencodeStore(ctx, e)
 	inStore := map[string]bool{}
 	for _, tf := range out {
 		inStore[tf.sid] = true
@@ -350,7 +350,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Projects: []string{}}
 	defer beginStoreRun()()
-	files, err := listTranscripts(e)
+	files, err := listTranscripts(ctx, e)
 	if err != nil {
 		return rep, err
 	}
@@ -360,7 +360,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	}
 	rep.Found = len(files)
 	if e.OpencodeDir != "" {
-		_, notes := listOpencodeStore(e)
+		_, notes := listOpencodeStore(ctx, e)
 		rep.Notes = append(rep.Notes, notes...)
 	}
 	cfgOf := func(p store.Project) config.Config {
@@ -907,7 +907,7 @@ func mapKeys(m map[string]int) []string {
 
 // CountTranscripts counts the session transcripts of every silo.
 func CountTranscripts(e store.Env) (int, error) {
-	files, err := listTranscripts(e)
+	files, err := listTranscripts(context.Background(), e)
 	return len(files), err
 }
 
@@ -915,7 +915,7 @@ func CountTranscripts(e store.Env) (int, error) {
 // transcripts, other agents') that no episode or checkpoint of any project
 // records yet: what an import would add. Directory listings only.
 func CountUnrecorded(e store.Env) (int, error) {
-	files, err := listTranscripts(e)
+	files, err := listTranscripts(context.Background(), e)
 	if err != nil || len(files) == 0 {
 		return 0, err
 	}

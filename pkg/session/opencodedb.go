@@ -28,9 +28,9 @@ import (
 // A StoreReader reads the sessions an agent keeps in a database.
 type StoreReader interface {
 	// List lists the sessions of the stores in the agent's data folder
-	// (e.OpencodeDir), a session once, a subagent's left out; a store that
-	// cannot be read is said in notes.
-	List(e store.Env) (sessions []StoreSession, notes []string)
+	// (e.OpencodeDir), a session once, a subagent's left out, until ctx
+	// ends; a store that cannot be read is said in notes.
+	List(ctx context.Context, e store.Env) (sessions []StoreSession, notes []string)
 	// Read reads the messages and parts of the session named path (see
 	// above) as JSON rows in their files' shape, at most max rows, with a
 	// stamp that changes when any of them does.
@@ -68,11 +68,11 @@ func beginStoreRun() (end func()) {
 
 // listOpencodeStore lists the sessions of opencode's stores, when this
 // binary reads them.
-func listOpencodeStore(e store.Env) (out []transcriptFile, notes []string) {
+func listOpencodeStore(ctx context.Context, e store.Env) (out []transcriptFile, notes []string) {
 	if storeReader == nil {
 		return nil, nil
 	}
-	list, notes := storeReader.List(e)
+	list, notes := storeReader.List(ctx, e)
 	for _, s := range list {
 		out = append(out, transcriptFile{path: s.Path, sid: s.ID, mtime: s.Updated, agent: AgentOpencode, cwd: s.Cwd})
 	}

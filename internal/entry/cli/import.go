@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
@@ -56,8 +57,20 @@ sessions; --dry-run says what would be imported and writes nothing;
 			if *follow {
 				// The background catch-up a session start runs: quiet,
 				// bounded.
-				ctx, cancel := context.WithTimeout(c, 2*time.Minute)
+				ctx, cancel := context.WithTimeout(c, followFor)
 				defer cancel()
+				// Whatever a store holds (a crafted database whose pages
+				// take long to walk between two looks at the clock), the
+				// catch-up ends at its bound: every write is atomic, and
+				// the next one goes on.
+				go func() {
+					<-ctx.Done()
+					time.Sleep(followGrace)
+					if ctx.Err() == context.DeadlineExceeded {
+						fmt.Fprintln(c.Stderr, "ccmem: import --follow stopped at its bound; the next session start goes on")
+						os.Exit(1)
+					}
+				}()
 				_, err := session.Import(ctx, c.Env, session.ImportOptions{Follow: true,
 					Config: func(root, key string) config.Config { cfg, _ := config.Load(c.Env, root, key); return cfg }})
 				return err
@@ -66,6 +79,13 @@ sessions; --dry-run says what would be imported and writes nothing;
 		}
 	},
 }
+
+// followFor bounds the background catch-up a session start runs, and
+// followGrace is how long past it the process may take to notice.
+const (
+	followFor   = 2 * time.Minute
+	followGrace = 5 * time.Second
+)
 
 func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error {
 	opt := session.ImportOptions{Limit: limit, DryRun: dryRun,
