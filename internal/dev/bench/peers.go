@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // The peer make bench-peers measures, as scripts/install-peers.sh fetches
@@ -64,9 +66,11 @@ func peerReport(o options) error {
 	claudeMem := func(args ...string) command {
 		return command{path: node, args: append([]string{filepath.Join(plugin, "scripts", "bun-runner.js"), filepath.Join(plugin, "scripts", "worker-service.cjs")}, args...), env: cmEnv, dir: w.repo}
 	}
-	startPayload := fmt.Sprintf(`{"session_id":"peer-session","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, w.transcript, w.repo)
-	promptPayload := fmt.Sprintf(`{"session_id":"peer-session","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":%q}`, w.transcript, w.repo, "how did we fix the payment retry timeout in the checkout client last time?")
-	stopPayload := fmt.Sprintf(`{"session_id":"peer-session","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, w.transcript, w.repo)
+	turn := claudecode.Payload{SessionID: "peer-session", TranscriptPath: w.transcript, Cwd: w.repo}
+	startPayload := string(claudecode.Payload{SessionID: turn.SessionID, TranscriptPath: turn.TranscriptPath, Cwd: turn.Cwd, HookEventName: "SessionStart", Source: "startup"}.JSON())
+	promptPayload := string(claudecode.Payload{SessionID: turn.SessionID, TranscriptPath: turn.TranscriptPath, Cwd: turn.Cwd, HookEventName: "UserPromptSubmit",
+		Prompt: "how did we fix the payment retry timeout in the checkout client last time?"}.JSON())
+	stopPayload := string(claudecode.Payload{SessionID: turn.SessionID, TranscriptPath: turn.TranscriptPath, Cwd: turn.Cwd, HookEventName: "Stop"}.JSON())
 	up := claudeMem("start")
 	up.stdin = startPayload
 	if _, err := up.run(); err != nil {

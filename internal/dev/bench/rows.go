@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // rowSpec is one measured process on one store, and its target.
@@ -70,16 +73,21 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 		// Every session start is a new session, as in real use: it
 		// archives the previous one (whose process is gone) and opens its
 		// own.
-		return fmt.Sprintf(`{"session_id":"bench-start-%d","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, i, w.transcript+".start", w.repo)
+		return string(claudecode.Payload{SessionID: fmt.Sprintf("bench-start-%d", i), TranscriptPath: w.transcript + ".start", Cwd: w.repo, HookEventName: "SessionStart", Source: "startup"}.JSON())
 	}
-	stopPayload := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, w.transcript, w.repo)
-	preCompactPayload := strings.Replace(stopPayload, `"Stop"`, `"PreCompact","trigger":"auto"`, 1)
+	turn := claudecode.Payload{SessionID: "bench-session", TranscriptPath: w.transcript, Cwd: w.repo}
+	with := func(f func(p *claudecode.Payload)) string { p := turn; f(&p); return string(p.JSON()) }
+	stopPayload := with(func(p *claudecode.Payload) { p.HookEventName = "Stop" })
+	preCompactPayload := with(func(p *claudecode.Payload) { p.HookEventName, p.Trigger = "PreCompact", "auto" })
 	checkpoint := w.env.CheckpointPath(w.key, "bench-session")
-	promptPayload := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"UserPromptSubmit","prompt":%q}`,
-		w.transcript, w.repo, "how did we fix the payment retry timeout in the checkout client last time?")
+	promptPayload := with(func(p *claudecode.Payload) {
+		p.HookEventName, p.Prompt = "UserPromptSubmit", "how did we fix the payment retry timeout in the checkout client last time?"
+	})
 	toolPayload := func(command string) string {
-		return fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q,"description":"run"},"tool_use_id":"toolu_1"}`,
-			w.transcript, w.repo, command)
+		input, _ := json.Marshal(map[string]string{"command": command, "description": "run"})
+		return with(func(p *claudecode.Payload) {
+			p.HookEventName, p.ToolName, p.ToolInput, p.ToolUseID = "PreToolUse", "Bash", input, "toolu_1"
+		})
 	}
 	// A command no rule bears on: what nearly every call is.
 	preToolUse := func(judge func(row) (string, bool)) rowSpec {
@@ -98,7 +106,9 @@ func rowsFor(o options, spec storeSpec, w world) []rowSpec {
 	switch spec.name {
 	case typical.name:
 		// Every hook within 1.5× of a bare Go process (the hooks' target).
-		subagent := fmt.Sprintf(`{"session_id":"bench-session","transcript_path":%q,"cwd":%q,"hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"general-purpose"}`, w.transcript, w.repo)
+		subagent := with(func(p *claudecode.Payload) {
+			p.HookEventName, p.AgentID, p.AgentType = "SubagentStart", "a1", "general-purpose"
+		})
 		rows = []rowSpec{
 			sessionstart(ratioAtMost(1.5)),
 			{name: "stop (first pass)", cmd: command{path: hook("stop"), stdin: stopPayload}, before: func(*command, int) { os.Remove(checkpoint) }, judge: ratioAtMost(1.5)},

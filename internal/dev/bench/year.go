@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -175,17 +176,19 @@ func measureYear(o options, dir string) (yearReport, error) {
 	if i := strings.Index(out, `"imported": `); i >= 0 {
 		fmt.Sscanf(out[i+len(`"imported": `):], "%d", &rep.imported)
 	}
-	payload := func(event, sid, extra string) string {
-		return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q%s}`, sid, "/nonexistent.jsonl", repo, event, extra)
+	payload := func(event, sid string, f func(p *claudecode.Payload)) string {
+		p := claudecode.Payload{SessionID: sid, TranscriptPath: "/nonexistent.jsonl", Cwd: repo, HookEventName: event}
+		f(&p)
+		return string(p.JSON())
 	}
 	sid := "11111111-2222-4333-8444-555555555555"
-	if rep.start, _, err = runTimed(filepath.Join(o.hookDir, "sessionstart"), nil, env, repo, payload("SessionStart", sid, `,"source":"startup"`)); err != nil {
+	if rep.start, _, err = runTimed(filepath.Join(o.hookDir, "sessionstart"), nil, env, repo, payload("SessionStart", sid, func(p *claudecode.Payload) { p.Source = "startup" })); err != nil {
 		return rep, err
 	}
 	z := newZipf(rand.New(rand.NewSource(7)))
 	prompt := func(words []string) (timed, bool, error) {
 		p := strings.Join(words, " ") + "?"
-		t, out, err := runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid, fmt.Sprintf(`,"prompt":%q`, p)))
+		t, out, err := runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid, func(pl *claudecode.Payload) { pl.Prompt = p }))
 		return t, strings.Contains(out, "additionalContext"), err
 	}
 	// Common words: of the 50 commonest; rare ones: ranked past 5,000.
@@ -225,12 +228,12 @@ func measureYear(o options, dir string) (yearReport, error) {
 	}
 	began := time.Now()
 	sid2 := "22222222-2222-4333-8444-555555555555"
-	if rep.lostStart, _, err = runTimed(filepath.Join(o.hookDir, "sessionstart"), nil, env, repo, payload("SessionStart", sid2, `,"source":"startup"`)); err != nil {
+	if rep.lostStart, _, err = runTimed(filepath.Join(o.hookDir, "sessionstart"), nil, env, repo, payload("SessionStart", sid2, func(p *claudecode.Payload) { p.Source = "startup" })); err != nil {
 		return rep, err
 	}
 	for i := range 3 {
 		p := strings.Join(pick(0, 50, 3+i), " ") + "?"
-		t, _, err := runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid2, fmt.Sprintf(`,"prompt":%q`, p)))
+		t, _, err := runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid2, func(pl *claudecode.Payload) { pl.Prompt = p }))
 		if err != nil {
 			return rep, err
 		}
@@ -245,7 +248,9 @@ func measureYear(o options, dir string) (yearReport, error) {
 	}
 	rep.rebuilt = time.Since(began)
 	// A rare word of the store, as its sessions use it.
-	_, out, err = runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid2, fmt.Sprintf(`,"prompt":%q`, "what did we do about "+strings.Join(pick(1000, 1200, 2), " ")+"?")))
+	_, out, err = runTimed(filepath.Join(o.hookDir, "userpromptsubmit"), nil, env, repo, payload("UserPromptSubmit", sid2, func(pl *claudecode.Payload) {
+		pl.Prompt = "what did we do about " + strings.Join(pick(1000, 1200, 2), " ") + "?"
+	}))
 	if err != nil {
 		return rep, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 
@@ -281,10 +282,10 @@ func (w *World) askOnce(project, prompt string) (string, error) {
 	sid := fmt.Sprintf("chat-%04d", w.asked)
 	root := w.Roots[project]
 	env := w.envFor(w.askedAt(), false)
-	if _, err := w.hookOut("sessionstart", payload("SessionStart", sid, "/nonexistent/none.jsonl", root, `"source":"startup"`), env); err != nil {
+	if _, err := w.hookOut("sessionstart", string(claudecode.Payload{SessionID: sid, TranscriptPath: "/nonexistent/none.jsonl", Cwd: root, HookEventName: "SessionStart", Source: "startup"}.JSON()), env); err != nil {
 		return "", err
 	}
-	out, err := w.hookOut("userpromptsubmit", payload("UserPromptSubmit", sid, "/nonexistent/none.jsonl", root, fmt.Sprintf(`"prompt":%q`, prompt)), env)
+	out, err := w.hookOut("userpromptsubmit", string(claudecode.Payload{SessionID: sid, TranscriptPath: "/nonexistent/none.jsonl", Cwd: root, HookEventName: "UserPromptSubmit", Prompt: prompt}.JSON()), env)
 	return contextOf(out), err
 }
 

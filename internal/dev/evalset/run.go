@@ -102,7 +102,7 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 			return nil, err
 		}
 		envs := w.envFor(s.Start, s.Kind == "automated")
-		if err := w.hook("sessionstart", payload("SessionStart", sid, tr, root, `"source":"startup"`), envs); err != nil {
+		if err := w.hook("sessionstart", string(claudecode.Payload{SessionID: sid, TranscriptPath: tr, Cwd: root, HookEventName: "SessionStart", Source: "startup"}.JSON()), envs); err != nil {
 			return nil, err
 		}
 		f, err := os.OpenFile(tr, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -117,7 +117,7 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 					return nil, err
 				}
 			}
-			if err := w.hook("stop", payload("Stop", sid, tr, root, `"stop_hook_active":false`), envs); err != nil {
+			if err := w.hook("stop", string(claudecode.Payload{SessionID: sid, TranscriptPath: tr, Cwd: root, HookEventName: "Stop"}.JSON()), envs); err != nil {
 				f.Close()
 				return nil, err
 			}
@@ -127,15 +127,11 @@ func Replay(dir, hooks string, c *Corpus) (*World, error) {
 	// A last start in each project archives what is left.
 	end := w.askedAt()
 	for p, root := range w.Roots {
-		if err := w.hook("sessionstart", payload("SessionStart", "probe-"+p, filepath.Join(dir, "none.jsonl"), root, `"source":"startup"`), w.envFor(end, false)); err != nil {
+		if err := w.hook("sessionstart", string(claudecode.Payload{SessionID: "probe-" + p, TranscriptPath: filepath.Join(dir, "none.jsonl"), Cwd: root, HookEventName: "SessionStart", Source: "startup"}.JSON()), w.envFor(end, false)); err != nil {
 			return nil, err
 		}
 	}
 	return w, w.buildFull()
-}
-
-func payload(event, sid, tr, cwd, extra string) string {
-	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,%s}`, sid, tr, cwd, event, extra)
 }
 
 // askedAt is when the corpus's questions are asked.
@@ -420,12 +416,12 @@ func (w *World) PromptRecall(maxChars int) (Recall, error) {
 		sid := fmt.Sprintf("ask%d-%04d", w.asked, n)
 		root := w.Roots[project]
 		env := w.envFor(at, false)
-		out, err := w.hookOut("sessionstart", payload("SessionStart", sid, filepath.Join(w.Dir, "none.jsonl"), root, `"source":"startup"`), env)
+		out, err := w.hookOut("sessionstart", string(claudecode.Payload{SessionID: sid, TranscriptPath: filepath.Join(w.Dir, "none.jsonl"), Cwd: root, HookEventName: "SessionStart", Source: "startup"}.JSON()), env)
 		if err != nil {
 			return "", "", err
 		}
 		block = contextOf(out)
-		in := payload("UserPromptSubmit", sid, filepath.Join(w.Dir, "none.jsonl"), root, fmt.Sprintf(`"prompt":%q`, prompt))
+		in := string(claudecode.Payload{SessionID: sid, TranscriptPath: filepath.Join(w.Dir, "none.jsonl"), Cwd: root, HookEventName: "UserPromptSubmit", Prompt: prompt}.JSON())
 		out, err = w.hookOut("userpromptsubmit", in, env)
 		return block, contextOf(out), err
 	}

@@ -82,10 +82,9 @@ func (t *torture) deadlines(r *rand.Rand) map[string]time.Duration {
 	}()
 	slowest := map[string]time.Duration{}
 	run := func(hook, sid, prompt string) {
-		in := payload(sid, transcript, repo, hook)
-		if prompt != "" {
-			in = strings.Replace(in, `"source":"startup"`, fmt.Sprintf(`"source":"startup","prompt":%q`, prompt), 1)
-		}
+		pl := payloadOf(sid, transcript, repo, hook)
+		pl.Prompt = prompt
+		in := string(pl.JSON())
 		c := exec.Command(filepath.Join(t.hooks, hook))
 		c.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 		c.Dir = repo

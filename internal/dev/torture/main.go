@@ -349,7 +349,14 @@ func appendLine(path, text string) {
 	f.Close()
 }
 
+// payload is the hook input a round gives hook: one with every field a
+// hook of the list reads, as claudecode.Payload writes it.
 func payload(sid, transcript, cwd, hook string) string {
+	return string(payloadOf(sid, transcript, cwd, hook).JSON())
+}
+
+// payloadOf is payload's hook input.
+func payloadOf(sid, transcript, cwd, hook string) claudecode.Payload {
 	event := ""
 	for _, h := range claudecode.Hooks {
 		if h.Binary == hook {
@@ -358,9 +365,9 @@ func payload(sid, transcript, cwd, hook string) string {
 	}
 	// The tool hooks get a call: a command that names planted memory, and
 	// an error.
-	return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup","trigger":"auto",`+
-		`"tool_name":"Bash","tool_input":{"command":"echo marker body uses"},"tool_use_id":"t1","error":"Exit code 1\nerror: marker body failed","agent_type":"general-purpose"}`,
-		sid, transcript, cwd, event)
+	return claudecode.Payload{SessionID: sid, TranscriptPath: transcript, Cwd: cwd, HookEventName: event, Source: "startup", Trigger: "auto",
+		ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"echo marker body uses"}`), ToolUseID: "t1", Error: "Exit code 1\nerror: marker body failed",
+		AgentType: "general-purpose"}
 }
 
 func writeTranscript(path, goal string) {
