@@ -125,7 +125,7 @@ vet:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.cache/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files are not formatted:"; echo "$$out"; exit 1; fi
 
-## cross: build and vet (tests type-checked) for macOS, Windows and linux/arm64
+## cross: build and vet (tests type-checked) for macOS and Windows (one architecture each: no file is built for an architecture)
 cross:
 	@bash scripts/cross.sh
 
