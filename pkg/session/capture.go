@@ -401,11 +401,11 @@ func (c *Checkpoint) apply(e transcript.Entry) {
 				sk, _ = redact.Shorten(textfmt.Line(sk), 80)
 				c.SkillsUsed = append(c.SkillsUsed, sk)
 			}
-			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
+			if ps := u.FilePaths(); len(ps) > 0 && len(c.State.PendingFiles) < maxPending {
 				if c.State.PendingFiles == nil {
 					c.State.PendingFiles = map[string]string{}
 				}
-				c.State.PendingFiles[u.ID] = p
+				c.State.PendingFiles[u.ID] = strings.Join(ps, "\n") // a patch's files, one a line
 			}
 		}
 		c.noteCalls(e)
@@ -472,7 +472,9 @@ func (c *Checkpoint) applyResults(results []transcript.ToolResult, ts string) {
 		}
 		delete(c.State.PendingFiles, r.ID)
 		if !r.IsError && !r.Cancelled {
-			c.addFile(p)
+			for _, f := range strings.Split(p, "\n") {
+				c.addFile(f)
+			}
 		}
 	}
 }
@@ -1147,11 +1149,11 @@ func (c *Checkpoint) applySubagent(e transcript.Entry) {
 				c.SubagentTools = map[string]int{}
 			}
 			c.SubagentTools[u.Name]++
-			if p := u.FilePath(); p != "" && len(c.State.PendingFiles) < maxPending {
+			if ps := u.FilePaths(); len(ps) > 0 && len(c.State.PendingFiles) < maxPending {
 				if c.State.PendingFiles == nil {
 					c.State.PendingFiles = map[string]string{}
 				}
-				c.State.PendingFiles[u.ID] = p
+				c.State.PendingFiles[u.ID] = strings.Join(ps, "\n") // a patch's files, one a line
 			}
 		}
 		c.noteCalls(e) // its commands and files read are the session's too

@@ -3,8 +3,10 @@ package session_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +143,65 @@ func TestStopInACodexSession(t *testing.T) {
 	}
 	if session.IsRollout(filepath.Join(e.ClaudeDir, "projects", "x", "rollout-1.jsonl")) {
 		t.Fatal("a Claude Code transcript named rollout-… is not Codex's")
+	}
+}
+
+// TestCodexPatchesAndAbortsAreRead (issue 50, findings 3 and 4): Codex's
+// note that a turn was interrupted (a user-role <turn_aborted>, with or
+// without content kinds) is not a prompt the person typed; the files an
+// apply_patch call changes — its patch's Update, Add and Move lines — are
+// the session's changed files, and a patch that failed changes none.
+func TestCodexPatchesAndAbortsAreRead(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	line := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	n := 0
+	at := func() string { n++; return fmt.Sprintf("2026-11-20T10:00:%02d.000Z", n) }
+	user := func(kinds []string, text string) string {
+		m := map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": text}}}
+		if kinds != nil {
+			m["internal_chat_message_metadata_passthrough"] = map[string]any{"content_item_kinds": kinds}
+		}
+		return line(map[string]any{"timestamp": at(), "type": "response_item", "payload": m})
+	}
+	patch := func(id, body string) string {
+		return line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "custom_tool_call", "name": "apply_patch", "call_id": id, "input": body}})
+	}
+	out := func(id string, code int) string {
+		o, _ := json.Marshal(map[string]any{"output": "Success. Updated the following files:", "metadata": map[string]any{"exit_code": code}})
+		return line(map[string]any{"timestamp": at(), "type": "response_item", "payload": map[string]any{"type": "custom_tool_call_output", "call_id": id, "output": string(o)}})
+	}
+	lines := []string{
+		line(map[string]any{"timestamp": at(), "type": "session_meta", "payload": map[string]any{"session_id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a43", "cwd": repo, "cli_version": "0.121.0"}}),
+		user([]string{"user.text"}, "rename the retry helper and add a test for it"),
+		patch("p1", "*** Begin Patch\n*** Update File: internal/pay/retry.go\n@@\n-func retry()\n+func backoff()\n*** Add File: internal/pay/retry_test.go\n+package pay\n*** End Patch\n"),
+		out("p1", 0),
+		patch("p2", "*** Begin Patch\n*** Update File: internal/pay/missing.go\n@@\n-x\n+y\n*** End Patch\n"),
+		out("p2", 1),
+		user([]string{"user.text"}, "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>"),
+		user(nil, "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>"),
+	}
+	dir := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20")
+	storetest.Mkfile(t, filepath.Join(dir, "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a43.jsonl"), strings.Join(lines, "\n")+"\n")
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
+	if len(ents) != 1 {
+		t.Fatalf("episodes: %v", ents)
+	}
+	data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
+	ep, err := episode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep.Turns != 1 || strings.Contains(string(data), "turn_aborted") {
+		t.Errorf("the interruption note was taken for a prompt: %d turns\n%s", ep.Turns, data)
+	}
+	if !slices.Equal(ep.FilesChanged, []string{"internal/pay/retry.go", "internal/pay/retry_test.go"}) {
+		t.Errorf("files changed: %v, want the two the applied patch named (not the failed one's)", ep.FilesChanged)
 	}
 }

@@ -3,6 +3,8 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,6 +41,8 @@ type codexItem struct {
 	} `json:"internal_chat_message_metadata_passthrough"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Input is a custom tool call's input (apply_patch's patch).
+	Input string `json:"input"`
 	CallID    string `json:"call_id"`
 	Output    string `json:"output"`
 	Git       struct {
@@ -49,7 +53,11 @@ type codexItem struct {
 // codexBoilerplate opens the user-role messages that are Codex's own
 // (its environment and AGENTS.md notes, a Stop hook's continuation), for a
 // rollout older than the content kinds that tell them apart.
-var codexBoilerplate = []string{"<environment_context>", "# AGENTS.md instructions", "<hook_prompt", "<user_instructions>"}
+var codexBoilerplate = []string{"<environment_context>", "# AGENTS.md instructions", "<hook_prompt", "<user_instructions>", "<turn_aborted>"}
+
+// codexNotes open the user-role messages Codex writes for itself whatever
+// their content kinds say: the note that a turn was interrupted.
+var codexNotes = []string{"<turn_aborted>"}
 
 // ParseCodex decodes one line of a Codex rollout; ok is false for a line
 // ccmem does not use (settings, token counts, UI events, developer
@@ -116,6 +124,11 @@ func ParseCodex(line []byte) (Entry, bool) {
 // its content kinds say user.text, or, without kinds, it is none of
 // Codex's own notes.
 func codexPrompt(kinds []string, text string) bool {
+	for _, n := range codexNotes {
+		if strings.HasPrefix(strings.TrimSpace(text), n) {
+			return false
+		}
+	}
 	if len(kinds) > 0 {
 		return len(kinds) == 1 && kinds[0] == "user.text"
 	}
@@ -132,6 +145,11 @@ func codexPrompt(kinds []string, text string) bool {
 // shell command (exec_command's cmd, shell's argv) is Bash's command;
 // another tool keeps its name and arguments.
 func codexTool(it codexItem) ToolUse {
+	if it.Type == "custom_tool_call" && it.Name == "apply_patch" {
+		// The patch names the files it changes: "*** Update File: a.go".
+		input, _ := json.Marshal(map[string][]string{"files": patchFiles(it.Input)})
+		return ToolUse{ID: it.CallID, Name: "apply_patch", Input: input}
+	}
 	var args struct {
 		Cmd     json.RawMessage `json:"cmd"`
 		Command json.RawMessage `json:"command"`
@@ -163,10 +181,35 @@ func codexTool(it codexItem) ToolUse {
 	return ToolUse{ID: it.CallID, Name: it.Name, Input: json.RawMessage(strconv.Quote(it.Arguments))}
 }
 
+// patchFiles are the files an apply_patch patch adds, updates, deletes
+// or moves to, in order, each once.
+func patchFiles(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		for _, head := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: "} {
+			if f, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), head); ok && strings.TrimSpace(f) != "" && !slices.Contains(out, strings.TrimSpace(f)) {
+				out = append(out, strings.TrimSpace(f))
+			}
+		}
+	}
+	return out
+}
+
 // codexOutput reads a shell call's output as Codex writes it ("Process
 // exited with code N", then "Output:" and what the command printed): its
 // exit code (0 when it says none) and its output.
 func codexOutput(s string) (int, string) {
+	// A custom tool's output (apply_patch's) may be JSON: its text, and
+	// its exit code in metadata.
+	var js struct {
+		Output   string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &js) == nil && js.Metadata.ExitCode != nil {
+		s = fmt.Sprintf("Process exited with code %d\nOutput:\n%s", *js.Metadata.ExitCode, js.Output)
+	}
 	code := 0
 	if _, rest, ok := strings.Cut(s, "Process exited with code "); ok {
 		n, _, _ := strings.Cut(rest, "\n")

@@ -124,6 +124,24 @@ func (t ToolUse) FilePath() string {
 	return t.Inputs().File
 }
 
+// FilePaths are the files a call changes: FilePath's, or the files a
+// patch names (Codex's apply_patch, whose input lists them as "files").
+func (t ToolUse) FilePaths() []string {
+	if p := t.FilePath(); p != "" {
+		return []string{p}
+	}
+	if t.Base() != "apply_patch" {
+		return nil
+	}
+	var in struct {
+		Files []string `json:"files"`
+	}
+	if json.Unmarshal(t.Input, &in) != nil {
+		return nil
+	}
+	return in.Files
+}
+
 // ReadPath is the file a call reads (Read and its kin, and ccmem's own
 // MCP get), or "".
 func (t ToolUse) ReadPath() string {
