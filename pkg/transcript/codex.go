@@ -42,10 +42,10 @@ type codexItem struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 	// Input is a custom tool call's input (apply_patch's patch).
-	Input string `json:"input"`
-	CallID    string `json:"call_id"`
-	Output    string `json:"output"`
-	Git       struct {
+	Input  string `json:"input"`
+	CallID string `json:"call_id"`
+	Output string `json:"output"`
+	Git    struct {
 		Branch string `json:"branch"`
 	} `json:"git"`
 }
