@@ -108,3 +108,28 @@ func TestImportGeminiRecordings(t *testing.T) {
 		t.Fatalf("a second import: %+v %v", rep, err)
 	}
 }
+
+// TestGeminiProjectRootFile (issue 50, finding 1): the current Gemini CLI
+// keeps a project's folder in ~/.gemini/tmp/<slug>/.project_root and may
+// leave projects.json empty and the recording without directories: the
+// session is still one of that folder's, not dropped.
+func TestGeminiProjectRootFile(t *testing.T) {
+	e := storetest.Env(t)
+	shop, p := storetest.Repo(t, e, "shop")
+	log := jsonLines(
+		map[string]any{"sessionId": "5e6f7a8b-0000-4000-8000-000000000002", "projectHash": "not-a-hash-ccmem-knows", "startTime": "2026-11-22T09:00:00Z", "kind": "main"},
+		map[string]any{"id": "m1", "timestamp": "2026-11-22T09:00:01Z", "type": "user", "content": "teach the exporter about quokka-ledgers"},
+		map[string]any{"id": "m2", "timestamp": "2026-11-22T09:00:04Z", "type": "gemini", "content": "The exporter now writes quokka-ledgers."},
+	)
+	slug := filepath.Join(e.GeminiDir, "tmp", "shop")
+	storetest.Mkfile(t, filepath.Join(slug, "chats", "session-2026-11-22T09-00-5e6f7a8b.jsonl"), log)
+	storetest.Mkfile(t, filepath.Join(slug, ".project_root"), shop+"\n")
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "projects.json"), `{"projects": {}}`)
+	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	if err != nil || rep.Imported != 1 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	if ents, _ := os.ReadDir(e.EpisodesDir(p.Key)); len(ents) != 1 {
+		t.Fatalf("the session is not %s's: %v", shop, ents)
+	}
+}

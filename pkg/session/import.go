@@ -202,7 +202,8 @@ func listGemini(e store.Env) []transcriptFile {
 }
 
 // geminiCwd is the folder a Gemini CLI recording's session ran in: the
-// first of the directories it names; else the folder ~/.gemini/projects.json
+// first of the directories it names; else the folder its project folder's
+// .project_root holds; else the folder ~/.gemini/projects.json
 // maps its project folder's name to; else the project ccmem knows whose
 // root hashes (sha256) to the recording's project hash.
 func geminiCwd(e store.Env, path string) string {
@@ -220,6 +221,13 @@ func geminiCwd(e store.Env, path string) string {
 		return s.Directories[0]
 	}
 	slug := filepath.Base(filepath.Dir(filepath.Dir(path)))
+	// The current client writes the folder beside the recordings, and may
+	// leave projects.json empty.
+	if data, err := store.ReadSmallFile(filepath.Join(filepath.Dir(filepath.Dir(path)), ".project_root"), 64<<10); err == nil {
+		if root := strings.TrimSpace(string(data)); filepath.IsAbs(root) && !strings.ContainsAny(root, "\n\x00") {
+			return root
+		}
+	}
 	if data, err := store.ReadSmallFile(filepath.Join(e.GeminiDir, "projects.json"), 4<<20); err == nil {
 		if root := geminiProjectRoot(data, slug); root != "" {
 			return root
