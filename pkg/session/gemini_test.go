@@ -133,3 +133,37 @@ func TestGeminiProjectRootFile(t *testing.T) {
 		t.Fatalf("the session is not %s's: %v", shop, ents)
 	}
 }
+
+// TestDroppedSessionsSayWhy (issue 50, finding 2): an import counts the
+// sessions it leaves out by agent and cause — a recording whose folder
+// nothing names, one whose folder is another system's — not all as
+// "without a turn".
+func TestDroppedSessionsSayWhy(t *testing.T) {
+	e := storetest.Env(t)
+	other := `C:\Users\ana\src\shop`
+	if filepath.IsAbs(other) {
+		other = "/home/ana/src/shop" // on Windows, a Unix folder is the other system's
+	}
+	rec := func(sid string, dirs []string) string {
+		return jsonLines(
+			map[string]any{"sessionId": sid, "projectHash": "unknown-hash", "startTime": "2026-11-22T09:00:00Z", "directories": dirs},
+			map[string]any{"id": "m1", "timestamp": "2026-11-22T09:00:01Z", "type": "user", "content": "hello there, list the files"},
+		)
+	}
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "lost", "chats", "session-2026-11-22T09-00-aaaaaaaa.jsonl"), rec("aaaaaaaa-0000-4000-8000-000000000001", nil))
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "win", "chats", "session-2026-11-22T09-00-bbbbbbbb.jsonl"), rec("bbbbbbbb-0000-4000-8000-000000000002", []string{other}))
+	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{session.DropNoFolder: 1, session.DropOtherSystem: 1}
+	for _, d := range rep.Dropped {
+		if d.Agent != "Gemini CLI" || want[d.Cause] != d.N {
+			t.Errorf("dropped: %+v", d)
+		}
+		delete(want, d.Cause)
+	}
+	if len(want) > 0 || rep.Empty != 2 {
+		t.Errorf("not said: %v (dropped %+v, empty %d)", want, rep.Dropped, rep.Empty)
+	}
+}

@@ -66,13 +66,42 @@ type ImportReport struct {
 	Recent    int      `json:"recent"`    // written to in the last orphan_after: imported now, brought up to date by a later import if they go on
 	Refreshed int      `json:"refreshed"` // imported before, grown since (a session that went on without hooks): brought up to date
 	Settled   int      `json:"settled"`   // live records of ended sessions archived first (in every project)
-	Empty     int      `json:"empty"`     // no turn, or no working directory
+	Empty     int      `json:"empty"`     // not imported: no turn, or no folder it can be filed under (see Dropped)
 	Automated int      `json:"automated"` // of the imported, marked automated runs
 	Projects  []string `json:"projects"`  // project roots that gained episodes
 	Failed    []string `json:"failed,omitempty"`
 	Left      int      `json:"left,omitempty"` // not imported for the limit or the context's end
 	// Notes are sessions found in a form ccmem does not read.
 	Notes []string `json:"notes,omitempty"`
+	// Dropped counts the sessions not imported, by agent and cause.
+	Dropped []Dropped `json:"dropped,omitempty"`
+}
+
+// Dropped is how many sessions of an agent an import left out, and why.
+type Dropped struct {
+	Agent string `json:"agent"` // as AgentName says it
+	Cause string `json:"cause"`
+	N     int    `json:"n"`
+}
+
+// Why sessions are left out.
+const (
+	DropNoFolder    = "no folder is recorded for them"
+	DropOtherSystem = "their folder is another system's (a path this OS cannot have)"
+	DropNoTurn      = "nothing was said in them"
+)
+
+// drop counts a session left out.
+func (r *ImportReport) drop(agent, cause string) {
+	r.Empty++
+	name := AgentName(agent)
+	for i := range r.Dropped {
+		if r.Dropped[i].Agent == name && r.Dropped[i].Cause == cause {
+			r.Dropped[i].N++
+			return
+		}
+	}
+	r.Dropped = append(r.Dropped, Dropped{Agent: name, Cause: cause, N: 1})
 }
 
 // transcriptFile is one session transcript in a silo.
@@ -217,8 +246,8 @@ func geminiCwd(e store.Env, path string) string {
 		return ""
 	}
 	s := transcript.ReadGemini(data, strings.HasSuffix(path, ".jsonl"))
-	if len(s.Directories) > 0 && filepath.IsAbs(s.Directories[0]) {
-		return s.Directories[0]
+	if len(s.Directories) > 0 && s.Directories[0] != "" {
+		return s.Directories[0] // another system's folder is said so by the caller
 	}
 	slug := filepath.Base(filepath.Dir(filepath.Dir(path)))
 	// The current client writes the folder beside the recordings, and may
@@ -410,8 +439,12 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		if cwd == "" {
 			cwd = transcriptCwd(e, tf.path, tf.agent)
 		}
-		if cwd == "" || !filepath.IsAbs(cwd) {
-			rep.Empty++
+		switch {
+		case cwd == "":
+			rep.drop(tf.agent, DropNoFolder)
+			continue
+		case !filepath.IsAbs(cwd):
+			rep.drop(tf.agent, DropOtherSystem)
 			continue
 		}
 		p := store.ProjectAt(e, cwd)
@@ -466,7 +499,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			break
 		}
 		if c.Turns == 0 {
-			rep.Empty++
+			rep.drop(tf.agent, DropNoTurn)
 			continue
 		}
 		c.finish(true)

@@ -19,9 +19,13 @@ import (
 
 var cmdImport = &command.Command{
 	Name: "import", Args: "[--cwd DIR] [--limit N] [--dry-run] [--follow] [--json]",
-	Summary: "turn the sessions Claude Code already keeps into episodes, so memory starts full",
-	Help: `Reads the session transcripts Claude Code keeps in ~/.claude/projects/ and
-records each finished session as an episode of its project, through the
+	Summary: "turn the sessions your agents already keep into episodes, so memory starts full",
+	Help: `Reads the sessions your agents keep — Claude Code's transcripts in
+~/.claude/projects/, Codex CLI's rollouts in ~/.codex/sessions/, Gemini
+CLI's recordings in ~/.gemini/tmp/ and opencode's storage and database in
+~/.local/share/opencode/ — and records each finished session as an
+episode of its project (another agent's marked "in Codex", "in Gemini
+CLI", "in opencode"), through the
 same capture the hooks run: its title, counts, files and digest (what was
 asked, concluded, failed and fixed), secrets redacted. The next session in
 each project then has a menu, and search and recall find what was said:
@@ -37,7 +41,9 @@ in the background now and then, which brings its episode up to date until
 it goes quiet. Automated runs (a headless claude -p that another
 session's Bash call started, or one of three or more headless runs of a
 project that open with the same prompt, on clients old and new) are
-recorded but kept out of the menu.
+recorded but kept out of the menu. Sessions left out are counted by agent
+and cause (no folder recorded, another system's folder, nothing said).
+
 --cwd imports only the project DIR belongs to; --limit stops after N
 sessions; --dry-run says what would be imported and writes nothing;
 --follow only brings the followed sessions up to date.`,
@@ -149,7 +155,10 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 	if rep.Automated > 0 {
 		fmt.Fprintf(c.Stdout, " (%s kept out of the menus)", textfmt.Plural(rep.Automated, "automated run", "automated runs"))
 	}
-	fmt.Fprintf(c.Stdout, "; %d already recorded, %d without a turn\n", rep.Known, rep.Empty)
+	fmt.Fprintf(c.Stdout, "; %d already recorded, %d left out\n", rep.Known, rep.Empty)
+	for _, d := range rep.Dropped {
+		fmt.Fprintf(c.Stdout, "  left out: %s: %s\n", textfmt.Plural(d.N, d.Agent+" session", d.Agent+" sessions"), d.Cause)
+	}
 	if rep.Refreshed > 0 {
 		fmt.Fprintf(c.Stdout, "brought %s that went on since up to date\n", textfmt.Plural(rep.Refreshed, "imported session", "imported sessions"))
 	}
