@@ -167,3 +167,52 @@ func TestDroppedSessionsSayWhy(t *testing.T) {
 		t.Errorf("not said: %v (dropped %+v, empty %d)", want, rep.Dropped, rep.Empty)
 	}
 }
+
+// TestGeminiInjectedIsNotTyped (issue 50, finding 6): what the client or a
+// hook put in a user message is not what the person typed — the
+// <session_context> block, a <hook_context> prefix, the contents of the
+// files an @file reference pulled in — nor is a hook's context appended
+// to a tool's output.
+func TestGeminiInjectedIsNotTyped(t *testing.T) {
+	e := storetest.Env(t)
+	shop, p := storetest.Repo(t, e, "shop")
+	parts := func(texts ...string) []any {
+		var out []any
+		for _, s := range texts {
+			out = append(out, map[string]any{"text": s})
+		}
+		return out
+	}
+	log := jsonLines(
+		map[string]any{"sessionId": "6a7b8c9d-0000-4000-8000-000000000003", "projectHash": "h", "startTime": "2026-11-22T09:00:00Z", "directories": []string{shop}},
+		map[string]any{"id": "c0", "timestamp": "2026-11-22T09:00:00Z", "type": "user", "content": parts("<session_context>\nThis is the Gemini CLI. CLI-BOILERPLATE\n</session_context>")},
+		map[string]any{"id": "m1", "timestamp": "2026-11-22T09:00:01Z", "type": "user",
+			"content": parts("<hook_context>HOOK-INJECTED memory</hook_context>\n\nexplain @docs/pelican.md to me\n--- Content from referenced files ---\nFILE-CONTENTS of pelican\n--- End of content ---")},
+		map[string]any{"id": "m2", "timestamp": "2026-11-22T09:00:04Z", "type": "gemini", "content": "The pelican doc describes the export.",
+			"toolCalls": []any{map[string]any{"id": "tc1", "name": "run_shell_command", "args": map[string]any{"command": "ls docs"}, "status": "success",
+				"result": []any{map[string]any{"functionResponse": map[string]any{"response": map[string]any{"output": "pelican.md\n\n<hook_context>TOOL-HOOK-CONTEXT</hook_context>"}}}}}}},
+		map[string]any{"id": "m3", "timestamp": "2026-11-22T09:00:08Z", "type": "user", "content": parts("<hook_context>AGAIN</hook_context>\n\nthanks, now the heron section"),
+			"displayContent": parts("thanks, now the heron section")},
+	)
+	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "shop", "chats", "session-2026-11-22T09-00-6a7b8c9d.jsonl"), log)
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
+	if len(ents) != 1 {
+		t.Fatalf("episodes: %v", ents)
+	}
+	data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
+	ep, err := episode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, not := range []string{"CLI-BOILERPLATE", "session_context", "HOOK-INJECTED", "FILE-CONTENTS", "TOOL-HOOK-CONTEXT", "AGAIN"} {
+		if strings.Contains(string(data), not) {
+			t.Errorf("the episode holds %q, which the person did not type:\n%s", not, data)
+		}
+	}
+	if ep.Turns != 2 || !strings.Contains(ep.Goal, "explain @docs/pelican.md") || !strings.Contains(string(data), "now the heron section") {
+		t.Errorf("the typed prompts: %d turns, goal %q\n%s", ep.Turns, ep.Goal, data)
+	}
+}

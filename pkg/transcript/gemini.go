@@ -42,8 +42,11 @@ type geminiMessage struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"`
-	Model     string          `json:"model"`
-	ToolCalls []struct {
+	// DisplayContent is what the client showed of a user message: the
+	// prompt without what a BeforeAgent hook added.
+	DisplayContent json.RawMessage `json:"displayContent"`
+	Model          string          `json:"model"`
+	ToolCalls      []struct {
 		ID     string          `json:"id"`
 		Name   string          `json:"name"`
 		Args   json.RawMessage `json:"args"`
@@ -176,12 +179,40 @@ func geminiText(raw json.RawMessage) string {
 	return strings.Join(out, "\n")
 }
 
+// geminiTyped is what the person typed of a user message's text: not the
+// client's <session_context> block, not context a hook added before the
+// prompt (<hook_context>…</hook_context>), not the contents of the files
+// an @file reference pulled in.
+func geminiTyped(text string) string {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<session_context>") {
+		return ""
+	}
+	for strings.HasPrefix(t, "<hook_context>") {
+		_, rest, ok := strings.Cut(t, "</hook_context>")
+		if !ok {
+			return ""
+		}
+		t = strings.TrimSpace(rest)
+	}
+	if before, _, ok := strings.Cut(t, "--- Content from referenced files ---"); ok {
+		t = strings.TrimSpace(before)
+	}
+	return t
+}
+
 // geminiEntries are the entries of one message: a prompt, or a reply with
 // its tool calls and then their results.
 func geminiEntries(m geminiMessage) []Entry {
 	text := geminiText(m.Content)
 	switch m.Type {
 	case "user":
+		if len(m.DisplayContent) > 0 {
+			if d := geminiText(m.DisplayContent); strings.TrimSpace(d) != "" {
+				text = d
+			}
+		}
+		text = geminiTyped(text)
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
@@ -266,7 +297,12 @@ func geminiResult(raw json.RawMessage) string {
 	return ""
 }
 
+// clipResult is a tool's output as kept: without the context a hook
+// appended to it ("\n\n<hook_context>…"), at most 4 KB.
 func clipResult(s string) string {
+	if before, _, ok := strings.Cut(s, "\n\n<hook_context>"); ok {
+		s = before
+	}
 	if len(s) > 4096 {
 		s = s[:4096]
 	}
