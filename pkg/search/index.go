@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -123,6 +124,33 @@ type Hit struct {
 	// in words.
 	Origin string `json:"origin,omitempty"`
 	Label  string `json:"origin_label,omitempty"`
+	// Agent names, for a session another agent ran, that agent ("Codex",
+	// "Gemini CLI", "opencode"; filled by WithAgents).
+	Agent string `json:"agent,omitempty"`
+}
+
+// WithAgents fills, for the hits that are sessions another agent ran,
+// which agent ran them (each session's record read once; for the
+// commands that show hits to a person or a model, not the hooks).
+func WithAgents(hits []Hit) []Hit {
+	seen := map[string]string{}
+	for i := range hits {
+		h := &hits[i]
+		if h.Kind != KindEpisode {
+			continue
+		}
+		agent, ok := seen[h.Path]
+		if !ok {
+			if data, err := store.ReadSmallFile(h.Path, 8<<20); err == nil {
+				if ep, err := episode.Decode(data); err == nil && ep.Agent != "" {
+					agent = agentName(ep.Agent)
+				}
+			}
+			seen[h.Path] = agent
+		}
+		h.Agent = agent
+	}
+	return hits
 }
 
 // Ref identifies the hit's memory (see Doc.Ref).

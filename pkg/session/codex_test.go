@@ -124,6 +124,10 @@ func TestImportCodexRollout(t *testing.T) {
 	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Path, ents[0].Name()) {
 		t.Fatalf("search: %+v %v", hits, err)
 	}
+	// A hit says which agent ran the session (issue 50, finding 7).
+	if h := search.WithAgents(hits)[0]; h.Agent != "Codex" {
+		t.Errorf("the hit does not say Codex ran the session: %+v", h)
+	}
 	// Again: nothing new.
 	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 0 {
 		t.Fatalf("a second import: %+v %v", rep, err)

@@ -7,7 +7,10 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
@@ -45,6 +48,25 @@ func projectHere(c *command.Ctx, cwd string) (store.Project, error) {
 		return store.Project{}, err
 	}
 	return store.ResolveProject(c.Env, dir)
+}
+
+// projectToRead is projectHere for a command that only reads: a folder
+// that is gone (a repository deleted, a branch's worktree removed) still
+// names the project its memory is kept under, when the store has it.
+func projectToRead(c *command.Ctx, cwd string) (store.Project, error) {
+	p, err := projectHere(c, cwd)
+	if err == nil || cwd == "" || !errors.Is(err, fs.ErrNotExist) {
+		return p, err
+	}
+	abs, aerr := filepath.Abs(cwd)
+	if aerr != nil {
+		return p, err
+	}
+	gone := store.ProjectAt(c.Env, abs)
+	if fi, serr := os.Stat(c.Env.ProjectDir(gone.Key)); serr != nil || !fi.IsDir() {
+		return p, err
+	}
+	return gone, nil
 }
 
 func orEmpty[T any](s []T) []T {

@@ -63,7 +63,7 @@ type episodeRow struct {
 }
 
 func runEpisodes(c *command.Ctx, dir string, which int, asJSON bool) error {
-	p, err := projectHere(c, dir)
+	p, err := projectToRead(c, dir)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ record holds it (redacted). --json prints the whole record.`,
 			if len(args) != 1 {
 				return command.Usagef("for example: ccmem episodes show 3f2a", "show needs one session id")
 			}
-			p, err := projectHere(c, *project)
+			p, err := projectToRead(c, *project)
 			if err != nil {
 				return err
 			}

@@ -100,6 +100,7 @@ func mcpServer(c *command.Ctx) *mcp.Server {
 						}
 					}
 					hits, err := search.Search(ctx, c.Env, in.Query, opt)
+					hits = search.WithAgents(hits)
 					if err != nil {
 						return "", err
 					}
@@ -294,6 +295,9 @@ func hitsText(query string, hits []search.Hit) string {
 			where = fmt.Sprintf("%s:%d", h.Path, h.Line)
 		}
 		title := textfmt.Line(h.Title)
+		if h.Agent != "" {
+			title += " · in " + h.Agent
+		}
 		if !h.Time.IsZero() {
 			title = h.Time.UTC().Format("2006-01-02") + " · " + title
 		}

@@ -124,6 +124,7 @@ func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJ
 	}
 	opt.Scope = sc
 	hits, err := search.Search(c, c.Env, query, opt)
+	hits = search.WithAgents(hits)
 	if err != nil {
 		return err
 	}
@@ -154,6 +155,9 @@ func runSearch(c *command.Ctx, query string, opt search.Options, cwd string, asJ
 				head = append(head, h.Project)
 			}
 			head = append(head, strconv.Quote(textfmt.Line(h.Title)))
+			if h.Agent != "" {
+				head = append(head, "in "+h.Agent)
+			}
 			fmt.Fprintf(c.Stdout, "%2d. [%s] %s  (%.2f)\n    %s\n", i+1, h.Kind, strings.Join(head, " · "), h.Score, hitLocation(c.Env, h))
 			if h.Snippet != "" {
 				fmt.Fprintf(c.Stdout, "    %s\n", textfmt.Line(search.QuotePassage(h.Snippet, query, 240)))
