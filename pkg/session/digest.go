@@ -362,11 +362,17 @@ func (c *Checkpoint) relative(p string) string {
 }
 
 // commandKey is what makes two shell commands "the same command" for a
-// fix: the program and its first word that is not an option ("go test",
-// "npm run build" → "npm run"), after any "cd dir &&" prefix.
+// fix: the step NormalCommand names ("go test", "make build", and a
+// runner with its target, "npm run build", so that `npm run codegen`
+// running between two `npm run build` is what fixed it, not the same
+// command again), after any "cd dir &&" prefix; the program and its first
+// word that is not an option when nothing is left of it.
 func commandKey(cmd string) string {
 	if i := strings.LastIndex(cmd, "&& "); i >= 0 {
 		cmd = cmd[i+3:]
+	}
+	if k := NormalCommand(cmd); k != "" {
+		return k
 	}
 	var words []string
 	for _, w := range strings.Fields(cmd) {

@@ -57,3 +57,43 @@ func TestFixIsTheSameRun(t *testing.T) {
 		t.Errorf("the test's fix names another run: %+v", fixes[1])
 	}
 }
+
+// TestOneRunnersTargetsAreCommandsOfTheirOwn (issue 51, finding 7): `npm run
+// build` failing until `npm run codegen` ran is fixed "after `npm run
+// codegen` ran", not "run again": a runner's targets (npm, yarn, pnpm,
+// bun, uv, poetry run; make -C) are different commands.
+func TestOneRunnersTargetsAreCommandsOfTheirOwn(t *testing.T) {
+	for _, c := range []struct{ build, codegen string }{
+		{"npm run build", "npm run codegen"},
+		{"pnpm run build", "pnpm run codegen"},
+		{"yarn run build", "yarn run codegen"},
+		{"bun run build", "bun run codegen"},
+		{"uv run build", "uv run codegen"},
+		{"make -C web build", "make -C web codegen"},
+	} {
+		w := newCaptureWorld(t)
+		n := 0
+		step := func(cmd, out string, failed bool) string {
+			n++
+			id := fmt.Sprintf("t%d", n)
+			return fmt.Sprintf(`{"type":"assistant","message":{"id":"m%s","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":%q}}]}}`+"\n"+
+				`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":%q}]}}`, id, id, cmd, id, failed, out)
+		}
+		lines := []string{
+			`{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"fix the build"}}`,
+			step(c.build, "Error: Cannot find module './generated/api'", true),
+			step(c.codegen, "ok", false),
+			step(c.build, "ok", false),
+		}
+		storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
+		var fix *Note
+		for _, x := range w.capture(t, "s1").Digest.Notes {
+			if x.Kind == NoteFix {
+				fix = &x
+			}
+		}
+		if want := "failed at turn 1; succeeded after `" + c.codegen + "` ran"; fix == nil || fix.Text != want {
+			t.Errorf("%s: the fix %+v, want %q", c.build, fix, want)
+		}
+	}
+}
