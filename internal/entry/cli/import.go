@@ -38,7 +38,7 @@ every project. A session written to in the last 30 minutes that no hook
 records (it began before ccmem was installed, and may still be going) is
 imported as it is and followed: a session start runs ` + "`ccmem import --follow`" + `
 in the background now and then, which brings its episode up to date until
-it goes quiet. Automated runs (a headless claude -p that another
+the session ends (nothing written to it for 30 minutes). Automated runs (a headless claude -p that another
 session's Bash call started, or one of three or more headless runs of a
 project that open with the same prompt, on clients old and new) are
 recorded but kept out of the menu. Sessions left out are counted by agent
@@ -163,8 +163,8 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 		fmt.Fprintf(c.Stdout, "brought %s that went on since up to date\n", textfmt.Plural(rep.Refreshed, "imported session", "imported sessions"))
 	}
 	if rep.Recent > 0 {
-		fmt.Fprintf(c.Stdout, "%s written to in the last 30 minutes: imported as %s now, and followed until %s quiet\n",
-			textfmt.Plural(rep.Recent, "session", "sessions"), map[bool]string{true: "it is", false: "they are"}[rep.Recent == 1], map[bool]string{true: "it goes", false: "they go"}[rep.Recent == 1])
+		fmt.Fprintf(c.Stdout, "%s written to in the last 30 minutes (it may still be going): imported as %s now, and brought up to date in the background until %s ends\n",
+			textfmt.Plural(rep.Recent, "session", "sessions"), map[bool]string{true: "it is", false: "they are"}[rep.Recent == 1], map[bool]string{true: "it", false: "each"}[rep.Recent == 1])
 	}
 	if rep.Settled > 0 {
 		fmt.Fprintf(c.Stdout, "%s that had ended archived first\n", textfmt.Plural(rep.Settled, "recorded session", "recorded sessions"))
