@@ -163,7 +163,7 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 		fmt.Fprintf(c.Stdout, "brought %s that went on since up to date\n", textfmt.Plural(rep.Refreshed, "imported session", "imported sessions"))
 	}
 	if rep.Recent > 0 {
-		fmt.Fprintf(c.Stdout, "%s written to in the last 30 minutes (it may still be going): imported as %s now, and brought up to date in the background until %s ends\n",
+		fmt.Fprintf(c.Stdout, "%s written to in the last 30 minutes (possibly still going): imported as %s now, and brought up to date in the background until %s ends\n",
 			textfmt.Plural(rep.Recent, "session", "sessions"), map[bool]string{true: "it is", false: "they are"}[rep.Recent == 1], map[bool]string{true: "it", false: "each"}[rep.Recent == 1])
 	}
 	if rep.Settled > 0 {
