@@ -57,6 +57,9 @@ type Options struct {
 type doctor struct {
 	Options
 	checks []Check
+	// plugin is set on the plugin route: the ccmem plugin is enabled in
+	// settings.json, and registers the hooks and the MCP server itself.
+	plugin bool
 }
 
 func (d *doctor) add(ok bool, what, detail string) {
@@ -72,6 +75,14 @@ func Run(o Options) []Check {
 	}
 	if d.Prefix == "" {
 		d.Prefix = DefaultPrefix(o.Env)
+	}
+	if data, err := os.ReadFile(d.Settings); err == nil {
+		if root, err := settings.Parse(data); err == nil && install.PluginEnabled(root) {
+			d.plugin = true
+		}
+	}
+	if d.plugin {
+		d.add(true, "route", "the Claude Code plugin "+claudecode.PluginID+" (it registers the hooks and the MCP server; binaries in "+d.Env.Tilde(d.Prefix)+")")
 	}
 	d.checkBinaries()
 	d.checkPath()
@@ -103,6 +114,16 @@ func (d *doctor) checkBinaries() {
 // and hooks do not need it (they use full paths), the user does.
 func (d *doctor) checkPath() {
 	installed := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+	if d.plugin {
+		// The plugin's `ccmem` is the launcher ccmem install wrote; it
+		// runs the release the plugin downloaded.
+		launcher := install.LauncherPath(filepath.Join(d.Env.Home, ".local"))
+		if !executable(launcher) {
+			d.add(false, "PATH", "no `ccmem` command for the plugin yet (the first session with the plugin offers the line that writes it: ccmem install)")
+			return
+		}
+		installed = launcher
+	}
 	if !executable(installed) {
 		return // the binary check has said it
 	}
@@ -128,7 +149,23 @@ func (d *doctor) checkRegistrations() {
 		return
 	}
 	lib := install.LibDir(d.Prefix)
+	if d.plugin {
+		// The plugin registers the hooks itself: settings.json must not
+		// register them again (each would run twice).
+		twice := 0
+		for _, h := range claudecode.Hooks {
+			twice += len(settings.Commands(root, h.Event, registration.Owned))
+		}
+		if twice > 0 {
+			d.add(false, "hooks", fmt.Sprintf("registered by the plugin and %d times in %s too: each runs twice (run `ccmem uninstall` to take settings.json's out; the plugin keeps its own)", twice, e.Tilde(d.Settings)))
+		} else {
+			d.add(true, "hooks", "registered by the plugin, none in "+e.Tilde(d.Settings))
+		}
+	}
 	for _, h := range claudecode.Hooks {
+		if d.plugin {
+			break
+		}
 		want := filepath.Join(lib, registration.Exe(h.Binary))
 		cmds := settings.Commands(root, h.Event, registration.Owned)
 		switch {
@@ -157,6 +194,18 @@ func (d *doctor) checkRegistrations() {
 func (d *doctor) checkMCP() {
 	e := d.Env
 	path := e.ClaudeJSON()
+	if d.plugin {
+		// The plugin registers its server itself: .claude.json must not
+		// register ccmem's again.
+		if data, err := os.ReadFile(path); err == nil {
+			if root, err := settings.Parse(data); err == nil && root.Get("mcpServers").Get(install.MCPServer) != nil {
+				d.add(false, "MCP server", fmt.Sprintf("registered by the plugin and in %s too (run `ccmem uninstall` to take that one out)", e.Tilde(path)))
+				return
+			}
+		}
+		d.add(true, "MCP server", "registered by the plugin")
+		return
+	}
 	want := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
 	data, err := os.ReadFile(path)
 	if err != nil {
