@@ -15,7 +15,9 @@ var cmdDoctor = &command.Command{
 	Name: "doctor", Args: "[--settings FILE] [--prefix DIR] [--fix] [--json]",
 	Summary: "check the install: binaries, registrations, store permissions, config, hooks",
 	Help: `Checks that ccmem's binaries are present and executable, that settings.json
-registers each hook exactly once and at the installed binary, that the store
+registers each hook exactly once and at the installed binary (on the
+plugin's route: that the plugin registers the hooks and the MCP server,
+and settings.json does not register them again), that the store
 is private (folders 0700, files 0600), that the config files parse, and runs
 each hook once on a harmless sample, timed. It exits 1 with the list of
 problems when something is wrong. --fix makes store files and folders
