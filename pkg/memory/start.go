@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -241,7 +242,7 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place,
 		add(marked(check)(fileSection(root, "project", heading("Project memory (the repository's: committed by its authors, shared with the team)", repo),
 			repo, cfg.Caps.Project, budget, cfg.LineChars)))
 		if cfg.Caps.Records > 0 {
-			s, ok, err := recordsSection(root, cfg.Caps.Records, budget, cfg.LineChars)
+			s, ok, err := recordsSection(root, cfg.Records, e.Time(), cfg.Caps.Records, budget, cfg.LineChars)
 			warn(err)
 			if ok {
 				sections = append(sections, s)
@@ -589,7 +590,7 @@ func goesOn(path string) func(int) string {
 // recordsSection lists the project's active records, rendered from the
 // records themselves (records/index.md, which a kill can leave stale, is
 // only their copy for people).
-func recordsSection(root string, capLines, budget, lineChars int) (inject.Section, bool, error) {
+func recordsSection(root string, policy config.Records, now time.Time, capLines, budget, lineChars int) (inject.Section, bool, error) {
 	index := records.IndexPath(root)
 	s := inject.Section{Name: "records", Path: index, Cap: capLines,
 		Title: "# Project records (structured; the full record is <category>/<id>.json beside " + index + ")"}
@@ -602,6 +603,9 @@ func recordsSection(root string, capLines, budget, lineChars int) (inject.Sectio
 			refused = f.Err
 		}
 	}
+	// A record past its category's retention (a session summary of
+	// months ago) is history: left out here until record gc retires it.
+	files = slices.DeleteFunc(files, func(f records.File) bool { return f.Record != nil && records.Expired(f.Record, policy, now) })
 	if len(files) == 0 {
 		return s, false, refused
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/config"
 )
 
 // active counts the active records of a category.
@@ -52,6 +54,33 @@ func (s *Store) rollSessions() error {
 	return nil
 }
 
+// SummaryRetentionDays is how long a session summary stays active
+// without an update when its category sets no retention_days: a summary
+// is of a stretch of work, and after three months it is history, not
+// the project's state. (Set records.categories.session_summary.
+// retention_days to keep them longer.) Other categories have none by
+// default: a decision stays in force until it is changed.
+const SummaryRetentionDays = 90
+
+// RetentionDays is how many days without an update a category's active
+// records stay active (0: for good).
+func RetentionDays(p config.Records, category string) int {
+	days := p.Categories[category].RetentionDays
+	if days <= 0 && category == "session_summary" {
+		return SummaryRetentionDays
+	}
+	return days
+}
+
+// Expired tells whether an active record has gone past its category's
+// retention at now: GC retires it, and the start-up block leaves it out
+// until then (a repository file is not rewritten without the person).
+func Expired(r *Record, p config.Records, now time.Time) bool {
+	days := RetentionDays(p, r.Category)
+	t, err := time.Parse(time.RFC3339, r.UpdatedAt)
+	return r.RecordStatus == StatusActive && days > 0 && err == nil && now.Sub(t) >= time.Duration(days)*24*time.Hour
+}
+
 // GCReport says what GC did (or, in a dry run, would do).
 type GCReport struct {
 	// Archived are retired records past their grace period, archived: kept
@@ -82,11 +111,10 @@ func (s *Store) GC(dryRun bool) (GCReport, error) {
 		}
 		switch r.RecordStatus {
 		case StatusActive:
-			days := s.Policy.Categories[r.Category].RetentionDays
-			t, err := time.Parse(time.RFC3339, r.UpdatedAt)
-			if days <= 0 || err != nil || now.Sub(t) < time.Duration(days)*24*time.Hour {
+			if !Expired(r, s.Policy, now) {
 				continue
 			}
+			days := RetentionDays(s.Policy, r.Category)
 			rep.Expired = append(rep.Expired, rf.Path)
 			if !dryRun {
 				c := *r

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -396,5 +397,42 @@ func TestRecordsRedact(t *testing.T) {
 	}
 	if in.Tags[0] != "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" {
 		t.Fatal("the caller's record was changed")
+	}
+}
+
+// TestSessionSummariesHaveARetention (issue 51, finding 7): a session
+// summary not updated for SummaryRetentionDays is expired with no setting
+// (a decision is not): the start-up block leaves it out at once, record gc
+// retires it, and after the grace period archives it; nothing is deleted.
+// A category's own retention_days sets it otherwise.
+func TestSessionSummariesHaveARetention(t *testing.T) {
+	w := newRecordWorld(t)
+	rf, err := w.s.Create(&Record{Category: "session_summary", Title: "The old stretch", Tags: []string{"s"}, Content: map[string]any{"goal": "g", "outcome": "success"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.s.Create(decision("Use Postgres"))
+	w.now = w.now.Add((SummaryRetentionDays + 1) * 24 * time.Hour)
+	if !Expired(rf.Record, w.s.Policy, w.now) {
+		t.Fatal("a summary past the default retention is not expired")
+	}
+	if Expired(Read(w.s.Root, Path(w.s.Root, "decision", "use-postgres")).Record, w.s.Policy, w.now) {
+		t.Fatal("a decision expired with no retention set")
+	}
+	longer := w.s.Policy
+	longer.Categories = map[string]config.RecordCategory{"session_summary": {RetentionDays: 365}}
+	if Expired(rf.Record, longer, w.now) {
+		t.Fatal("a category's own retention_days is not the one used")
+	}
+	rep, err := w.s.GC(false)
+	if err != nil || len(rep.Expired) != 1 || !strings.HasSuffix(rep.Expired[0], "the-old-stretch.json") {
+		t.Fatalf("gc: %+v %v", rep, err)
+	}
+	w.now = w.now.Add(time.Duration(w.s.Policy.GracePeriodDays+1) * 24 * time.Hour)
+	if rep, err := w.s.GC(false); err != nil || len(rep.Archived) != 1 {
+		t.Fatalf("gc after the grace period: %+v %v", rep, err)
+	}
+	if got := Read(w.s.Root, rf.Path); got.Record == nil || got.Record.RecordStatus != StatusArchived {
+		t.Fatalf("the summary after gc: %+v", got)
 	}
 }
