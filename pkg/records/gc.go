@@ -20,8 +20,8 @@ func (s *Store) active(category string) int {
 }
 
 // rollSessions retires the oldest active session summaries beyond the
-// window. The caller holds the lock.
-func (s *Store) rollSessions() error {
+// window, and says which. The caller holds the lock.
+func (s *Store) rollSessions() ([]RetiredRef, error) {
 	var active []*Record
 	for _, rf := range List(s.Root) {
 		if rf.Record != nil && rf.Err == nil && rf.Record.Category == "session_summary" && rf.Record.RecordStatus == StatusActive {
@@ -33,7 +33,7 @@ func (s *Store) rollSessions() error {
 		window = SessionWindow
 	}
 	if len(active) <= window {
-		return nil
+		return nil, nil
 	}
 	sort.Slice(active, func(i, j int) bool {
 		if active[i].CreatedAt != active[j].CreatedAt {
@@ -42,16 +42,18 @@ func (s *Store) rollSessions() error {
 		return active[i].ID < active[j].ID
 	})
 	now := s.stamp()
+	var out []RetiredRef
 	for _, r := range active[:len(active)-window] {
 		c := *r
 		c.RecordStatus, c.RetiredAt, c.RetiredReason = StatusRetired, now, fmt.Sprintf("session rolling window: more than %d active session summaries", window)
 		c.Changes = appendChanges(c.Changes, RecordChange{Date: now, Summary: "retired by the session rolling window", Field: "record_status", OldValue: StatusActive, NewValue: StatusRetired})
 		c.UpdatedAt = now
 		if _, err := s.write(&c); err != nil {
-			return err
+			return out, err
 		}
+		out = append(out, RetiredRef{Ref: c.Category + "/" + c.ID, Title: c.Title})
 	}
-	return nil
+	return out, nil
 }
 
 // SummaryRetentionDays is how long a session summary stays active

@@ -119,6 +119,9 @@ type File struct {
 	Path   string  `json:"path"`
 	Hash   string  `json:"hash"`
 	Record *Record `json:"record,omitempty"`
+	// Retired, on a session summary just created, are the summaries the
+	// rolling window retired to make room for it (CATEGORY/ID, title).
+	Retired []RetiredRef `json:"retired,omitempty"`
 	// Err is set for a file that cannot be read or is not a valid record.
 	Err error `json:"-"`
 }
@@ -310,11 +313,19 @@ func (s *Store) Create(in *Record) (File, error) {
 		return rf, err
 	}
 	if r.Category == "session_summary" {
-		if err := s.rollSessions(); err != nil {
+		retired, err := s.rollSessions()
+		rf.Retired = retired
+		if err != nil {
 			return rf, err
 		}
 	}
 	return rf, nil
+}
+
+// RetiredRef names a record retired in passing.
+type RetiredRef struct {
+	Ref   string `json:"ref"` // CATEGORY/ID
+	Title string `json:"title"`
 }
 
 // Update merges in into the record it names, if the file still has the

@@ -225,9 +225,22 @@ func TestRecordSessionWindow(t *testing.T) {
 	w := newRecordWorld(t)
 	for i := 0; i < 7; i++ {
 		w.now = w.now.Add(time.Hour)
-		if _, err := w.s.Create(&Record{Category: "session_summary", Title: fmt.Sprintf("Session %d", i), Tags: []string{"s"},
-			Content: map[string]any{"goal": "g", "outcome": "success"}}); err != nil {
+		rf, err := w.s.Create(&Record{Category: "session_summary", Title: fmt.Sprintf("Session %d", i), Tags: []string{"s"},
+			Content: map[string]any{"goal": "g", "outcome": "success"}})
+		if err != nil {
 			t.Fatal(err)
+		}
+		// The window says what it retired (issue 51, finding 7).
+		want := ""
+		if i >= 5 {
+			want = fmt.Sprintf("session_summary/session-%d Session %d", i-5, i-5)
+		}
+		got := ""
+		for _, r := range rf.Retired {
+			got += r.Ref + " " + r.Title
+		}
+		if got != want {
+			t.Errorf("creating session %d retired %q, want %q", i, got, want)
 		}
 	}
 	active, retired := []string{}, []string{}

@@ -88,6 +88,10 @@ func (f recordFlags) report(c *command.Ctx, verb string, rf records.File, err er
 		return c.PrintJSON(rf)
 	}
 	fmt.Fprintf(c.Stdout, "%s %s/%s (hash %s) in %s\n", verb, rf.Record.Category, rf.Record.ID, rf.Hash, c.Env.Tilde(rf.Path))
+	for _, r := range rf.Retired {
+		fmt.Fprintf(c.Stdout, "retired %s (%q): the newest session summaries stay active (records.max_retained); `ccmem record restore %s` brings it back\n",
+			r.Ref, textfmt.Line(r.Title), r.Ref)
+	}
 	return nil
 }
 
