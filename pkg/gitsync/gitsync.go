@@ -459,6 +459,8 @@ func (s *Syncer) Sync(ctx context.Context) (rep syncstate.Report, err error) {
 			if err := s.integrate(ctx, &rep, theirs); err != nil {
 				return rep, err
 			}
+		} else if attempt == 0 {
+			rep.RemoteEmpty = true // no machine has pushed there yet
 		}
 		_, err := s.git(ctx, "push", "-q", "origin", "HEAD:refs/heads/"+Branch)
 		if err == nil {

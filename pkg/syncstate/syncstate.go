@@ -33,12 +33,16 @@ type State struct {
 
 // Report is what one sync did.
 type Report struct {
-	Joined    bool     `json:"joined,omitempty"`
-	Committed int      `json:"committed"`
-	Fetched   bool     `json:"fetched"`
-	Merged    bool     `json:"merged"`
-	Pushed    bool     `json:"pushed"`
-	KeptBoth  []string `json:"kept_both,omitempty"`
+	Joined bool `json:"joined,omitempty"`
+	// RemoteEmpty says the remote held no memory (no machine had synced
+	// there yet): this machine's is there now, and another machine's
+	// comes with its own sync.
+	RemoteEmpty bool     `json:"remote_empty,omitempty"`
+	Committed   int      `json:"committed"`
+	Fetched     bool     `json:"fetched"`
+	Merged      bool     `json:"merged"`
+	Pushed      bool     `json:"pushed"`
+	KeptBoth    []string `json:"kept_both,omitempty"`
 	// Unsettled are the files in which both machines changed one fact
 	// differently: both versions wait for the person (ccmem learn review).
 	Unsettled []string `json:"unsettled,omitempty"`

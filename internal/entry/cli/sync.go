@@ -250,6 +250,9 @@ func printSync(c *command.Ctx, rep syncstate.Report, asJSON bool, what string) e
 		parts = append(parts, "pushed")
 	}
 	fmt.Fprintf(w, "%s: %s\n", what, strings.Join(parts, ", "))
+	if rep.RemoteEmpty {
+		fmt.Fprintln(w, "the remote held no memory yet: this machine's is there now. Another machine's memory arrives when that machine syncs (`ccmem sync init REMOTE` there, or `ccmem sync` if it is set up); then `ccmem sync` here brings it")
+	}
 	if n := len(rep.Unsettled); n > 0 {
 		fmt.Fprintf(w, "both machines changed %s differently (in %s): both versions are kept until you choose one with `ccmem learn review`\n",
 			textfmt.Plural(n, "fact", "facts"), strings.Join(slices.Compact(slices.Sorted(slices.Values(rep.Unsettled))), ", "))
