@@ -13,6 +13,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -150,6 +151,31 @@ func TestStopInACodexSession(t *testing.T) {
 	}
 }
 
+// importedOne imports what the store's agents keep and returns the one
+// episode of key, as its file holds it and decoded.
+func importedOne(t *testing.T, e store.Env, key string) (string, episode.Record) {
+	t.Helper()
+	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	return onlyEpisode(t, e, key)
+}
+
+// onlyEpisode is the one episode of key.
+func onlyEpisode(t *testing.T, e store.Env, key string) (string, episode.Record) {
+	t.Helper()
+	ents, _ := os.ReadDir(e.EpisodesDir(key))
+	if len(ents) != 1 {
+		t.Fatalf("episodes of %s: %v", key, ents)
+	}
+	data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(key), ents[0].Name()))
+	ep, err := episode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), ep
+}
+
 // TestCodexPatchesAndAbortsAreRead (issue 50, findings 3 and 4): Codex's
 // note that a turn was interrupted (a user-role <turn_aborted>, with or
 // without content kinds) is not a prompt the person typed; the files an
@@ -190,19 +216,8 @@ func TestCodexPatchesAndAbortsAreRead(t *testing.T) {
 	}
 	dir := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20")
 	storetest.Mkfile(t, filepath.Join(dir, "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a43.jsonl"), strings.Join(lines, "\n")+"\n")
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
-	if len(ents) != 1 {
-		t.Fatalf("episodes: %v", ents)
-	}
-	data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
-	ep, err := episode.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ep.Turns != 1 || strings.Contains(string(data), "turn_aborted") {
+	data, ep := importedOne(t, e, p.Key)
+	if ep.Turns != 1 || strings.Contains(data, "turn_aborted") {
 		t.Errorf("the interruption note was taken for a prompt: %d turns\n%s", ep.Turns, data)
 	}
 	if !slices.Equal(ep.FilesChanged, []string{"internal/pay/retry.go", "internal/pay/retry_test.go"}) {

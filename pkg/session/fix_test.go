@@ -8,19 +8,26 @@ import (
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
+// bashSteps writes transcript lines for Bash calls: each call (its command,
+// its output, whether it failed) as the assistant's tool use and the
+// tool's result, numbered in order.
+func bashSteps() func(cmd, out string, failed bool) string {
+	n := 0
+	return func(cmd, out string, failed bool) string {
+		n++
+		id := fmt.Sprintf("t%d", n)
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":"m%s","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":%q}}]}}`+"\n"+
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":%q}]}}`, id, id, cmd, id, failed, out)
+	}
+}
+
 // TestFixIsTheSameRun: a failing command is fixed only by a run on the
 // same things (another package passing fixes nothing), the fix's note
 // names what ran in between, and an error's line is the one that says
 // why, not make's recap.
 func TestFixIsTheSameRun(t *testing.T) {
 	w := newCaptureWorld(t)
-	n := 0
-	step := func(cmd, out string, failed bool) string {
-		n++
-		id := fmt.Sprintf("t%d", n)
-		return fmt.Sprintf(`{"type":"assistant","message":{"id":"m%s","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":%q}}]}}`+"\n"+
-			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":%q}]}}`, id, id, cmd, id, failed, out)
-	}
+	step := bashSteps()
 	lines := []string{
 		`{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"fix the build"}}`,
 		step("go test ./a/...", "--- FAIL: TestA\nFAIL", true),
@@ -72,13 +79,7 @@ func TestOneRunnersTargetsAreCommandsOfTheirOwn(t *testing.T) {
 		{"make -C web build", "make -C web codegen"},
 	} {
 		w := newCaptureWorld(t)
-		n := 0
-		step := func(cmd, out string, failed bool) string {
-			n++
-			id := fmt.Sprintf("t%d", n)
-			return fmt.Sprintf(`{"type":"assistant","message":{"id":"m%s","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":%q}}]}}`+"\n"+
-				`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","is_error":%v,"content":%q}]}}`, id, id, cmd, id, failed, out)
-		}
+		step := bashSteps()
 		lines := []string{
 			`{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"fix the build"}}`,
 			step(c.build, "Error: Cannot find module './generated/api'", true),

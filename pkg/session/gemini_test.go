@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -72,22 +71,17 @@ func TestImportGeminiRecordings(t *testing.T) {
 	}
 	check := func(key string, want, not []string) {
 		t.Helper()
-		ents, _ := os.ReadDir(e.EpisodesDir(key))
-		if len(ents) != 1 {
-			t.Fatalf("episodes of %s: %v", key, ents)
-		}
-		data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(key), ents[0].Name()))
-		ep, err := episode.Decode(data)
-		if err != nil || ep.Agent != "gemini" || ep.Turns != 1 {
-			t.Fatalf("the episode: %+v %v", ep, err)
+		data, ep := onlyEpisode(t, e, key)
+		if ep.Agent != "gemini" || ep.Turns != 1 {
+			t.Fatalf("the episode: %+v", ep)
 		}
 		for _, w := range want {
-			if !strings.Contains(string(data), w) {
+			if !strings.Contains(data, w) {
 				t.Errorf("%s's episode lacks %q:\n%s", key, w, data)
 			}
 		}
 		for _, n := range not {
-			if strings.Contains(string(data), n) {
+			if strings.Contains(data, n) {
 				t.Errorf("%s's episode holds %q:\n%s", key, n, data)
 			}
 		}
@@ -195,24 +189,13 @@ func TestGeminiInjectedIsNotTyped(t *testing.T) {
 			"displayContent": parts("thanks, now the heron section")},
 	)
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "shop", "chats", "session-2026-11-22T09-00-6a7b8c9d.jsonl"), log)
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
-	if len(ents) != 1 {
-		t.Fatalf("episodes: %v", ents)
-	}
-	data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
-	ep, err := episode.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, ep := importedOne(t, e, p.Key)
 	for _, not := range []string{"CLI-BOILERPLATE", "session_context", "HOOK-INJECTED", "FILE-CONTENTS", "TOOL-HOOK-CONTEXT", "AGAIN"} {
-		if strings.Contains(string(data), not) {
+		if strings.Contains(data, not) {
 			t.Errorf("the episode holds %q, which the person did not type:\n%s", not, data)
 		}
 	}
-	if ep.Turns != 2 || !strings.Contains(ep.Goal, "explain @docs/pelican.md") || !strings.Contains(string(data), "now the heron section") {
+	if ep.Turns != 2 || !strings.Contains(ep.Goal, "explain @docs/pelican.md") || !strings.Contains(data, "now the heron section") {
 		t.Errorf("the typed prompts: %d turns, goal %q\n%s", ep.Turns, ep.Goal, data)
 	}
 }

@@ -51,16 +51,7 @@ func TestImportOpencodeStorage(t *testing.T) {
 	}
 	read := func() (string, episode.Record) {
 		t.Helper()
-		ents, _ := os.ReadDir(e.EpisodesDir(p.Key))
-		if len(ents) != 1 {
-			t.Fatalf("episodes: %v", ents)
-		}
-		data, _ := os.ReadFile(filepath.Join(e.EpisodesDir(p.Key), ents[0].Name()))
-		ep, err := episode.Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data), ep
+		return onlyEpisode(t, e, p.Key)
 	}
 	data, ep := read()
 	if ep.Agent != "opencode" || ep.Turns != 1 || !strings.Contains(data, "go test ./internal/cache/") || !strings.Contains(data, "FAIL: TestPriceInvalidation") || strings.Contains(data, "UNKNOWN-PART") {

@@ -16,20 +16,8 @@ var archs = []string{"386", "amd64", "arm", "arm64", "loong64", "mips", "mips64"
 // architecture per OS. A file that needs one fails here, and the cross
 // targets must grow with it.
 func TestNoFileIsBuiltForAnArchitecture(t *testing.T) {
-	err := filepath.Walk("../../..", func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			if n := fi.Name(); path != "../../.." && (strings.HasPrefix(n, ".") || n == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		base := strings.TrimSuffix(strings.TrimSuffix(fi.Name(), ".go"), "_test")
+	for _, path := range goFiles(t) {
+		base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".go"), "_test")
 		for _, a := range archs {
 			if strings.HasSuffix(base, "_"+a) {
 				t.Errorf("%s is built for %s only", path, a)
@@ -37,7 +25,7 @@ func TestNoFileIsBuiltForAnArchitecture(t *testing.T) {
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			if !constraint.IsGoBuild(line) {
@@ -56,9 +44,5 @@ func TestNoFileIsBuiltForAnArchitecture(t *testing.T) {
 				return true
 			})
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

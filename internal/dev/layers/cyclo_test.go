@@ -50,22 +50,13 @@ func cyclo(fn *ast.FuncDecl) int {
 func complexFuncs(t *testing.T) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != "../../.." && (strings.HasPrefix(name, ".") || name == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
+	for _, path := range goFiles(t) {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		dir, _ := filepath.Rel("../../..", filepath.Dir(path))
 		for _, d := range f.Decls {
@@ -86,6 +77,27 @@ func complexFuncs(t *testing.T) map[string]int {
 			if c := cyclo(fn); c > maxCyclo {
 				out[filepath.ToSlash(dir)+"."+name] = c
 			}
+		}
+	}
+	return out
+}
+
+// goFiles are the module's Go files, hidden folders and testdata aside.
+func goFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "../../.." && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") {
+			out = append(out, path)
 		}
 		return nil
 	})
