@@ -56,7 +56,20 @@ func Capture(ctx context.Context, e store.Env, req Request) (Result, error) {
 	if !req.PreCompact && pl.Cfg.Triage.Enabled {
 		creq.Triage = &pl.Cfg.Triage
 	}
+	// The transcript is read until a second before the deadline (what is
+	// left, the next turn's end reads on from there): the second is for
+	// writing what was read, so that a starved CPU does not carry the hook
+	// past the client's budget.
+	if !req.Started.IsZero() {
+		reserve := min(captureReserve, pl.Cfg.Deadline/2)
+		var rcancel context.CancelFunc
+		ctx, rcancel = context.WithDeadline(ctx, req.Started.Add(pl.Cfg.Deadline-reserve))
+		defer rcancel()
+	}
 	cp, err := session.Capture(ctx, e, creq)
 	res.Checkpoint = cp
 	return res, err
 }
+
+// captureReserve is the part of a turn's end kept for writing what it read.
+const captureReserve = time.Second
