@@ -199,3 +199,44 @@ func TestGeminiInjectedIsNotTyped(t *testing.T) {
 		t.Errorf("the typed prompts: %d turns, goal %q\n%s", ep.Turns, ep.Goal, data)
 	}
 }
+
+// TestAnotherSystemsFoldersAreSaid (issue 50, finding 8): a session whose
+// folder is another system's (C:\… here, /home/… on Windows), in each
+// agent's record, is left out and counted as such — never filed under a
+// project made of a path this OS cannot have.
+func TestAnotherSystemsFoldersAreSaid(t *testing.T) {
+	e := storetest.Env(t)
+	other := `C:\Users\ana\src\shop`
+	if filepath.IsAbs(other) {
+		other = "/home/ana/src/shop"
+	}
+	// Claude Code's transcript, Codex's rollout.
+	storetest.Mkfile(t, filepath.Join(e.SilosDir(), "C--Users-ana-src-shop", "7d0e5b1a-0000-4000-8000-000000000001.jsonl"), jsonLines(
+		map[string]any{"type": "user", "cwd": other, "sessionId": "7d0e5b1a-0000-4000-8000-000000000001", "timestamp": "2026-11-20T10:00:00Z", "message": map[string]any{"role": "user", "content": "fix the walrus export"}},
+		map[string]any{"type": "assistant", "cwd": other, "sessionId": "7d0e5b1a-0000-4000-8000-000000000001", "timestamp": "2026-11-20T10:00:05Z", "message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "Fixed."}}}},
+	))
+	storetest.Mkfile(t, filepath.Join(e.CodexDir, "sessions", "2026", "11", "20", "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a44.jsonl"), jsonLines(
+		map[string]any{"timestamp": "2026-11-20T10:00:00.000Z", "type": "session_meta", "payload": map[string]any{"session_id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a44", "cwd": other, "cli_version": "0.121.0"}},
+		map[string]any{"timestamp": "2026-11-20T10:00:01.000Z", "type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
+			"content": []any{map[string]any{"type": "input_text", "text": "fix the walrus export"}}, "internal_chat_message_metadata_passthrough": map[string]any{"content_item_kinds": []string{"user.text"}}}},
+	))
+	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, d := range rep.Dropped {
+		got[d.Agent+": "+d.Cause] += d.N
+	}
+	for _, want := range []string{"Claude Code: " + session.DropOtherSystem, "Codex: " + session.DropOtherSystem} {
+		if got[want] != 1 {
+			t.Errorf("not said: %q (dropped %+v)", want, rep.Dropped)
+		}
+	}
+	if rep.Imported != 0 {
+		t.Errorf("imported %d sessions of another system's folders", rep.Imported)
+	}
+	if ents, _ := os.ReadDir(e.ProjectsDir()); len(ents) != 0 {
+		t.Errorf("projects made of another system's folders: %v", ents)
+	}
+}

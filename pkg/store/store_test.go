@@ -244,6 +244,12 @@ func TestSlug(t *testing.T) {
 		{"/home/dev/my_app.v2", "-home-dev-my-app-v2"},
 		{"/home/dev/café", "-home-dev-caf-"},
 		{"/home/dev/🚀", "-home-dev---"}, // one astral rune is two UTF-16 units
+		// Another system's folders (a session recorded there, synced
+		// here) are slugged as that system's client slugs them, whatever
+		// this OS is (issue 50, finding 8).
+		{`C:\Users\ana\src\shop`, "C--Users-ana-src-shop"},
+		{`\\server\share\shop`, "--server-share-shop"},
+		{"/Users/ana/src/shop", "-Users-ana-src-shop"},
 	}
 	for _, tt := range tests {
 		if got := store.Slug(tt.in); got != tt.want {
