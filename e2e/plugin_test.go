@@ -241,6 +241,10 @@ func TestPluginFetchesItsRelease(t *testing.T) {
 	defer srv.Close()
 	w.installPlugin(plug)
 	w.write(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), "## Style\n- fetched-plugin-fact: answer briefly\n")
+	// Private, as ccmem writes it (doctor checks it, below).
+	if err := os.Chmod(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	session := func(what string) []string {
 		t.Helper()
 		msgs, failures := w.hookMessages(what)
@@ -349,6 +353,15 @@ func TestPluginFetchesItsRelease(t *testing.T) {
 	if msgs, _ := w.hookMessages("third"); len(msgs) != 0 {
 		t.Errorf("offered again, or something else to say: %q", msgs)
 	}
+	// After the plugin's first hour, ccmem doctor — the `ccmem` the person
+	// now has, on their PATH — checks the plugin's route and finds it
+	// right: no FAIL, no advice to run `ccmem install` (issue 51, finding 1).
+	doctor := exec.Command(filepath.Join(w.home, ".local", "bin", "ccmem"), "doctor")
+	doctor.Env, doctor.Dir = append(w.env(), "PATH="+filepath.Join(w.home, ".local", "bin")+":/usr/bin:/bin"), w.project
+	out, err := doctor.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "FAIL") || strings.Contains(string(out), "run `ccmem install`") || !strings.Contains(string(out), "registered by the plugin") {
+		t.Errorf("ccmem doctor on the plugin's route: %v\n%s", err, out)
+	}
 }
 
 // pluginVersion is the version in .claude-plugin/plugin.json.
@@ -389,7 +402,7 @@ func releaseFiles(t *testing.T, version string) map[string][]byte {
 	add("README.md", "../README.md", 0o644)
 	add("LICENSE", "../LICENSE", 0o644)
 	add("NOTICE", "../NOTICE", 0o644)
-	for _, b := range append([]string{"ccmem"}, claudecode.Binaries()...) {
+	for _, b := range append([]string{"ccmem", "ccmem-ui"}, claudecode.Binaries()...) {
 		add(b, filepath.Join(binDir, b), 0o755)
 	}
 	if err := tw.Close(); err != nil {
