@@ -249,6 +249,21 @@ func TestReleaseSnapshot(t *testing.T) {
 	if block := w.onlyInjection(0); !strings.Contains(block, "archive-global-fact") {
 		t.Fatalf("no memory block after installing from the archive:\n%s", block)
 	}
+	cleanDoctor(t, w, "the archive")
+}
+
+// cleanDoctor runs the installed `ccmem doctor`, with ~/.local/bin on PATH
+// as install advises, and fails unless it finds nothing wrong: each of the
+// README's routes ends here (issue 51).
+func cleanDoctor(t *testing.T, w *world, route string) {
+	t.Helper()
+	// The test wrote the memory file itself; ccmem writes it private.
+	os.Chmod(filepath.Join(w.home, ".claude", "ccmem", "MEMORY.md"), 0o600)
+	doctor := exec.Command(filepath.Join(w.home, ".local", "bin", "ccmem"), "doctor")
+	doctor.Env, doctor.Dir = append(w.env(), "PATH="+filepath.Join(w.home, ".local", "bin")+":/usr/bin:/bin"), w.project
+	if out, err := doctor.CombinedOutput(); err != nil || strings.Contains(string(out), "FAIL") {
+		t.Errorf("ccmem doctor after installing from %s: %v\n%s", route, err, out)
+	}
 }
 
 // TestDebInstallsIntoAThrowawayRoot: the .deb, installed with the real
@@ -305,6 +320,7 @@ func TestDebInstallsIntoAThrowawayRoot(t *testing.T) {
 	if block := w.onlyInjection(0); !strings.Contains(block, "packaged-global-fact") {
 		t.Fatalf("no memory block after installing the package:\n%s", block)
 	}
+	cleanDoctor(t, w, "the package")
 	// Removal: the package's files go; the user's memory stays.
 	dpkgRun("--remove", "ccmem")
 	if _, err := os.Stat(ccmem); !errors.Is(err, fs.ErrNotExist) {
