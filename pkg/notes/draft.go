@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/records"
+	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -187,4 +188,76 @@ func day(ts string) string {
 		return t.UTC().Format("2006-01-02")
 	}
 	return ""
+}
+
+// DraftProfile drafts a skill's profile from the sessions of the project
+// that ran it (episodes, newest first; automated runs left out; at most
+// n): when it ran and how those sessions ended, the commands and files
+// that recur across them, and what failed in them with what fixed it —
+// at most profiles.MaxLines lines (what a session is given of it), every one from the sessions' own
+// records, for the person to review before it is given to a session;
+// and how many sessions it was drafted from.
+func DraftProfile(skill string, eps []session.SessionFile, n int) (draft string, sessions int) {
+	var runs []*session.Checkpoint
+	for _, f := range eps {
+		if c := f.Record; !c.Automated && slices.Contains(c.SkillsUsed, skill) && len(runs) < n {
+			runs = append(runs, c)
+		}
+	}
+	var b strings.Builder
+	if len(runs) == 0 {
+		fmt.Fprintf(&b, "# %s\n\n(no session of this project ran it yet: nothing to draft from)\n", skill)
+		return b.String(), 0
+	}
+	fmt.Fprintf(&b, "# %s in this project\n\nDrafted by `ccmem profile draft` from the %s that ran it; edit it freely.\n",
+		skill, textfmt.Plural(len(runs), "session", "sessions"))
+	section := func(title string, lines []string, max int) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n## %s\n", title)
+		for _, l := range lines[:min(max, len(lines))] {
+			b.WriteString(textfmt.Line(textfmt.Shorten(l, 160)) + "\n")
+		}
+	}
+	var ran []string
+	for _, c := range runs {
+		out := c.Friction.Class
+		if c.Outcome != "" {
+			if out != "" {
+				out += ": "
+			}
+			out += c.Outcome
+		}
+		ran = append(ran, fmt.Sprintf("- %s %s — %s", day(c.StartedAt), cmp.Or(c.Title, c.Goal), cmp.Or(out, "no outcome recorded")))
+	}
+	section("Runs", ran, 5)
+	files, commands := map[string]int{}, map[string]int{}
+	for _, c := range runs {
+		for _, f := range dedupe(c.FilesChanged) {
+			files[f]++
+		}
+		for _, k := range dedupe(mapStrings(c.Digest.Commands, session.CommandKey)) {
+			if k != "" {
+				commands[k]++
+			}
+		}
+	}
+	section("Commands its runs use", recurring(commands, "- `%s` (%s)", "run in"), 5)
+	section("Files its runs change", recurring(files, "- %s (%s)", "changed in"), 5)
+	var lessons []string
+	seen := map[string]bool{}
+	for _, c := range runs {
+		for _, nt := range c.Digest.Notes {
+			if nt.Kind != session.NoteFix || seen[nt.Cmd+nt.Text] {
+				continue
+			}
+			seen[nt.Cmd+nt.Text] = true
+			lessons = append(lessons, fmt.Sprintf("- `%s` %s (%s)", textfmt.Shorten(nt.Cmd, 60), textfmt.Shorten(nt.Text, 90), day(c.StartedAt)))
+		}
+	}
+	section("What failed, and what fixed it", lessons, 5)
+	text, _ := redact.String(b.String())
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	return strings.Join(lines[:min(profiles.MaxLines, len(lines))], "\n") + "\n", len(runs)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/pkg/notes"
 	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -18,7 +19,7 @@ import (
 )
 
 var cmdProfile = &command.Command{
-	Name: "profile", Args: "[list] | show SKILL | set SKILL [--input FILE|-] | edit SKILL",
+	Name: "profile", Args: "[list] | show SKILL | draft SKILL [--write] | set SKILL [--input FILE|-] | edit SKILL",
 	Summary: "skill profiles: what a session is told when it runs a skill in this project",
 	Help: `A skill profile is a short note — at most 30 lines — about how a
 skill is used in one project: what it is for here, what to watch for, what
@@ -29,9 +30,13 @@ live in the store, private: ~/.claude/ccmem/projects/<key>/profiles/.
 - list (the default): the project's profiles, and the skills its sessions
   ran (from the episodes' skills_used)
 - show SKILL: print one, and the sessions that ran the skill
+- draft SKILL: draft one from the sessions that ran the skill (their
+  runs, the commands and files they share, what failed and what fixed
+  it), for you to review; --write saves it as the profile when the skill
+  has none yet
 - set SKILL: replace it with --input FILE (or standard input)
 - edit SKILL: open it in your editor`,
-	Subs: []*command.Command{cmdProfileShow, cmdProfileSet, cmdProfileEdit},
+	Subs: []*command.Command{cmdProfileShow, cmdProfileDraft, cmdProfileSet, cmdProfileEdit},
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := command.CwdFlag(fs)
 		asJSON := fs.Bool("json", false, "print the list as JSON")
@@ -177,6 +182,53 @@ var cmdProfileShow = &command.Command{
 				for _, r := range runs[:min(10, len(runs))] {
 					fmt.Fprintf(c.Stdout, "#   %s\n", textfmt.Line(r))
 				}
+			}
+			return nil
+		}
+	},
+}
+
+var cmdProfileDraft = &command.Command{
+	Name: "draft", Args: "SKILL [--write] [--cwd DIR] [--json]",
+	Summary: "draft a skill's profile from the sessions that ran it, for review",
+	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
+		cwd := command.CwdFlag(fs)
+		write := fs.Bool("write", false, "save the draft as the profile (only when the skill has none yet)")
+		asJSON := fs.Bool("json", false, "print the draft as JSON")
+		return func(c *command.Ctx, args []string) error {
+			skill, err := skillArg(fs, args)
+			if err != nil {
+				return err
+			}
+			p, err := projectHere(c, *cwd)
+			if err != nil {
+				return err
+			}
+			eps, _ := session.AllEpisodes(c.Env, p.Key)
+			draft, ran := notes.DraftProfile(skill, eps, 20)
+			saved := ""
+			if *write {
+				if ran == 0 {
+					return fmt.Errorf("no session of this project ran %q yet: there is nothing to draft its profile from", skill)
+				}
+				if profiles.Exists(c.Env, p.Key, skill) {
+					return command.WithHint(fmt.Errorf("%q has a profile already; the draft was not saved over it", skill),
+						"ccmem profile draft "+skill+" > draft.md, then merge what you want with `ccmem profile edit "+skill+"`")
+				}
+				if saved, _, err = profiles.Write(c.Env, p, skill, []byte(draft)); err != nil {
+					return err
+				}
+			}
+			if *asJSON {
+				return c.PrintJSON(struct {
+					Skill string `json:"skill"`
+					Draft string `json:"draft"`
+					Saved string `json:"saved,omitempty"`
+				}{skill, draft, saved})
+			}
+			fmt.Fprint(c.Stdout, draft)
+			if saved != "" {
+				fmt.Fprintf(c.Stderr, "saved as the profile of %q: %s (a session that runs the skill is given it)\n", skill, c.Env.Tilde(saved))
 			}
 			return nil
 		}
