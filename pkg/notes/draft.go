@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/profiles"
+	"github.com/ccmem/ccmem/pkg/records"
 	"github.com/ccmem/ccmem/pkg/redact"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
