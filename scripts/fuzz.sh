@@ -14,7 +14,7 @@ targets=(
   "FuzzFit ./pkg/inject"
   "FuzzCheckpointCodec ./pkg/session"
   "FuzzChars ./pkg/textfmt"
-  "FuzzNeutralizeMatchesRegexp ./pkg/inject"
+  "FuzzNeutralizeMatchesRegexp ./pkg/claudecode"
   "FuzzParseMatchesEncodingJSON ./pkg/transcript"
   "FuzzEnsure ./internal/service/settings"
   "FuzzNew ./pkg/sqlitefile"

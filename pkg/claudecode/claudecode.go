@@ -1,8 +1,9 @@
 // Package claudecode is Claude Code's contract as ccmem relies on it, in
 // one place: the hook events and the binaries that serve them, the
-// plugin's id, a hook's input (bounded, lenient), the one shape of a
-// hook's output, the status line's input, and the inline limit of added
-// context. Every layer imports it; it imports nothing of ccmem but text
+// plugin's id, how ccmem's commands are registered and recognised, a
+// hook's input (bounded, lenient), the one shape of a hook's output, the
+// tags the client gives meaning to, the status line's input, and the
+// inline limit of added context. Every layer imports it; it imports nothing of ccmem but text
 // helpers. What is written here was verified against the real client
 // (docs/claude-code-contract.md in the shared docs; e2e tests hold it).
 package claudecode

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
@@ -295,7 +296,7 @@ func Fit(preamble string, sections []Section, budget int) Block {
 		}
 		reports = append(reports, r)
 	}
-	text := Neutralize(b.String())
+	text := claudecode.Neutralize(b.String())
 	// Only the preamble is left and it alone is too long (a pathological
 	// home path): cut whole lines from its end.
 	chars := textfmt.Chars(text)

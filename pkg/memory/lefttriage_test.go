@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/memory/turn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
@@ -37,7 +36,7 @@ func lastTurnTriage(t *testing.T, budget int) {
 	storetest.Mkfile(t, tr, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"which queue should we use?"},"timestamp":%q,"cwd":%q}`+"\n"+
 		`{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":%q}]},"timestamp":%q}`+"\n", at, repo, answer, at))
 	Start(context.Background(), e, StartRequest{Cwd: repo, Source: "startup", SessionID: "s1", TranscriptPath: tr, Process: dead})
-	res, err := turn.Capture(context.Background(), e, turn.Request{Turn: session.Turn{SessionID: "s1", TranscriptPath: tr, Cwd: repo, Process: dead, LastAssistantMessage: answer}})
+	res, err := session.EndTurn(context.Background(), e, session.Turn{SessionID: "s1", TranscriptPath: tr, Cwd: repo, Process: dead, LastAssistantMessage: answer}, time.Time{})
 	if err != nil || res.Checkpoint == nil || len(res.Checkpoint.State.TriagePending) == 0 {
 		t.Fatalf("the test wants triage pending after the last turn: %v %+v", err, res.Checkpoint)
 	}

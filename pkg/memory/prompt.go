@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/guard"
-	"github.com/ccmem/ccmem/pkg/inject"
-	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
@@ -58,11 +58,11 @@ type PromptResult struct {
 // after the earlier turns of the session (once), and recalls the few
 // memories relevant to the prompt that the session has not been shown.
 func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, error) {
-	pl := where.Locate(e, req.Cwd)
+	pl := config.Locate(e, req.Cwd)
 	if !pl.Cfg.Enabled {
 		return PromptResult{Disabled: true}, nil
 	}
-	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
+	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	var st session.Prompted
 	var err error
@@ -124,7 +124,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 	if pl.Project != nil {
 		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled, kind)
 	}
-	return PromptResult{Context: inject.Neutralize(strings.Join(parts, "\n\n")), Recalled: recalled, RecalledKind: kind}, err
+	return PromptResult{Context: claudecode.Neutralize(strings.Join(parts, "\n\n")), Recalled: recalled, RecalledKind: kind}, err
 }
 
 // RecallExplained is what per-prompt recall would give a prompt typed in
@@ -148,7 +148,7 @@ type RecallExplained struct {
 // what it shows is not recalled again, as in the hook. Nothing is
 // written.
 func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (RecallExplained, error) {
-	pl := where.Locate(e, cwd)
+	pl := config.Locate(e, cwd)
 	rc := pl.Cfg.Recall
 	if !pl.Cfg.Enabled || !rc.Enabled || rc.MaxItems <= 0 {
 		why := "recall is off here (recall.enabled: false or max_items: 0)"
@@ -174,12 +174,12 @@ func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (Recall
 			check = stale.New(pl.Project.Root)
 		}
 		text, _ := recallText(hits, prompt, rc.MaxChars, check)
-		out.Context = inject.Neutralize(text)
+		out.Context = claudecode.Neutralize(text)
 	case len(rep.Recalled) > 0:
 		out.Silent = "what matches says what one of the user's rules already says (the rule comes before the command it names)"
 	case rep.Pointer != nil:
 		text, _ := PointerText(*rep.Pointer, rc.MaxChars)
-		out.Context = inject.Neutralize(text)
+		out.Context = claudecode.Neutralize(text)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/profiles"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -29,5 +30,5 @@ func SkillProfile(e store.Env, p *store.Project, sessionID, skill string) (strin
 	text := fmt.Sprintf("ccmem — the user's notes for the %q skill in this project (from memory: %s):\n%s",
 		textfmt.Line(textfmt.Shorten(skill, 80)), e.Tilde(path), inject.SafeLines(strings.Join(lines, "\n")))
 	err = session.CommitGuard(e, *p, sessionID, []string{path})
-	return inject.Neutralize(text), err
+	return claudecode.Neutralize(text), err
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/learn"
-	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/records"
@@ -73,8 +72,8 @@ type Injection struct {
 // and reported in Warnings. Optional work (the silo count behind the nudge)
 // is skipped when ctx is done.
 func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
-	pl := where.Locate(e, req.Cwd)
-	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
+	pl := config.Locate(e, req.Cwd)
+	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	return compose(ctx, e, req, pl, nil, true)
 }
@@ -86,8 +85,8 @@ func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
 // record) with what the block shows. The optional steps before composing
 // stop short of the deadline, leaving time to compose.
 func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
-	pl := where.Locate(e, req.Cwd)
-	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
+	pl := config.Locate(e, req.Cwd)
+	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	var warnings []string
 	note := func(what string, err error) {
@@ -177,7 +176,7 @@ const startCaptureFor = 250 * time.Millisecond
 // counted. With preview (ccmem show), nothing has been archived: the
 // episode menu is the one the next start will leave, computed without
 // writing, so the block is the one that start injects.
-func compose(ctx context.Context, e store.Env, req StartRequest, pl where.Place, backlog *learn.Backlog, preview bool, extra ...inject.Section) Injection {
+func compose(ctx context.Context, e store.Env, req StartRequest, pl config.Place, backlog *learn.Backlog, preview bool, extra ...inject.Section) Injection {
 	inj := Injection{Project: pl.Project, Config: pl.Cfg}
 	warn := func(err error) {
 		if err != nil {

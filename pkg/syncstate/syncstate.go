@@ -147,24 +147,6 @@ func StartDetached(e store.Env, ccmem string) error {
 	return Write(e, st)
 }
 
-// Binary is the ccmem binary beside a hook or helper binary exe: in the
-// same folder (a build, an archive), else the install's PREFIX/bin.
-func Binary(exe string) string {
-	name := "ccmem"
-	if filepath.Ext(exe) == ".exe" {
-		name += ".exe"
-	}
-	if p := filepath.Join(filepath.Dir(exe), name); isFile(p) {
-		return p
-	}
-	return filepath.Join(filepath.Dir(exe), "..", "..", "bin", name)
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 // Note is the status line's word on sync: "" when all is well (or sync is
 // not set up), else what needs a look.
 func Note(e store.Env) string {

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
-	"github.com/ccmem/ccmem/internal/version"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
@@ -40,7 +40,7 @@ var cmdVersion = &command.Command{
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.Stdout, "ccmem %s\n", version.String())
+			fmt.Fprintf(c.Stdout, "ccmem %s\n", hookio.Version())
 			return nil
 		}
 	},

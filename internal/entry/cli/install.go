@@ -12,7 +12,6 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/service/install"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/learn"
@@ -198,7 +197,7 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 		return err
 	}
 	if !remove && !o.StatusLineOnly {
-		installed := filepath.Join(install.BinDir(o.Prefix), registration.Exe("ccmem"))
+		installed := filepath.Join(install.BinDir(o.Prefix), claudecode.Exe("ccmem"))
 		if plugin {
 			installed = install.LauncherPath(o.Prefix)
 		}

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
+	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/mcp"
-	"github.com/ccmem/ccmem/internal/version"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/notes"
@@ -66,7 +66,7 @@ func mcpScope(c *command.Ctx) (search.Scope, bool) {
 func mcpServer(c *command.Ctx) *mcp.Server {
 	schema := func(s string) json.RawMessage { return json.RawMessage(s) }
 	return &mcp.Server{
-		Name: "ccmem", Version: version.String(),
+		Name: "ccmem", Version: hookio.Version(),
 		Instructions: "ccmem keeps the user's persistent memory across sessions: facts, learned preferences, records of decisions, and every past session. " +
 			"Use search when earlier work, a past decision or a preference may bear on the task; get to read a hit's file; remember to save a durable fact.",
 		Tools: []mcp.Tool{

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -164,7 +164,7 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 	}
 	inj := memory.Compose(c, c.Env, memory.StartRequest{Cwd: dir, Source: source, CCMem: func() string {
 		exe, _ := os.Executable()
-		return registration.CommandFor(exe)
+		return claudecode.CommandFor(exe)
 	}})
 	if asJSON {
 		return c.PrintJSON(struct {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/uicommand"
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // cmdUI hands `ccmem ui` to the ccmem-ui binary, found as the hooks are:
@@ -20,7 +20,7 @@ var cmdUI = uicommand.New(func(c *command.Ctx, o uicommand.Options) error {
 	dir := filepath.Dir(exe)
 	var tried []string
 	for _, d := range []string{dir, filepath.Join(dir, "..", "lib", "ccmem")} {
-		p := filepath.Clean(filepath.Join(d, registration.Exe("ccmem-ui")))
+		p := filepath.Clean(filepath.Join(d, claudecode.Exe("ccmem-ui")))
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return runHelper(p, o.Args)
 		}

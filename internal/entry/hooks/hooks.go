@@ -13,12 +13,9 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/service/registration"
-	"github.com/ccmem/ccmem/internal/version"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
-	"github.com/ccmem/ccmem/pkg/syncstate"
 )
 
 // Run is one hook invocation after its common start.
@@ -47,7 +44,7 @@ func Begin(name, usage string, p hookio.Process) (r *Run, code int) {
 		WriteLine(p.Stderr, name+": "+err.Error())
 		return nil, 1
 	}
-	if p.Getenv("CLAUDE_PLUGIN_ROOT") != "" && registration.Registered(env.Settings()) {
+	if p.Getenv("CLAUDE_PLUGIN_ROOT") != "" && registeredIn(env.Settings()) {
 		// Run as the plugin while `ccmem install` registered the same hooks
 		// in settings.json: those do the work; the plugin stands aside.
 		if name == "sessionstart" {
@@ -87,7 +84,7 @@ func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {
 		fmt.Fprint(p.Stdout, usage)
 		return 0, true
 	case "--version", "version":
-		fmt.Fprintf(p.Stdout, "%s (ccmem) %s\n", name, version.String())
+		fmt.Fprintf(p.Stdout, "%s (ccmem) %s\n", name, hookio.Version())
 		return 0, true
 	}
 	fmt.Fprintf(p.Stderr, "%s: unexpected argument %q\nhint: this is a Claude Code hook; it reads the hook JSON on stdin and takes no arguments\n", name, p.Args[0])
@@ -130,15 +127,22 @@ func Emit(p hookio.Process, name string, out claudecode.Output) int {
 	return 0
 }
 
-// CCMemCommand is how the model can run ccmem (registration.CommandFor this
+// CCMemCommand is how the model can run ccmem (claudecode.CommandFor this
 // hook's executable).
 func CCMemCommand() string {
 	exe, _ := os.Executable()
-	return registration.CommandFor(exe)
+	return claudecode.CommandFor(exe)
 }
 
 // CCMemBinary is the path of the ccmem command installed beside this hook.
 func CCMemBinary() string {
 	exe, _ := os.Executable()
-	return syncstate.Binary(exe)
+	return claudecode.CCMemBeside(exe)
+}
+
+// registeredIn tells whether the settings file at path registers ccmem's
+// hooks; a missing or unreadable one registers none.
+func registeredIn(path string) bool {
+	data, err := store.ReadSmallFile(path, 16<<20)
+	return err == nil && claudecode.Registered(data)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/uicommand"
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
@@ -131,12 +131,12 @@ func (s *Server) launchFile() (path string, cleanup func(), err error) {
 func ccmemCommand() string {
 	exe, err := os.Executable()
 	if err != nil {
-		return registration.CommandFor("")
+		return claudecode.CommandFor("")
 	}
-	if beside := filepath.Join(filepath.Dir(exe), registration.Exe("ccmem")); isFile(beside) {
-		return registration.CommandFor(beside)
+	if beside := filepath.Join(filepath.Dir(exe), claudecode.Exe("ccmem")); isFile(beside) {
+		return claudecode.CommandFor(beside)
 	}
-	return registration.CommandFor(exe)
+	return claudecode.CommandFor(exe)
 }
 
 func isFile(p string) bool {

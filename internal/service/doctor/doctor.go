@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/service/install"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/service/settings"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
@@ -102,9 +101,9 @@ func Run(o Options) []Check {
 func (d *doctor) checkBinaries() {
 	lib := install.LibDir(d.Prefix)
 	for _, name := range append([]string{"ccmem"}, hookBinaries()...) {
-		path := filepath.Join(lib, registration.Exe(name))
+		path := filepath.Join(lib, claudecode.Exe(name))
 		if name == "ccmem" {
-			path = filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+			path = filepath.Join(install.BinDir(d.Prefix), claudecode.Exe("ccmem"))
 		}
 		d.add(executable(path), name+" binary", d.Env.Tilde(path)+problemOf(path))
 	}
@@ -113,7 +112,7 @@ func (d *doctor) checkBinaries() {
 // checkPath: `ccmem` by name runs the installed ccmem. The slash commands
 // and hooks do not need it (they use full paths), the user does.
 func (d *doctor) checkPath() {
-	installed := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+	installed := filepath.Join(install.BinDir(d.Prefix), claudecode.Exe("ccmem"))
 	if d.plugin {
 		// The plugin's `ccmem` is the launcher ccmem install wrote; it
 		// runs the release the plugin downloaded.
@@ -154,7 +153,7 @@ func (d *doctor) checkRegistrations() {
 		// register them again (each would run twice).
 		twice := 0
 		for _, h := range claudecode.Hooks {
-			twice += len(settings.Commands(root, h.Event, registration.Owned))
+			twice += len(settings.Commands(root, h.Event, claudecode.Owned))
 		}
 		if twice > 0 {
 			d.add(false, "hooks", fmt.Sprintf("registered by the plugin and %d times in %s too: each runs twice (run `ccmem uninstall` to take settings.json's out; the plugin keeps its own)", twice, e.Tilde(d.Settings)))
@@ -166,14 +165,14 @@ func (d *doctor) checkRegistrations() {
 		if d.plugin {
 			break
 		}
-		want := filepath.Join(lib, registration.Exe(h.Binary))
-		cmds := settings.Commands(root, h.Event, registration.Owned)
+		want := filepath.Join(lib, claudecode.Exe(h.Binary))
+		cmds := settings.Commands(root, h.Event, claudecode.Owned)
 		switch {
 		case len(cmds) == 0:
 			d.add(false, h.Event+" hook", "not registered (run `ccmem install`)")
 		case len(cmds) > 1:
 			d.add(false, h.Event+" hook", fmt.Sprintf("registered %d times: %s", len(cmds), strings.Join(cmds, ", ")))
-		case registration.CommandPath(cmds[0]) != want:
+		case claudecode.CommandPath(cmds[0]) != want:
 			d.add(false, h.Event+" hook", fmt.Sprintf("points to %s, not the installed %s (run `ccmem install`)", cmds[0], e.Tilde(want)))
 		case !executable(want):
 			d.add(false, h.Event+" hook", fmt.Sprintf("%s%s (run `ccmem install`)", e.Tilde(want), problemOf(want)))
@@ -206,7 +205,7 @@ func (d *doctor) checkMCP() {
 		d.add(true, "MCP server", "registered by the plugin")
 		return
 	}
-	want := filepath.Join(install.BinDir(d.Prefix), registration.Exe("ccmem"))
+	want := filepath.Join(install.BinDir(d.Prefix), claudecode.Exe("ccmem"))
 	data, err := os.ReadFile(path)
 	if err != nil {
 		d.add(false, "MCP server", fmt.Sprintf("%s: %v (run `ccmem install`)", e.Tilde(path), pathErrText(err)))
@@ -518,7 +517,7 @@ func (d *doctor) dryRuns() {
 		}
 	}
 	for _, r := range runs {
-		path := filepath.Join(lib, registration.Exe(r.name))
+		path := filepath.Join(lib, claudecode.Exe(r.name))
 		if !executable(path) {
 			d.add(false, r.name+" dry run", "not run: the binary is missing")
 			continue

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
@@ -34,10 +33,10 @@ var Helpers = []string{"ccmem-ui"}
 func libNames() []string {
 	var out []string
 	for _, h := range claudecode.Hooks {
-		out = append(out, registration.Exe(h.Binary))
+		out = append(out, claudecode.Exe(h.Binary))
 	}
 	for _, h := range Helpers {
-		out = append(out, registration.Exe(h))
+		out = append(out, claudecode.Exe(h))
 	}
 	return out
 }
@@ -45,7 +44,7 @@ func libNames() []string {
 // sources finds the binaries to install: ccmem itself and each hook, beside
 // it (a build's bin/) or in ../lib/ccmem (an installed ccmem).
 func sources(exe string) (map[string]string, error) {
-	out := map[string]string{registration.Exe("ccmem"): exe}
+	out := map[string]string{claudecode.Exe("ccmem"): exe}
 	dir := filepath.Dir(exe)
 	for _, name := range libNames() {
 		var tried []string

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/service/settings"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // fakeInstall is a built ccmem (empty stand-in binaries) and a HOME with
@@ -28,7 +28,7 @@ func newFakeInstall(t *testing.T, claudeJSON string) *fakeInstall {
 	if err := os.MkdirAll(build, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range append(libNames(), registration.Exe("ccmem")) {
+	for _, name := range append(libNames(), claudecode.Exe("ccmem")) {
 		if err := os.WriteFile(filepath.Join(build, name), []byte("#!/bin/sh\n# "+name+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func newFakeInstall(t *testing.T, claudeJSON string) *fakeInstall {
 	home := filepath.Join(dir, "home")
 	f := &fakeInstall{claudeJSON: filepath.Join(home, ".claude.json")}
 	f.o = Options{Prefix: filepath.Join(home, ".local"), Settings: filepath.Join(home, ".claude", "settings.json"),
-		Exe: filepath.Join(build, registration.Exe("ccmem")), CommandsDir: filepath.Join(home, ".claude", "commands"), ClaudeJSON: f.claudeJSON}
+		Exe: filepath.Join(build, claudecode.Exe("ccmem")), CommandsDir: filepath.Join(home, ".claude", "commands"), ClaudeJSON: f.claudeJSON}
 	if err := os.MkdirAll(filepath.Dir(f.o.Settings), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/service/settings"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/codexcli"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -53,7 +53,7 @@ func CodexHooks(lib string, guardTools []string) []CodexHook {
 	unlimited := 0
 	for _, h := range codexcli.Hooks {
 		ch := CodexHook{Hook: h, Matcher: Matcher(h.Binary, guardTools)}
-		ch.Handler = codexcli.Handler{Command: registration.ShellQuote(filepath.Join(lib, registration.Exe(h.Binary))), Timeout: HookTimeout}
+		ch.Handler = codexcli.Handler{Command: claudecode.ShellQuote(filepath.Join(lib, claudecode.Exe(h.Binary))), Timeout: HookTimeout}
 		if h.Event != "Stop" && h.Event != "PreCompact" {
 			// The block is fitted to ccmem's own budget: Codex must not
 			// cut it again near 2,500 tokens.
@@ -119,7 +119,7 @@ func ensureCodex(root *settings.Value, h CodexHook) ([]settings.Change, error) {
 			kept := hs.Items[:0]
 			for _, e := range hs.Items {
 				cmd, _ := e.Get("command").Str()
-				if !registration.Owned(registration.CommandPath(cmd)) {
+				if !claudecode.Owned(claudecode.CommandPath(cmd)) {
 					kept = append(kept, e)
 					continue
 				}
@@ -272,7 +272,7 @@ func UninstallCodex(o CodexOptions) (Report, error) {
 		_, berr := os.Lstat(hooks + ".ccmem.bak")
 		created := errors.Is(berr, fs.ErrNotExist)
 		err := editFile(&rep, Options{DryRun: o.DryRun}, hooks, func(root *settings.Value) ([]settings.Change, string, error) {
-			ch, err := settings.RemoveOwned(root, func(cmd string) bool { return registration.Owned(registration.CommandPath(cmd)) })
+			ch, err := settings.RemoveOwned(root, func(cmd string) bool { return claudecode.Owned(claudecode.CommandPath(cmd)) })
 			return ch, "", err
 		}, "codex")
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/scripts"
 )
 
@@ -50,7 +50,7 @@ func SlashCommandNames() []string {
 // runs or allows (a code span or an allowed-tools Bash rule opening with
 // "ccmem ") names the binary ccmemPath, quoted for the shell if it must be.
 func CommandFile(tmpl []byte, ccmemPath string) []byte {
-	q := registration.ShellQuote(filepath.ToSlash(ccmemPath))
+	q := claudecode.ShellQuote(filepath.ToSlash(ccmemPath))
 	out := bytes.ReplaceAll(tmpl, []byte("`ccmem "), []byte("`"+q+" "))
 	return bytes.ReplaceAll(out, []byte("Bash(ccmem "), []byte("Bash("+q+" "))
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // Replacing an installed binary that is open (running) swaps the name to
@@ -40,7 +40,7 @@ func TestReplaceExecutableWhileOpen(t *testing.T) {
 	if fi, _ := os.Stat(to); !Executable(fi) {
 		t.Fatal("not executable")
 	}
-	if registration.Exe("stop") != "stop" {
+	if claudecode.Exe("stop") != "stop" {
 		t.Fatal(`Exe adds ".exe" off Windows`)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/internal/service/settings"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
@@ -117,7 +116,7 @@ func Install(o Options) (Report, error) {
 		}, "")
 	}
 	lib := LibDir(o.Prefix)
-	ccmem := filepath.Join(BinDir(o.Prefix), registration.Exe("ccmem"))
+	ccmem := filepath.Join(BinDir(o.Prefix), claudecode.Exe("ccmem"))
 	hooks := func(root *settings.Value) ([]settings.Change, string, error) {
 		if PluginEnabled(root) {
 			return nil, "", ErrPluginEnabled
@@ -125,9 +124,9 @@ func Install(o Options) (Report, error) {
 		var changes []settings.Change
 		for _, h := range claudecode.Hooks {
 			c, err := settings.Ensure(root, settings.Hook{
-				Event: h.Event, Command: filepath.Join(lib, registration.Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
+				Event: h.Event, Command: filepath.Join(lib, claudecode.Exe(h.Binary)), Args: []string{}, Timeout: HookTimeout,
 				Matcher: Matcher(h.Binary, o.guardTools()),
-			}, registration.Owned)
+			}, claudecode.Owned)
 			if err != nil {
 				return nil, "", err
 			}
@@ -166,7 +165,7 @@ func Install(o Options) (Report, error) {
 		return rep, err
 	}
 
-	copies := []struct{ from, to string }{{srcs[registration.Exe("ccmem")], ccmem}}
+	copies := []struct{ from, to string }{{srcs[claudecode.Exe("ccmem")], ccmem}}
 	for _, name := range libNames() {
 		copies = append(copies, struct{ from, to string }{srcs[name], filepath.Join(lib, name)})
 	}
@@ -219,7 +218,7 @@ func Install(o Options) (Report, error) {
 func Uninstall(o Options) (Report, error) {
 	rep := Report{Settings: o.Settings, DryRun: o.DryRun}
 	hooks := func(root *settings.Value) ([]settings.Change, string, error) {
-		changes, err := settings.RemoveOwned(root, registration.Owned)
+		changes, err := settings.RemoveOwned(root, claudecode.Owned)
 		if err != nil {
 			return nil, "", err
 		}
@@ -257,7 +256,7 @@ func Uninstall(o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	targets := []string{filepath.Join(BinDir(o.Prefix), registration.Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
+	targets := []string{filepath.Join(BinDir(o.Prefix), claudecode.Exe("ccmem")), filepath.Join(LibDir(o.Prefix), oldStatusLineScript)}
 	if l := LauncherPath(o.Prefix); l != targets[0] {
 		if data, err := os.ReadFile(l); err == nil && bytes.Contains(data, []byte(launcherMarker)) {
 			targets = append(targets, l) // the plugin user's launcher (see PluginCommand)
@@ -267,7 +266,7 @@ func Uninstall(o Options) (Report, error) {
 		targets = append(targets, filepath.Join(LibDir(o.Prefix), name))
 	}
 	if o.CommandsDir != "" {
-		ccmem := filepath.Join(BinDir(o.Prefix), registration.Exe("ccmem"))
+		ccmem := filepath.Join(BinDir(o.Prefix), claudecode.Exe("ccmem"))
 		for _, name := range slices.Sorted(maps.Keys(slashCommands)) {
 			path := filepath.Join(o.CommandsDir, name)
 			old, err := os.ReadFile(path)

@@ -2,7 +2,7 @@
 
 package install
 
-import "github.com/ccmem/ccmem/internal/service/registration"
+import "github.com/ccmem/ccmem/pkg/claudecode"
 
 // launcherName is the `ccmem` launcher's file name.
 const launcherName = "ccmem"
@@ -14,9 +14,9 @@ const launcherName = "ccmem"
 func launcherScript(exe, data string) []byte {
 	head := "#!/bin/sh\n# " + launcherMarker + ": it runs the plugin's ccmem. `ccmem uninstall` removes it.\n"
 	if data == "" {
-		return []byte(head + "exec " + registration.ShellQuote(exe) + " \"$@\"\n")
+		return []byte(head + "exec " + claudecode.ShellQuote(exe) + " \"$@\"\n")
 	}
-	return []byte(head + `d=` + registration.ShellQuote(data) + `
+	return []byte(head + `d=` + claudecode.ShellQuote(data) + `
 v=$(cat "$d/current" 2>/dev/null)
 case "$v" in
   *[!0-9A-Za-z.+-]* | "") v= ;;

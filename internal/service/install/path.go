@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // OnPath finds the ccmem a shell would run, given the PATH value: the
@@ -16,7 +16,7 @@ func OnPath(pathEnv string) string {
 		if dir == "" {
 			continue
 		}
-		p := filepath.Join(dir, registration.Exe("ccmem"))
+		p := filepath.Join(dir, claudecode.Exe("ccmem"))
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
 			return p
 		}
@@ -57,7 +57,7 @@ func PathFix(dir, shell, home string) string {
 	}
 	switch filepath.Base(shell) {
 	case "fish":
-		return "run: fish_add_path " + registration.ShellQuote(dir)
+		return "run: fish_add_path " + claudecode.ShellQuote(dir)
 	case "zsh":
 		return `run: echo 'export PATH="` + quoted + `:$PATH"' >> ~/.zshrc, then open a new terminal`
 	case "bash":

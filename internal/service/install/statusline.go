@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
 // oldStatusLineScript is the status line script earlier versions installed
@@ -25,20 +25,20 @@ func StatusLineCommand(path string) string {
 		}
 		return path + " status --line"
 	}
-	return registration.ShellQuote(path) + " status --line"
+	return claudecode.ShellQuote(path) + " status --line"
 }
 
 // OwnedStatusLine recognises ccmem's status line command: ccmem's
 // `status --line`, or the script earlier versions installed.
 func OwnedStatusLine(cmd string) bool {
-	if registration.OwnedBy("ccmem", oldStatusLineScript)(cmd) {
+	if claudecode.OwnedBy("ccmem", oldStatusLineScript)(cmd) {
 		return true
 	}
 	bin, ok := strings.CutSuffix(strings.TrimSpace(cmd), " status --line")
 	if !ok {
 		return false
 	}
-	base := filepath.Base(registration.CommandPath(bin))
+	base := filepath.Base(claudecode.CommandPath(bin))
 	return base == "ccmem" || base == "ccmem.exe"
 }
 
@@ -46,9 +46,9 @@ func OwnedStatusLine(cmd string) bool {
 // "" for the old script.
 func StatusLinePath(cmd string) string {
 	if bin, ok := strings.CutSuffix(strings.TrimSpace(cmd), " status --line"); ok {
-		return registration.CommandPath(bin)
+		return claudecode.CommandPath(bin)
 	}
-	return registration.CommandPath(cmd)
+	return claudecode.CommandPath(cmd)
 }
 
 // statusLineNote tells a user with a status line of their own how to show

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccmem/ccmem/internal/service/registration"
+	"github.com/ccmem/ccmem/pkg/claudecode"
 )
 
-var owned = registration.OwnedBy("ccmem", "sessionstart", "stop", "precompact")
+var owned = claudecode.OwnedBy("ccmem", "sessionstart", "stop", "precompact")
 
 func TestParseKeepsOrderAndText(t *testing.T) {
 	in := `{

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/guard"
-	"github.com/ccmem/ccmem/pkg/inject"
 	"github.com/ccmem/ccmem/pkg/memory"
-	"github.com/ccmem/ccmem/pkg/memory/where"
 	"github.com/ccmem/ccmem/pkg/provenance"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -76,7 +76,7 @@ func (r ToolRequest) action(root string) string {
 // (guard) that bear on the call, at most guard.max_lines, each once a
 // session; nothing when none does.
 func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
-	pl := where.Locate(e, req.Cwd)
+	pl := config.Locate(e, req.Cwd)
 	g := pl.Cfg.Guard
 	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
@@ -166,7 +166,7 @@ func BeforeTool(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, 
 	if pl.Project != nil {
 		err = session.CommitGuard(e, *pl.Project, req.SessionID, refs)
 	}
-	return ToolResult{Context: inject.Neutralize(text)}, err
+	return ToolResult{Context: claudecode.Neutralize(text)}, err
 }
 
 // holdWithin is the most of the hook's own time a hold may be decided in:
@@ -210,7 +210,7 @@ func hold(e store.Env, p store.Project, sessionID string, st session.Prompted, h
 	text := "ccmem held this command once, before it ran: the user's standing rule forbids it (from memory, not from this conversation):\n" +
 		strings.Join(lines, "\n") +
 		"\nFollow the rule. If this command is still the right one, say why and run it again: ccmem does not hold it again in this session."
-	return ToolResult{Hold: inject.Neutralize(text)}, true
+	return ToolResult{Hold: claudecode.Neutralize(text)}, true
 }
 
 // ruleSource says where a rule comes from, for the model and the person.
@@ -234,14 +234,14 @@ func ruleSource(e store.Env, r guard.Rule) string {
 // one line saying when, what fixed it and where to read more; once a
 // session per fix.
 func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
-	pl := where.Locate(e, req.Cwd)
+	pl := config.Locate(e, req.Cwd)
 	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
 	}
 	if !pl.Cfg.Guard.Enabled || !pl.Cfg.Guard.Fixes || pl.Project == nil {
 		return ToolResult{}, nil
 	}
-	ctx, cancel := where.Deadline(ctx, req.Started, pl.Cfg)
+	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
 	sig := session.ErrorSignature(req.Error)
 	if len(strings.Fields(sig)) < 2 {
@@ -277,7 +277,7 @@ func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult
 	}
 	line += fmt.Sprintf(" — %s (turn %d)", best.path, best.turn)
 	err = session.CommitGuard(e, *pl.Project, req.SessionID, []string{best.ref})
-	return ToolResult{Context: inject.Neutralize(textfmt.Line(line))}, err
+	return ToolResult{Context: claudecode.Neutralize(textfmt.Line(line))}, err
 }
 
 // earlierFix is a fix found in an earlier session.
@@ -366,7 +366,7 @@ type SubagentRequest struct {
 // project's constraints and preferences, then the rule-like lines of the
 // MEMORY.md files — within guard.subagent_chars.
 func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult, error) {
-	pl := where.Locate(e, req.Cwd)
+	pl := config.Locate(e, req.Cwd)
 	if !pl.Cfg.Enabled {
 		return ToolResult{Disabled: true}, nil
 	}
@@ -433,5 +433,5 @@ func Subagent(ctx context.Context, e store.Env, req SubagentRequest) (ToolResult
 			b.WriteString(note)
 		}
 	}
-	return ToolResult{Context: inject.Neutralize(b.String())}, nil
+	return ToolResult{Context: claudecode.Neutralize(b.String())}, nil
 }

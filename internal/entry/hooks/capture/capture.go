@@ -1,5 +1,5 @@
 // Package capture holds the Stop and PreCompact hooks' bodies: a turn
-// recorded in the session's checkpoint (pkg/memory/turn). It links no
+// recorded in the session's checkpoint (session.EndTurn). It links no
 // search.
 package capture
 
@@ -10,7 +10,6 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
-	"github.com/ccmem/ccmem/pkg/memory/turn"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 )
@@ -52,7 +51,7 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			return code
 		}
 		in := r.In
-		res, err := turn.Capture(context.Background(), r.Env, turn.Request{Turn: turnOf(in, p, preCompact), Started: r.Started})
+		res, err := session.EndTurn(context.Background(), r.Env, turnOf(in, p, preCompact), r.Started)
 		if res.Disabled {
 			return 0
 		}

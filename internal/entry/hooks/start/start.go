@@ -13,7 +13,6 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/internal/entry/hooks"
-	"github.com/ccmem/ccmem/internal/service/registration"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
@@ -85,7 +84,7 @@ func SessionStart(p hookio.Process) int {
 		// background: the session never waits on the network.
 		if inj.Config.Sync.Auto && syncstate.Due(r.Env, inj.Config.Sync.Interval) {
 			exe, _ := os.Executable()
-			_ = syncstate.StartDetached(r.Env, syncstate.Binary(exe))
+			_ = syncstate.StartDetached(r.Env, claudecode.CCMemBeside(exe))
 		}
 		// Memory that changed since the search index was built (sessions
 		// archived now, a sync, an import) is indexed in the background:
@@ -97,7 +96,7 @@ func SessionStart(p hookio.Process) int {
 		// brought up to date in the background, now and then.
 		if session.FollowDue(r.Env) {
 			exe, _ := os.Executable()
-			_ = session.StartFollow(r.Env, syncstate.Binary(exe))
+			_ = session.StartFollow(r.Env, claudecode.CCMemBeside(exe))
 		}
 		return 0
 	})
@@ -135,7 +134,7 @@ func commandOffer(p hookio.Process, env store.Env, source string) string {
 	if err != nil {
 		return ""
 	}
-	ccmem := syncstate.Binary(exe)
+	ccmem := claudecode.CCMemBeside(exe)
 	if _, err := os.Stat(ccmem); err != nil {
 		return ""
 	}
@@ -144,5 +143,5 @@ func commandOffer(p hookio.Process, env store.Env, source string) string {
 	}
 	_ = os.Chtimes(marker, p.Now(), p.Now())
 	return "ccmem: to have the `ccmem` command in your terminal (ccmem learn, show, search, ui) and its status line here, run once: " +
-		registration.ShellQuote(filepath.ToSlash(ccmem)) + " install"
+		claudecode.ShellQuote(filepath.ToSlash(ccmem)) + " install"
 }

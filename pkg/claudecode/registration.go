@@ -1,9 +1,8 @@
-// Package registration is what every part of ccmem knows of how it is
-// registered with Claude Code: the hook binaries and their events, the
-// plugin's id, how a registered command is written and recognised, and
-// whether a settings file registers ccmem. It is small on purpose: the
-// hooks ask it, and must not link the installer or the settings editor.
-package registration
+package claudecode
+
+// How ccmem is registered with Claude Code: how a registered command is
+// written and recognised, and whether a settings file registers ccmem. The
+// hooks ask it, so it links neither the installer nor the settings editor.
 
 import (
 	"encoding/json"
@@ -11,9 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/ccmem/ccmem/pkg/claudecode"
-	"github.com/ccmem/ccmem/pkg/store"
 )
 
 // Exe is a binary's file name on this system: with ".exe" on Windows.
@@ -68,28 +64,23 @@ func OwnedBy(dir string, names ...string) func(command string) bool {
 // PREFIX/lib/ccmem/), with or without ".exe".
 var Owned = func() func(string) bool {
 	var names []string
-	for _, h := range claudecode.Hooks {
+	for _, h := range Hooks {
 		names = append(names, h.Binary, h.Binary+".exe")
 	}
 	return OwnedBy("ccmem", names...)
 }()
 
-// Registered tells whether the settings file at path registers any of
-// ccmem's hooks (as `ccmem install` does). A missing, unreadable or
-// malformed file registers none; a part of it in an unexpected shape is
-// passed over, the rest still read.
-func Registered(path string) bool {
-	data, err := store.ReadSmallFile(path, 16<<20)
-	if err != nil {
-		return false
-	}
+// Registered tells whether a settings file's data registers any of ccmem's
+// hooks (as `ccmem install` does). A malformed file registers none; a part
+// of it in an unexpected shape is passed over, the rest still read.
+func Registered(data []byte) bool {
 	var root struct {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
 	if json.Unmarshal(data, &root) != nil {
 		return false
 	}
-	for _, h := range claudecode.Hooks {
+	for _, h := range Hooks {
 		var groups []json.RawMessage
 		if json.Unmarshal(root.Hooks[h.Event], &groups) != nil {
 			continue
@@ -114,23 +105,35 @@ func Registered(path string) bool {
 
 // CommandFor is how the model can run ccmem, as a command word for a
 // POSIX shell (the client's Bash tool), given the running executable exe:
-// ccmem itself, or, for a hook, the ccmem beside it (a build's
-// lib/ccmem/) or else the PREFIX/bin/ccmem of its install, PREFIX/lib/ccmem
-// (a downloaded release's layout is the same). A full path, because the
-// install's bin folder need not be on PATH; "ccmem" when there is no such
-// binary.
+// ccmem itself, or, for a hook, the ccmem beside it (CCMemBeside). A full
+// path, because the install's bin folder need not be on PATH; "ccmem" when
+// there is no such binary.
 func CommandFor(exe string) string {
 	if exe == "" {
 		return "ccmem"
 	}
-	candidates := []string{exe}
+	p := exe
 	if b := strings.TrimSuffix(filepath.Base(exe), ".exe"); b != "ccmem" {
-		candidates = []string{filepath.Join(filepath.Dir(exe), Exe("ccmem")), filepath.Join(filepath.Dir(exe), "..", "..", "bin", Exe("ccmem"))}
+		p = CCMemBeside(exe)
 	}
-	for _, p := range candidates {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return ShellQuote(filepath.ToSlash(filepath.Clean(p)))
-		}
+	if isFile(p) {
+		return ShellQuote(filepath.ToSlash(filepath.Clean(p)))
 	}
 	return "ccmem"
+}
+
+// CCMemBeside is the ccmem binary beside a hook or helper binary exe: in
+// the same folder (a build's lib/ccmem/, a downloaded release), else the
+// PREFIX/bin/ccmem of its install, PREFIX/lib/ccmem. The second is named
+// whether or not it is there.
+func CCMemBeside(exe string) string {
+	if p := filepath.Join(filepath.Dir(exe), Exe("ccmem")); isFile(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(exe), "..", "..", "bin", Exe("ccmem"))
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

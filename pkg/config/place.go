@@ -1,15 +1,15 @@
-// Package where resolves where a hook runs — the project of its working
-// folder and the configuration that applies there — and bounds its work
-// by the configured deadline. Every entry point of pkg/memory and
-// pkg/memory/turn starts here; it links nothing a hook does not need.
-package where
+package config
+
+// Where a hook runs — the project of its working folder and the
+// configuration that applies there — and its work bounded by the
+// configured deadline. Every entry point of pkg/memory, and a turn's end
+// (session.EndTurn), starts here.
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
 )
 
@@ -17,8 +17,8 @@ import (
 // working directory is unusable) and configuration.
 type Place struct {
 	Project *store.Project
-	Cfg     config.Config
-	Files   []config.File
+	Cfg     Config
+	Files   []File
 	Err     error // why there is no project
 }
 
@@ -43,13 +43,13 @@ func Locate(e store.Env, cwd string) Place {
 	if pl.Project != nil {
 		key = pl.Project.Key
 	}
-	pl.Cfg, pl.Files = config.Load(e, root, key)
+	pl.Cfg, pl.Files = Load(e, root, key)
 	return pl
 }
 
 // Deadline bounds ctx by the configured deadline counted from started;
 // a zero started leaves ctx as it is (a command, not a hook).
-func Deadline(ctx context.Context, started time.Time, cfg config.Config) (context.Context, context.CancelFunc) {
+func Deadline(ctx context.Context, started time.Time, cfg Config) (context.Context, context.CancelFunc) {
 	if started.IsZero() {
 		return context.WithCancel(ctx)
 	}

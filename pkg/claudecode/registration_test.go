@@ -1,4 +1,4 @@
-package registration
+package claudecode
 
 import (
 	"os"
@@ -36,7 +36,6 @@ func TestOwnedAndQuoting(t *testing.T) {
 // unexpected shape or no file register none, and a malformed part does
 // not hide a well-formed one.
 func TestRegistered(t *testing.T) {
-	dir := t.TempDir()
 	for name, c := range map[string]struct {
 		json string
 		want bool
@@ -51,16 +50,9 @@ func TestRegistered(t *testing.T) {
 		"not json":            {`{"hooks":`, false},
 		"empty":               {``, false},
 	} {
-		p := filepath.Join(dir, name+".json")
-		if err := os.WriteFile(p, []byte(c.json), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if got := Registered(p); got != c.want {
+		if got := Registered([]byte(c.json)); got != c.want {
 			t.Errorf("%s: Registered = %v, want %v", name, got, c.want)
 		}
-	}
-	if Registered(filepath.Join(dir, "missing.json")) {
-		t.Error("a missing file registers ccmem")
 	}
 }
 

@@ -1,8 +1,9 @@
-// Package version says which ccmem this is: a release build sets it at link
-// time (-ldflags "-X github.com/ccmem/ccmem/internal/version.version=v1.2.3");
+package hookio
+
+// Which ccmem a process is: a release build sets it at link time (-ldflags
+// "-X github.com/ccmem/ccmem/internal/entry/hookio.version=v1.2.3");
 // otherwise it is the module version `go install` recorded, or "devel" with
 // the commit a source build was made from.
-package version
 
 import (
 	"runtime/debug"
@@ -12,8 +13,8 @@ import (
 // version is set at link time by release builds.
 var version string
 
-// String is ccmem's version.
-var String = sync.OnceValue(func() string {
+// Version is ccmem's version.
+var Version = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
