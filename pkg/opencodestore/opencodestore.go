@@ -1,9 +1,9 @@
 // Package opencodestore reads the sessions opencode keeps in its SQLite
 // database (opencode.db, and a channel's opencode-<channel>.db) with
 // pkg/sqlitefile: read-only, with its write-ahead log, never written. It
-// registers itself with pkg/session when imported, so that only a binary
-// that imports sessions (ccmem) links a database reader; the hooks do
-// not.
+// registers itself with pkg/session when linked, and only pkg/importer
+// links it, so that only a binary that imports sessions (ccmem) carries a
+// database reader; the hooks do not.
 package opencodestore
 
 import (

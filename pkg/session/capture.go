@@ -1,7 +1,9 @@
-// Package session records Claude Code sessions: a checkpoint per live
-// session, brought up to date from the transcript's new bytes by the Stop
-// and PreCompact hooks, and, once the session is over, an episode with a
-// line in the project's INDEX.md menu. It also applies episode retention.
+// Package session records sessions: a checkpoint per live session,
+// brought up to date from the transcript's new bytes by the Stop and
+// PreCompact hooks (Claude Code's, and Codex's rollouts through the same
+// binaries), and, once the session is over, an episode with a line in the
+// project's INDEX.md menu. It also applies episode retention. Sessions no
+// hook recorded are found by pkg/importer and read whole here (ReadWhole).
 package session
 
 import (
@@ -1162,8 +1164,8 @@ func (c *Checkpoint) applySubagent(e transcript.Entry) {
 	}
 }
 
-// maxWhole bounds a session file read whole (a Gemini CLI recording).
-const maxWhole = 64 << 20
+// MaxWhole bounds a session file read whole (a Gemini CLI recording).
+const MaxWhole = 64 << 20
 
 // catchUpWhole brings the record up to date with a session file that is
 // not a log of moments but a state, rewritten as the session goes (a
@@ -1181,10 +1183,10 @@ func (c *Checkpoint) catchUpWhole(ctx context.Context, path string) error {
 	if c.Transcript.Path == path && c.Transcript.Size == fi.Size() {
 		return nil
 	}
-	if fi.Size() > maxWhole {
-		return fmt.Errorf("session file: %s is over %d MB", path, maxWhole>>20)
+	if fi.Size() > MaxWhole {
+		return fmt.Errorf("session file: %s is over %d MB", path, MaxWhole>>20)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWhole))
+	data, err := io.ReadAll(io.LimitReader(f, MaxWhole))
 	if err != nil {
 		return fmt.Errorf("session file: %w", err)
 	}

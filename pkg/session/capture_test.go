@@ -473,7 +473,7 @@ func TestEpisodeOfSimilarSessionIDs(t *testing.T) {
 	if got := findEpisode(w.e, w.p.Key, "s1"); got != "" {
 		t.Fatalf("found %s as s1's episode", got)
 	}
-	if episodeSession("20261120T100000Z-a-s1.json") != "a-s1" || episodeSession("bad.json") != "" {
+	if EpisodeSession("20261120T100000Z-a-s1.json") != "a-s1" || EpisodeSession("bad.json") != "" {
 		t.Fatal("episodeSession")
 	}
 }

@@ -37,8 +37,8 @@ func EpisodeName(c *Checkpoint, archived time.Time) string {
 	return t.UTC().Format(stampLayout) + "-" + c.SessionID + ".json"
 }
 
-// episodeSession is the session id in an episode file name, or "".
-func episodeSession(name string) string {
+// EpisodeSession is the session id in an episode file name, or "".
+func EpisodeSession(name string) string {
 	if len(name) < len(stampLayout)+7 || name[len(stampLayout)] != '-' || !strings.HasSuffix(name, ".json") {
 		return ""
 	}
@@ -52,7 +52,7 @@ func sessionEpisodes(e store.Env, key, sid string) []string {
 	var out []string
 	suffix := "-" + sid + ".json"
 	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodesDir(key), func(de fs.DirEntry) {
-		if n := de.Name(); strings.HasSuffix(n, suffix) && episodeSession(n) == sid {
+		if n := de.Name(); strings.HasSuffix(n, suffix) && EpisodeSession(n) == sid {
 			out = append(out, filepath.Join(e.EpisodesDir(key), n))
 		}
 	})
@@ -417,7 +417,7 @@ func indexWith(r io.Reader, add []indexEdit, removed func(string) bool) ([]byte,
 		// Only the episode's name is copied to test the line: most lines
 		// of a huge INDEX.md are dropped.
 		ep := lineEpisodeBytes(l)
-		if removed(ep) || replaced[episodeSession(ep)] {
+		if removed(ep) || replaced[EpisodeSession(ep)] {
 			continue
 		}
 		lines = append(lines, line{string(l), ep})
@@ -515,7 +515,7 @@ func FindSession(e store.Env, key, id string) (SessionFile, error) {
 	for _, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key), e.CheckpointsDir(key)} {
 		_ = store.ScanDirIn(e.ProjectDir(key), dir, func(de fs.DirEntry) {
 			n := de.Name()
-			sid := episodeSession(n)
+			sid := EpisodeSession(n)
 			if sid == "" && dir == e.CheckpointsDir(key) && strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
 				sid = strings.TrimSuffix(n, ".json")
 			}
@@ -617,8 +617,8 @@ func markRepeated(e store.Env, key string, c *Checkpoint, cfg config.Config) []S
 // headless runs opening with the same prompt as c, a headless run itself;
 // none for a session a person drove.
 func repeatsOf(e store.Env, key string, c *Checkpoint) []SessionFile {
-	k := promptKey(c)
-	if !headless(c) || usesEditorTools(c) || k == "" {
+	k := PromptKey(c)
+	if !Headless(c) || FromEditor(c) || k == "" {
 		return nil
 	}
 	ents, err := store.ReadDirIn(e.ProjectDir(key), e.EpisodesDir(key))
@@ -636,7 +636,7 @@ func repeatsOf(e store.Env, key string, c *Checkpoint) []SessionFile {
 	for _, name := range names[:min(len(names), repeatWindow)] {
 		path := filepath.Join(e.EpisodesDir(key), name)
 		ep, err := readCheckpoint(e.ProjectDir(key), path)
-		if err == nil && ep.SessionID != c.SessionID && headless(ep) && promptKey(ep) == k && !usesEditorTools(ep) {
+		if err == nil && ep.SessionID != c.SessionID && Headless(ep) && PromptKey(ep) == k && !FromEditor(ep) {
 			out = append(out, SessionFile{Path: path, Record: ep})
 		}
 	}

@@ -15,14 +15,14 @@ import (
 // it. An import takes it as it is, and when it was written to a moment
 // ago (it may still be going) the import follows it: its transcript is
 // listed in the store's import.json, and a session start, at most every
-// followEvery, runs `ccmem import --follow` in the background, which
+// FollowEvery, runs `ccmem import --follow` in the background, which
 // brings the followed sessions' episodes up to date and stops following
 // those that have gone quiet. Nobody needs to remember to import again,
 // and no hook waits for it.
 
-// followEvery is how often a session start runs the followed sessions'
+// FollowEvery is how often a session start runs the followed sessions'
 // catch-up.
-const followEvery = 10 * time.Minute
+const FollowEvery = 10 * time.Minute
 
 // followFile is the store's list of followed transcripts (this machine's
 // own, never synced).
@@ -41,8 +41,8 @@ func Followed(e store.Env) []string {
 	return st.Follow
 }
 
-// writeFollowed saves the list (removing the file when it is empty).
-func writeFollowed(e store.Env, paths []string) error {
+// WriteFollowed saves the list (removing the file when it is empty).
+func WriteFollowed(e store.Env, paths []string) error {
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
 	if len(paths) == 0 {
@@ -63,10 +63,10 @@ func writeFollowed(e store.Env, paths []string) error {
 
 // FollowDue tells a session start whether to run the followed sessions'
 // catch-up now: some are followed, and the list was not touched for
-// followEvery. It is one stat when nothing is followed.
+// FollowEvery. It is one stat when nothing is followed.
 func FollowDue(e store.Env) bool {
 	fi, err := os.Lstat(followFile(e))
-	return err == nil && fi.Mode().IsRegular() && e.Time().Sub(fi.ModTime()) >= followEvery
+	return err == nil && fi.Mode().IsRegular() && e.Time().Sub(fi.ModTime()) >= FollowEvery
 }
 
 // StartFollow runs `ccmem follow` (ccmem at path) in the background, and

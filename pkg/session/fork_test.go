@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -64,7 +65,8 @@ func newForkWorld(t *testing.T) *forkWorld {
 
 // TestForksOfTheNewerClients (finding 7, as 2.1.330 writes forks): the
 // fork's record keeps only its own turn and names its parent, recorded
-// live (its start said "fork") and imported (nothing said so).
+// live (its start said "fork") and read whole by an import (nothing said
+// so).
 func TestForksOfTheNewerClients(t *testing.T) {
 	t.Run("live", func(t *testing.T) {
 		w := newForkWorld(t)
@@ -81,16 +83,18 @@ func TestForksOfTheNewerClients(t *testing.T) {
 	t.Run("imported", func(t *testing.T) {
 		w := newForkWorld(t)
 		w.e.Now = func() time.Time { return w.forkStart.Add(48 * time.Hour) }
-		rep, err := Import(context.Background(), w.e, ImportOptions{})
-		if err != nil || rep.Imported != 2 {
-			t.Fatalf("import: %+v, %v", rep, err)
+		// As an import reads them (pkg/importer), the parent first.
+		proj := store.ProjectAt(w.e, w.repo)
+		forks := &Forks{}
+		cfg := config.Default().Capture
+		read := func(sid, path string) *Checkpoint {
+			c, err := ReadWhole(context.Background(), Source{Path: path, SessionID: sid}, proj, &cfg, forks, w.forkStart.Add(48*time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
 		}
-		key := store.ProjectAt(w.e, w.repo).Key
-		p, err1 := FindSession(w.e, key, "p-1")
-		f, err2 := FindSession(w.e, key, "f-1")
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
-		}
+		p, f := SessionFile{Record: read("p-1", w.parent)}, SessionFile{Record: read("f-1", w.fork)}
 		if p.Record.Turns != 1 || p.Record.Parent != "" {
 			t.Errorf("parent: turns %d, parent %q", p.Record.Turns, p.Record.Parent)
 		}

@@ -21,8 +21,8 @@ import (
 // folder>/opencode.db/<session id>.
 //
 // The database is read by pkg/opencodestore, which registers itself here
-// (UseStoreReader): only a binary that imports sessions (ccmem) links it,
-// so no hook carries a database reader. Without one, a store's sessions
+// (UseStoreReader): only pkg/importer links it, so no hook carries a
+// database reader. Without one, a store's sessions
 // are neither listed nor read; opencode's JSON storage still is.
 
 // A StoreReader reads the sessions an agent keeps in a database.
@@ -58,25 +58,22 @@ var storeReader StoreReader
 // UseStoreReader makes r the reader of opencode's database (see above).
 func UseStoreReader(r StoreReader) { storeReader = r }
 
-// beginStoreRun starts a run of the store reader, if there is one.
-func beginStoreRun() (end func()) {
+// BeginStoreRun starts a run of the store reader, if there is one: the
+// stores it opens stay open until end.
+func BeginStoreRun() (end func()) {
 	if storeReader == nil {
 		return func() {}
 	}
 	return storeReader.Begin()
 }
 
-// listOpencodeStore lists the sessions of opencode's stores, when this
-// binary reads them.
-func listOpencodeStore(ctx context.Context, e store.Env) (out []transcriptFile, notes []string) {
+// ListStored lists the sessions of opencode's stores, when this binary
+// reads them (see StoreReader.List).
+func ListStored(ctx context.Context, e store.Env) (sessions []StoreSession, notes []string) {
 	if storeReader == nil {
 		return nil, nil
 	}
-	list, notes := storeReader.List(ctx, e)
-	for _, s := range list {
-		out = append(out, transcriptFile{path: s.Path, sid: s.ID, mtime: s.Updated, agent: AgentOpencode, cwd: s.Cwd})
-	}
-	return out, notes
+	return storeReader.List(ctx, e)
 }
 
 // catchUpOpencodeStore rebuilds the record of a session of opencode's

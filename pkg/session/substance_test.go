@@ -15,62 +15,8 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 	"github.com/ccmem/ccmem/pkg/transcript"
+	"github.com/ccmem/ccmem/pkg/transcript/transcripttest"
 )
-
-// tx writes transcript lines the way Claude Code 2.1.x writes them: a
-// prompt carries its origin, tool calls and their results ids, each line
-// its session, working directory and time.
-type tx struct {
-	sid, cwd, ep string // ep: the prompts' entrypoint (cli, sdk-cli, sdk-ts)
-	t            time.Time
-	n            int
-	lines        []string
-}
-
-func newTx(sid, cwd string) *tx {
-	return &tx{sid: sid, cwd: cwd, ep: "cli", t: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}
-}
-
-func (x *tx) ts() string {
-	x.t = x.t.Add(11 * time.Second)
-	return x.t.Format("2006-01-02T15:04:05.000Z")
-}
-
-func (x *tx) common() string {
-	return fmt.Sprintf(`"cwd":%q,"sessionId":%q,"version":"2.1.145","gitBranch":"main","timestamp":%q`, x.cwd, x.sid, x.ts())
-}
-
-func (x *tx) prompt(text string) *tx {
-	src := "typed"
-	if x.ep != "cli" {
-		src = "sdk"
-	}
-	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":%q},"entrypoint":%q,"promptSource":%q,"userType":"external",%s}`,
-		text, x.ep, src, x.common()))
-	return x
-}
-
-func (x *tx) say(text string) *tx {
-	x.n++
-	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"message":{"id":"msg_%d","model":"claude-opus-5-5","role":"assistant","content":[{"type":"text","text":%q}]},"type":"assistant",%s}`,
-		x.n, text, x.common()))
-	return x
-}
-
-func (x *tx) call(name, input, result string, isErr bool) *tx {
-	x.n++
-	id := fmt.Sprintf("toolu_%03d", x.n)
-	x.lines = append(x.lines,
-		fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"message":{"id":"msg_%d","model":"claude-opus-5-5","role":"assistant","content":[{"type":"tool_use","id":%q,"name":%q,"input":%s}]},"type":"assistant",%s}`,
-			x.n, id, name, input, x.common()),
-		fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":%q,"type":"tool_result","content":%q,"is_error":%v}]},"toolUseResult":"x",%s}`,
-			id, result, isErr, x.common()))
-	return x
-}
-
-func (x *tx) raw(line string) *tx { x.lines = append(x.lines, line); return x }
-
-func (x *tx) text() []byte { return []byte(strings.Join(x.lines, "\n") + "\n") }
 
 // TestDigestKeepsWhatWasSaid (finding 1): a fact stated in the third
 // prompt, one deep inside a long first prompt and one in a conclusion all
@@ -79,12 +25,12 @@ func TestDigestKeepsWhatWasSaid(t *testing.T) {
 	w := newCaptureWorld(t)
 	long := "I'll paste the context for the nightly inventory job first. " + strings.Repeat("It reconciles stock between the warehouse and our table. ", 5) +
 		"It runs at 02:30 UTC from deploy/cron.yaml and pages #shop-alerts when it fails. Please refactor it."
-	x := newTx("s1", w.repo).prompt(long).say("Refactored into four functions.").
-		prompt("now add tests").say("Added table tests.").
-		prompt("by the way my sister moved to Denver, so the demo data should use Denver addresses").
-		call("Bash", `{"command":"go test ./..."}`, "ok", false).
-		say("Updated the fixtures: the cart tests now use a Denver address, and the payment sandbox limit is 25 requests per second.")
-	storetest.Append(t, w.tr, x.text())
+	x := transcripttest.New("s1", w.repo).Prompt(long).Say("Refactored into four functions.").
+		Prompt("now add tests").Say("Added table tests.").
+		Prompt("by the way my sister moved to Denver, so the demo data should use Denver addresses").
+		Call("Bash", `{"command":"go test ./..."}`, "ok", false).
+		Say("Updated the fixtures: the cart tests now use a Denver address, and the payment sandbox limit is 25 requests per second.")
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	var prompts, answers int
 	for _, n := range c.Digest.Notes {
@@ -182,14 +128,14 @@ func TestTitles(t *testing.T) {
 // through mcp__acp__Edit and mcp__acp__Write: those are changed files.
 func TestEditorToolsChangeFiles(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo)
-	x.ep = "sdk-ts"
-	x.prompt("rename Cart to Basket").
-		call("mcp__acp__Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Cart","new_string":"Basket"}`, filepath.Join(w.repo, "cart.go")), "updated", false).
-		call("mcp__acp__Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.repo, "basket.go")), "created", false).
-		call("mcp__acp__Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(w.repo, "go.mod")), "module x", false).
-		say("Renamed.")
-	storetest.Append(t, w.tr, x.text())
+	x := transcripttest.New("s1", w.repo)
+	x.Entrypoint = "sdk-ts"
+	x.Prompt("rename Cart to Basket").
+		Call("mcp__acp__Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"Cart","new_string":"Basket"}`, filepath.Join(w.repo, "cart.go")), "updated", false).
+		Call("mcp__acp__Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.repo, "basket.go")), "created", false).
+		Call("mcp__acp__Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(w.repo, "go.mod")), "module x", false).
+		Say("Renamed.")
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	if strings.Join(c.FilesChanged, ",") != "basket.go,cart.go" || strings.Join(c.Digest.Read, ",") != "go.mod" {
 		t.Fatalf("changed %v, read %v", c.FilesChanged, c.Digest.Read)
@@ -201,13 +147,13 @@ func TestEditorToolsChangeFiles(t *testing.T) {
 // does not make the session BAD.
 func TestDeclinedIsNotAnError(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo).prompt("clean the build folder").
-		call("Bash", `{"command":"rm -rf build"}`, "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true).
-		raw(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]},"timestamp":"2026-11-02T10:05:00.000Z"}`).
-		prompt("use make clean instead").
-		call("Bash", `{"command":"make clean"}`, "Claude requested permissions to use Bash, but you haven't granted it yet.", true).
-		call("Bash", `{"command":"make clean"}`, "PreToolUse:Bash hook error: Blocked by hook: no make in this repo", true)
-	storetest.Append(t, w.tr, x.text())
+	x := transcripttest.New("s1", w.repo).Prompt("clean the build folder").
+		Call("Bash", `{"command":"rm -rf build"}`, "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true).
+		Raw(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]},"timestamp":"2026-11-02T10:05:00.000Z"}`).
+		Prompt("use make clean instead").
+		Call("Bash", `{"command":"make clean"}`, "Claude requested permissions to use Bash, but you haven't granted it yet.", true).
+		Call("Bash", `{"command":"make clean"}`, "PreToolUse:Bash hook error: Blocked by hook: no make in this repo", true)
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	c.finish(true)
 	if c.ToolErrors != 0 || c.Declined != 3 || c.Friction.Class == "BAD" {
@@ -264,11 +210,11 @@ func TestMenuNeverEmpty(t *testing.T) {
 // the session's project.
 func TestOneEpisodePerConversation(t *testing.T) {
 	w := newCaptureWorld(t)
-	parent := newTx("parent-1", w.repo).prompt("add retries to the payment client").say("Retries added.")
-	fork := newTx("fork-1", w.repo)
-	fork.t = time.Now().UTC().Add(time.Minute)
-	fork.prompt("now try a circuit breaker instead").say("Circuit breaker added.")
-	storetest.Append(t, w.tr, append(parent.text(), fork.text()...))
+	parent := transcripttest.New("parent-1", w.repo).Prompt("add retries to the payment client").Say("Retries added.")
+	fork := transcripttest.New("fork-1", w.repo)
+	fork.T = time.Now().UTC().Add(time.Minute)
+	fork.Prompt("now try a circuit breaker instead").Say("Circuit breaker added.")
+	storetest.Append(t, w.tr, append(parent.Text(), fork.Text()...))
 	w.e.Now = func() time.Time { return time.Now().UTC() }
 	c, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "fork-1", TranscriptPath: w.tr, Cwd: w.repo}, NewSession: true, Fork: true})
 	if err != nil {
@@ -282,11 +228,11 @@ func TestOneEpisodePerConversation(t *testing.T) {
 	plain := filepath.Join(storetest.RealDir(t), "notes")
 	storetest.Mkfile(t, filepath.Join(plain, "drafts", "a.md"), "x")
 	tr := filepath.Join(w.e.ClaudeDir, "projects", store.Slug(plain), "d1.jsonl")
-	storetest.Append(t, tr, newTx("d1", plain).prompt("draft the newsletter").say("Drafted.").text())
+	storetest.Append(t, tr, transcripttest.New("d1", plain).Prompt("draft the newsletter").Say("Drafted.").Text())
 	if _, err := Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "d1", TranscriptPath: tr, Cwd: plain}, NewSession: true}); err != nil {
 		t.Fatal(err)
 	}
-	storetest.Append(t, tr, newTx("d1", filepath.Join(plain, "drafts")).prompt("now shorten it").say("Shortened.").text())
+	storetest.Append(t, tr, transcripttest.New("d1", filepath.Join(plain, "drafts")).Prompt("now shorten it").Say("Shortened.").Text())
 	c, err = Capture(context.Background(), w.e, CaptureRequest{Turn: Turn{SessionID: "d1", TranscriptPath: tr, Cwd: filepath.Join(plain, "drafts")}})
 	if err != nil {
 		t.Fatal(err)
@@ -303,15 +249,15 @@ func TestOneEpisodePerConversation(t *testing.T) {
 // nest whole prompts; they are skipped without being taken for turns.
 func TestProgressLinesAreSkipped(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo).prompt("run the tests").
-		raw(`{"parentUuid":"p","isSidechain":false,"userType":"external","cwd":"/x","sessionId":"s1","version":"2.1.80","gitBranch":"main","slug":"a","type":"progress","data":{"message":{"type":"user","message":{"role":"user","content":"nested prompt copy"}},"type":"agent_progress"},"toolUseID":"t","timestamp":"2026-11-02T10:01:00.000Z"}`).
-		raw(`{"parentUuid":"p","isSidechain":false,"type":"progress","data":{"type":"hook_progress","hookEvent":"Stop","command":"x"},"timestamp":"2026-11-02T10:01:01.000Z"}`).
-		say("All green.")
-	storetest.Append(t, w.tr, x.text())
+	x := transcripttest.New("s1", w.repo).Prompt("run the tests").
+		Raw(`{"parentUuid":"p","isSidechain":false,"userType":"external","cwd":"/x","sessionId":"s1","version":"2.1.80","gitBranch":"main","slug":"a","type":"progress","data":{"message":{"type":"user","message":{"role":"user","content":"nested prompt copy"}},"type":"agent_progress"},"toolUseID":"t","timestamp":"2026-11-02T10:01:00.000Z"}`).
+		Raw(`{"parentUuid":"p","isSidechain":false,"type":"progress","data":{"type":"hook_progress","hookEvent":"Stop","command":"x"},"timestamp":"2026-11-02T10:01:01.000Z"}`).
+		Say("All green.")
+	storetest.Append(t, w.tr, x.Text())
 	if c := w.capture(t, "s1"); c.Turns != 1 {
 		t.Fatalf("turns %d: a progress line was taken for a prompt", c.Turns)
 	}
-	if _, ok := transcript.Parse([]byte(x.lines[1])); ok {
+	if _, ok := transcript.Parse([]byte(x.Lines[1])); ok {
 		t.Fatal("a progress line was decoded as useful")
 	}
 }
@@ -320,13 +266,13 @@ func TestProgressLinesAreSkipped(t *testing.T) {
 // every prompt and its newest conclusions within digest_bytes.
 func TestDigestCap(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo)
+	x := transcripttest.New("s1", w.repo)
 	for i := range 300 {
-		x.prompt(fmt.Sprintf("step %d: %s", i, strings.Repeat("please also look at the retry budget and the logging ", 20))).
-			call("Bash", fmt.Sprintf(`{"command":"go test ./pkg%d/..."}`, i), "Exit code 1\nFAIL: boom", i%3 == 0).
-			say(fmt.Sprintf("Conclusion of step %d: %s", i, strings.Repeat("the change is fine and the tests are green now ", 20)))
+		x.Prompt(fmt.Sprintf("step %d: %s", i, strings.Repeat("please also look at the retry budget and the logging ", 20))).
+			Call("Bash", fmt.Sprintf(`{"command":"go test ./pkg%d/..."}`, i), "Exit code 1\nFAIL: boom", i%3 == 0).
+			Say(fmt.Sprintf("Conclusion of step %d: %s", i, strings.Repeat("the change is fine and the tests are green now ", 20)))
 	}
-	storetest.Append(t, w.tr, x.text())
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	c.finish(true)
 	data, _ := marshalCheckpoint(c)
@@ -359,11 +305,11 @@ func TestDigestRedactsBeforeItCuts(t *testing.T) {
 		w := newCaptureWorld(t)
 		secret := "ghp_Zq8Xw2Lk9Pm4Rt7Yv1Bn6Hc3Jd5Gf0SaQwEr"
 		text := strings.Repeat("a", at) + " token " + secret + " and more words after it"
-		x := newTx("s1", w.repo)
+		x := transcripttest.New("s1", w.repo)
 		for range 40 { // enough turns for the cap to cut notes down
-			x.prompt(text).say(text)
+			x.Prompt(text).Say(text)
 		}
-		storetest.Append(t, w.tr, x.text())
+		storetest.Append(t, w.tr, x.Text())
 		c := w.capture(t, "s1")
 		data, _ := marshalCheckpoint(c)
 		for i := 0; i+8 <= len(secret); i++ {
@@ -379,18 +325,18 @@ func TestDigestRedactsBeforeItCuts(t *testing.T) {
 // only the client answers (/model, /compact) is not.
 func TestSlashCommandIsATurnWhenAnswered(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo)
-	echo := func(name, args string) *tx {
+	x := transcripttest.New("s1", w.repo)
+	echo := func(name, args string) *transcripttest.Tx {
 		content := fmt.Sprintf("<command-message>%s</command-message>\n<command-name>/%s</command-name>\n<command-args>%s</command-args>", name, name, args)
-		return x.raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":%q},"turnOrigin":"sdk","entrypoint":"cli",%s}`, content, x.common()))
+		return x.Raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":%q},"turnOrigin":"sdk","entrypoint":"cli",%s}`, content, x.Common()))
 	}
 	echo("model", "sonnet")
-	x.raw(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"<local-command-stdout>Set model to sonnet</local-command-stdout>"},%s}`, x.common()))
-	x.raw(fmt.Sprintf(`{"type":"assistant","message":{"id":"syn","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]},%s}`, x.common()))
+	x.Raw(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"<local-command-stdout>Set model to sonnet</local-command-stdout>"},%s}`, x.Common()))
+	x.Raw(fmt.Sprintf(`{"type":"assistant","message":{"id":"syn","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]},%s}`, x.Common()))
 	echo("plan", "move the billing cron to the scheduler service")
-	x.raw(fmt.Sprintf(`{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Make a short plan: move the billing cron to the scheduler service"}]},%s}`, x.common()))
-	x.say("Plan: three steps.")
-	storetest.Append(t, w.tr, x.text())
+	x.Raw(fmt.Sprintf(`{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Make a short plan: move the billing cron to the scheduler service"}]},%s}`, x.Common()))
+	x.Say("Plan: three steps.")
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	c.finish(true)
 	if c.Turns != 1 || c.Title != "move the billing cron to the scheduler service" || c.Goal != "/plan move the billing cron to the scheduler service" {
@@ -406,21 +352,21 @@ func TestSlashCommandIsATurnWhenAnswered(t *testing.T) {
 // subagent's failure in that turn, its conclusion last; a slash command
 // typed after a turn opens the next one.
 func TestDigestInTheSessionsOrder(t *testing.T) {
-	build := func(w *captureWorld) (main, sub *tx, subPath string) {
-		main = newTx("s1", w.repo)
-		main.prompt("delegate the notes work to a subagent").
-			call("Agent", `{"prompt":"write the notes"}`, "done", false)
-		subStart := main.t
-		main.say("The subagent did the work.").
-			raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"<command-message>plan</command-message>\n<command-name>/plan</command-name>\n<command-args>move the billing cron</command-args>"},"entrypoint":"cli",%s}`, main.common())).
-			say("Plan: three steps.").
-			prompt("now run the release checks").
-			say("All checks pass.")
-		sub = newTx("s1", w.repo)
-		sub.t = subStart // the subagent works inside turn 1
-		sub.call("Bash", `{"command":"false"}`, "Exit code 1", true)
-		for i := range sub.lines {
-			sub.lines[i] = strings.Replace(sub.lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
+	build := func(w *captureWorld) (main, sub *transcripttest.Tx, subPath string) {
+		main = transcripttest.New("s1", w.repo)
+		main.Prompt("delegate the notes work to a subagent").
+			Call("Agent", `{"prompt":"write the notes"}`, "done", false)
+		subStart := main.T
+		main.Say("The subagent did the work.").
+			Raw(fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"<command-message>plan</command-message>\n<command-name>/plan</command-name>\n<command-args>move the billing cron</command-args>"},"entrypoint":"cli",%s}`, main.Common())).
+			Say("Plan: three steps.").
+			Prompt("now run the release checks").
+			Say("All checks pass.")
+		sub = transcripttest.New("s1", w.repo)
+		sub.T = subStart // the subagent works inside turn 1
+		sub.Call("Bash", `{"command":"false"}`, "Exit code 1", true)
+		for i := range sub.Lines {
+			sub.Lines[i] = strings.Replace(sub.Lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
 		}
 		return main, sub, filepath.Join(SubagentsDir(w.tr), "agent-a1.jsonl")
 	}
@@ -445,10 +391,10 @@ func TestDigestInTheSessionsOrder(t *testing.T) {
 	// client has written the subagent's transcript; a later run reads it.
 	w := newCaptureWorld(t)
 	main, sub, subPath := build(w)
-	storetest.Append(t, w.tr, []byte(strings.Join(main.lines[:4], "\n")+"\n"))
+	storetest.Append(t, w.tr, []byte(strings.Join(main.Lines[:4], "\n")+"\n"))
 	w.capture(t, "s1")
-	storetest.Mkfile(t, subPath, string(sub.text()))
-	storetest.Append(t, w.tr, []byte(strings.Join(main.lines[4:], "\n")+"\n"))
+	storetest.Mkfile(t, subPath, string(sub.Text()))
+	storetest.Append(t, w.tr, []byte(strings.Join(main.Lines[4:], "\n")+"\n"))
 	c := w.capture(t, "s1")
 	c.finish(true)
 	if got := kinds(c); !slices.Equal(got, want) {
@@ -458,8 +404,8 @@ func TestDigestInTheSessionsOrder(t *testing.T) {
 	// Import: everything at once.
 	w = newCaptureWorld(t)
 	main, sub, subPath = build(w)
-	storetest.Append(t, w.tr, main.text())
-	storetest.Mkfile(t, subPath, string(sub.text()))
+	storetest.Append(t, w.tr, main.Text())
+	storetest.Mkfile(t, subPath, string(sub.Text()))
 	c = w.capture(t, "s1")
 	c.finish(true)
 	if got := kinds(c); !slices.Equal(got, want) {
@@ -520,9 +466,9 @@ func TestLongFirstPassHoldsLittle(t *testing.T) {
 // opening, search finds the session by it, and reading turn 1 shows it.
 func TestOpeningIsKept(t *testing.T) {
 	w := newCaptureWorld(t)
-	x := newTx("s1", w.repo).say("Welcome back! Last time you said your daughter Xiaomi starts kindergarten next week.").
-		prompt("help me write a letter to the landlord").say("Here is a draft letter.")
-	storetest.Append(t, w.tr, x.text())
+	x := transcripttest.New("s1", w.repo).Say("Welcome back! Last time you said your daughter Xiaomi starts kindergarten next week.").
+		Prompt("help me write a letter to the landlord").Say("Here is a draft letter.")
+	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	if len(c.Digest.Notes) != 3 || c.Digest.Notes[0].Kind != NoteOpening || c.Digest.Notes[0].Turn != 0 || !strings.Contains(c.Digest.Notes[0].Text, "kindergarten") {
 		t.Fatalf("digest: %+v", c.Digest.Notes)

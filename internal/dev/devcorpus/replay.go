@@ -15,6 +15,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/dev/baseline"
 	"github.com/ccmem/ccmem/internal/dev/evalset"
+	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -133,7 +134,7 @@ func (r *replayer) advance(ctx context.Context, t time.Time) error {
 	if !added {
 		return nil
 	}
-	if _, err := session.Import(ctx, r.env, session.ImportOptions{}); err != nil {
+	if _, err := importer.Import(ctx, r.env, importer.ImportOptions{}); err != nil {
 		return err
 	}
 	// Every index up to date before the prompt is asked: a hook's search

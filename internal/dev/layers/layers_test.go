@@ -169,8 +169,8 @@ var chains = func() map[string][]string {
 }()
 
 // neverInHooks are packages no hook may link, whatever its chain: the
-// database reader and the installers (issue 49).
-var neverInHooks = []string{"pkg/sqlitefile", "pkg/opencodestore", "pkg/codexcli", "internal/service/install"}
+// database reader, the importers and the installers (issue 49).
+var neverInHooks = []string{"pkg/sqlitefile", "pkg/opencodestore", "pkg/importer", "pkg/codexcli", "internal/service/install"}
 
 // TestEachHookLinksOnlyItsChain: each hook binary links, of ccmem, only
 // its chain (go list -deps against an allow-list): a package added to a

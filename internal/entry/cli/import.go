@@ -10,9 +10,8 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/config"
-	_ "github.com/ccmem/ccmem/pkg/opencodestore" // ccmem reads opencode's database; the hooks do not
+	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/search"
-	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
@@ -77,7 +76,7 @@ sessions; --dry-run says what would be imported and writes nothing;
 						os.Exit(1)
 					}
 				}()
-				_, err := session.Import(ctx, c.Env, session.ImportOptions{Follow: true,
+				_, err := importer.Import(ctx, c.Env, importer.ImportOptions{Follow: true,
 					Config: func(root, key string) config.Config { cfg, _ := config.Load(c.Env, root, key); return cfg }})
 				return err
 			}
@@ -94,7 +93,7 @@ const (
 )
 
 func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error {
-	opt := session.ImportOptions{Limit: limit, DryRun: dryRun,
+	opt := importer.ImportOptions{Limit: limit, DryRun: dryRun,
 		Config: func(root, key string) config.Config { cfg, _ := config.Load(c.Env, root, key); return cfg }}
 	if cwd != "" {
 		p, err := projectHere(c, cwd)
@@ -117,7 +116,7 @@ func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error
 			}
 		}
 	}
-	rep, err := session.Import(c, c.Env, opt)
+	rep, err := importer.Import(c, c.Env, opt)
 	if err != nil {
 		return err
 	}
@@ -136,7 +135,7 @@ func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error
 	}
 	if asJSON {
 		return c.PrintJSON(struct {
-			session.ImportReport
+			importer.ImportReport
 			Indexed int `json:"indexed"`
 		}{rep, indexed})
 	}
@@ -145,7 +144,7 @@ func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error
 }
 
 // printImport says what an import did, for people.
-func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
+func printImport(c *command.Ctx, rep importer.ImportReport, dryRun bool) {
 	verb := "imported"
 	if dryRun {
 		verb = "would import"
@@ -186,6 +185,6 @@ func printImport(c *command.Ctx, rep session.ImportReport, dryRun bool) {
 // importable counts the transcripts an import would read, for install's
 // offer.
 func importable(e store.Env) int {
-	n, _ := session.CountUnrecorded(e)
+	n, _ := importer.CountUnrecorded(e)
 	return n
 }

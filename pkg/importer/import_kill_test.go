@@ -1,4 +1,4 @@
-package session
+package importer
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript/transcripttest"
 )
 
 // TestMain lets the test binary be an import the kill test stops with
@@ -130,15 +131,15 @@ func newBulkImportWorld(t *testing.T) *importWorld {
 	old := w.now.Add(-48 * time.Hour)
 	for i := range 60 {
 		sid := fmt.Sprintf("bulk-%02d", i)
-		x := newTx(sid, w.note)
-		x.t = w.now.Add(-96*time.Hour + time.Duration(i)*time.Minute)
+		x := transcripttest.New(sid, w.note)
+		x.T = w.now.Add(-96*time.Hour + time.Duration(i)*time.Minute)
 		for turn := range 6 {
-			x.prompt(fmt.Sprintf("turn %d of session %d: rewrite the paragraph about the spring catalogue, keep the prices", turn, i)).
-				call("Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(w.note, "todo.md")), strings.Repeat("catalogue line\n", 40), false).
-				say(fmt.Sprintf("Rewritten (version %d of %d); prices kept.", turn, i))
+			x.Prompt(fmt.Sprintf("turn %d of session %d: rewrite the paragraph about the spring catalogue, keep the prices", turn, i)).
+				Call("Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(w.note, "todo.md")), strings.Repeat("catalogue line\n", 40), false).
+				Say(fmt.Sprintf("Rewritten (version %d of %d); prices kept.", turn, i))
 		}
 		path := filepath.Join(silo, sid+".jsonl")
-		if err := os.WriteFile(path, x.text(), 0o600); err != nil {
+		if err := os.WriteFile(path, x.Text(), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		os.Chtimes(path, old, old)

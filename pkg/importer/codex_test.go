@@ -1,4 +1,4 @@
-package session_test
+package importer_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccmem/ccmem/pkg/episode"
+	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -84,7 +85,7 @@ func TestImportCodexRollout(t *testing.T) {
 	dir := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20")
 	storetest.Mkfile(t, filepath.Join(dir, "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a42.jsonl"), rollout(repo))
 	storetest.Mkfile(t, filepath.Join(dir, "notes.txt"), "not a rollout")
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -130,7 +131,7 @@ func TestImportCodexRollout(t *testing.T) {
 		t.Errorf("the hit does not say Codex ran the session: %+v", h)
 	}
 	// Again: nothing new.
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 0 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Imported != 0 {
 		t.Fatalf("a second import: %+v %v", rep, err)
 	}
 }
@@ -155,7 +156,7 @@ func TestStopInACodexSession(t *testing.T) {
 // episode of key, as its file holds it and decoded.
 func importedOne(t *testing.T, e store.Env, key string) (string, episode.Record) {
 	t.Helper()
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Imported != 1 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
 	return onlyEpisode(t, e, key)

@@ -1,4 +1,4 @@
-package session
+package importer
 
 import (
 	"context"
@@ -10,42 +10,11 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/proc"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
+	"github.com/ccmem/ccmem/pkg/transcript/transcripttest"
 )
-
-// oldTx is a transcript as clients before the entrypoint field wrote it
-// (2.1.12–2.1.29): no entrypoint on any line; a `claude -p` run opens with
-// the client dequeuing the prompt that came with the command.
-type oldTx struct {
-	sid, cwd string
-	t        time.Time
-	lines    []string
-	n        int
-}
-
-func (x *oldTx) at(d time.Duration) string {
-	x.t = x.t.Add(d)
-	return x.t.Format("2006-01-02T15:04:05.000Z")
-}
-
-func (x *oldTx) dequeue() *oldTx {
-	x.lines = append(x.lines, fmt.Sprintf(`{"type":"queue-operation","operation":"dequeue","timestamp":%q,"sessionId":%q}`, x.at(0), x.sid))
-	return x
-}
-
-func (x *oldTx) prompt(text string) *oldTx {
-	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":%q,"sessionId":%q,"version":"2.1.20","gitBranch":"main","type":"user","message":{"role":"user","content":%q},"uuid":"u-%s-%d","timestamp":%q}`,
-		x.cwd, x.sid, text, x.sid, len(x.lines), x.at(4*time.Millisecond)))
-	return x
-}
-
-func (x *oldTx) say(model, text string) *oldTx {
-	x.n++
-	x.lines = append(x.lines, fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"cwd":%q,"sessionId":%q,"version":"2.1.20","type":"assistant","message":{"id":"msg_%s_%d","model":%q,"role":"assistant","content":[{"type":"text","text":%q}]},"uuid":"a-%s-%d","timestamp":%q}`,
-		x.cwd, x.sid, x.sid, x.n, model, text, x.sid, x.n, x.at(3*time.Second)))
-	return x
-}
 
 // TestBackgroundRunsOfOlderClients: in a project's real-looking history —
 // a plugin's observer running `claude -p` with the same prompt every few
@@ -77,36 +46,36 @@ func TestBackgroundRunsOfOlderClients(t *testing.T) {
 			// The observer: twenty runs, five minutes apart, one turn, a small model.
 			for i := range 20 {
 				at := start.Add(time.Duration(i) * 5 * time.Minute)
-				x := (&oldTx{sid: fmt.Sprintf("obs-%02d", i), cwd: repo, t: at}).dequeue().
-					prompt("You are a memory observer for this project. Read the latest tool events and record what changed as JSON.").
-					say("claude-haiku-4-5", `{"observations":[]}`)
-				add(x.sid, true, at, x.lines)
+				x := (&transcripttest.OldTx{SID: fmt.Sprintf("obs-%02d", i), Cwd: repo, T: at}).Dequeue().
+					Prompt("You are a memory observer for this project. Read the latest tool events and record what changed as JSON.").
+					Say("claude-haiku-4-5", `{"observations":[]}`)
+				add(x.SID, true, at, x.Lines)
 			}
 			// A person's own claude -p at the terminal, old client: different prompts.
 			for i, p := range []string{"explain what the retry budget in pay.go does", "list the TODOs in the checkout module", "why does make test need docker"} {
 				at := start.Add(time.Duration(2+i) * time.Hour)
-				x := (&oldTx{sid: fmt.Sprintf("own-%d", i), cwd: repo, t: at}).dequeue().prompt(p).say("claude-opus-4-1", "Here is the answer.")
-				add(x.sid, false, at, x.lines)
+				x := (&transcripttest.OldTx{SID: fmt.Sprintf("own-%d", i), Cwd: repo, T: at}).Dequeue().Prompt(p).Say("claude-opus-4-1", "Here is the answer.")
+				add(x.SID, false, at, x.Lines)
 			}
 			// A person's interactive sessions, old client: typed, several turns.
 			for i, p := range []string{"add retries to the payment client", "fix the flaky cart test", "move the queue to kafka"} {
 				at := start.Add(time.Duration(6+i) * time.Hour)
-				x := (&oldTx{sid: fmt.Sprintf("typed-%d", i), cwd: repo, t: at}).prompt(p).say("claude-opus-4-1", "Done.").prompt("thanks, and the docs?").say("claude-opus-4-1", "Updated.")
-				add(x.sid, false, at, x.lines)
+				x := (&transcripttest.OldTx{SID: fmt.Sprintf("typed-%d", i), Cwd: repo, T: at}).Prompt(p).Say("claude-opus-4-1", "Done.").Prompt("thanks, and the docs?").Say("claude-opus-4-1", "Updated.")
+				add(x.SID, false, at, x.Lines)
 			}
 			// A nightly job on a newer client (sdk-cli), and a person's own
 			// claude -p there.
 			for i := range 4 {
 				at := start.Add(time.Duration(i)*24*time.Hour + 10*time.Hour)
-				x := newTx(fmt.Sprintf("nightly-%d", i), repo)
-				x.t, x.ep = at, "sdk-cli"
-				x.prompt("Summarise yesterday's commits into CHANGELOG.md").say("Summarised.")
-				add(x.sid, true, at, x.lines)
+				x := transcripttest.New(fmt.Sprintf("nightly-%d", i), repo)
+				x.T, x.Entrypoint = at, "sdk-cli"
+				x.Prompt("Summarise yesterday's commits into CHANGELOG.md").Say("Summarised.")
+				add(x.SID, true, at, x.Lines)
 			}
-			x := newTx("own-new", repo)
-			x.t, x.ep = start.Add(40*time.Hour), "sdk-cli"
-			x.prompt("what changed in the refunds endpoint this week?").say("Two fixes.")
-			add("own-new", false, x.t, x.lines)
+			x := transcripttest.New("own-new", repo)
+			x.T, x.Entrypoint = start.Add(40*time.Hour), "sdk-cli"
+			x.Prompt("what changed in the refunds endpoint this week?").Say("Two fixes.")
+			add("own-new", false, x.T, x.Lines)
 
 			for _, r := range runs {
 				path := filepath.Join(silo, r.sid+".jsonl")
@@ -133,11 +102,11 @@ func TestBackgroundRunsOfOlderClients(t *testing.T) {
 					}
 				}
 				for _, r := range sortRuns {
-					if _, err := Capture(context.Background(), e, CaptureRequest{Turn: Turn{Cwd: repo, SessionID: r.sid, TranscriptPath: filepath.Join(silo, r.sid+".jsonl"), Process: proc.Info{PID: 4194301}}, NewSession: true}); err != nil { // a process that is gone
+					if _, err := session.Capture(context.Background(), e, session.CaptureRequest{Turn: session.Turn{Cwd: repo, SessionID: r.sid, TranscriptPath: filepath.Join(silo, r.sid+".jsonl"), Process: proc.Info{PID: 4194301}}, NewSession: true}); err != nil { // a process that is gone
 						t.Fatal(err)
 					}
 					p, _ = store.ClaimProject(e, p)
-					if _, err := ArchiveOrphans(context.Background(), e, p, Current{ID: "next"}, configDefault()); err != nil {
+					if _, err := session.ArchiveOrphans(context.Background(), e, p, session.Current{ID: "next"}, configDefault()); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -151,7 +120,7 @@ func TestBackgroundRunsOfOlderClients(t *testing.T) {
 			}
 			for _, r := range runs {
 				line := l2(index, r.sid)
-				inMenu := line != "" && !IsAutomatedLine(line)
+				inMenu := line != "" && !session.IsAutomatedLine(line)
 				if r.background && inMenu {
 					t.Errorf("background run %s is in the menu: %s", r.sid, line)
 				}

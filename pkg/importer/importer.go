@@ -1,4 +1,11 @@
-package session
+// Package importer files sessions ccmem did not record as they happened
+// — Claude Code's transcripts from before ccmem was installed, Codex's
+// rollouts, Gemini CLI's recordings, opencode's sessions (its JSON storage
+// and, in a binary that links pkg/opencodestore, its database) — as
+// episodes, through the same capture code the hooks run (pkg/session's
+// ReadWhole), so the first session after install already has a menu and
+// recall. Only ccmem links it: no hook reads another agent's store.
+package importer
 
 import (
 	"context"
@@ -16,12 +23,11 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/ccmem/ccmem/pkg/config"
-	"github.com/ccmem/ccmem/pkg/redact"
+	_ "github.com/ccmem/ccmem/pkg/opencodestore" // opencode's database, read where sessions are imported only
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
-	"github.com/ccmem/ccmem/pkg/textfmt"
 	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
@@ -54,7 +60,7 @@ type ImportOptions struct {
 	// Progress, when set, is told how far the import got.
 	Progress func(done, total int)
 	// Follow imports only the transcripts an earlier import follows (see
-	// Followed), and stops following those that went quiet.
+	// session.Followed), and stops following those that went quiet.
 	Follow bool
 }
 
@@ -79,7 +85,7 @@ type ImportReport struct {
 
 // Dropped is how many sessions of an agent an import left out, and why.
 type Dropped struct {
-	Agent string `json:"agent"` // as AgentName says it
+	Agent string `json:"agent"` // as session.AgentName says it
 	Cause string `json:"cause"`
 	N     int    `json:"n"`
 }
@@ -94,7 +100,7 @@ const (
 // drop counts a session left out.
 func (r *ImportReport) drop(agent, cause string) {
 	r.Empty++
-	name := AgentName(agent)
+	name := session.AgentName(agent)
 	for i := range r.Dropped {
 		if r.Dropped[i].Agent == name && r.Dropped[i].Cause == cause {
 			r.Dropped[i].N++
@@ -108,7 +114,7 @@ func (r *ImportReport) drop(agent, cause string) {
 type transcriptFile struct {
 	path, sid string
 	mtime     time.Time
-	// agent is "" for Claude Code's transcripts, AgentCodex for Codex's
+	// agent is "" for Claude Code's transcripts, session.AgentCodex for Codex's
 	// rollouts.
 	agent string
 	// cwd is the session's folder when the listing read it already.
@@ -179,7 +185,7 @@ func listRollouts(e store.Env) []transcriptFile {
 				if !store.ValidID(sid, 128, false) {
 					continue
 				}
-				out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentCodex})
+				out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: session.AgentCodex})
 			}
 			return
 		}
@@ -224,7 +230,7 @@ func listGemini(e store.Env) []transcriptFile {
 			if !strings.HasPrefix(f.Name, "session-") || stem == f.Name || !store.ValidID(stem, 128, false) {
 				continue
 			}
-			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: stem, mtime: time.Unix(0, f.MTime), agent: AgentGemini})
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: stem, mtime: time.Unix(0, f.MTime), agent: session.AgentGemini})
 		}
 	}
 	return out
@@ -241,7 +247,7 @@ func geminiCwd(e store.Env, path string) string {
 		return ""
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxWhole))
+	data, err := io.ReadAll(io.LimitReader(f, session.MaxWhole))
 	if err != nil {
 		return ""
 	}
@@ -342,7 +348,7 @@ func listOpencode(ctx context.Context, e store.Env) (out []transcriptFile, notes
 			if s := opencodeSession(filepath.Join(dir, f.Name)); s.ParentID != "" {
 				continue
 			}
-			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: AgentOpencode})
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: session.AgentOpencode})
 		}
 	}
 	return out, notes
@@ -359,10 +365,10 @@ func opencodeSession(path string) transcript.OpencodeSession {
 
 // transcriptCwd is the working directory a transcript's first lines record.
 func transcriptCwd(e store.Env, path, agent string) string {
-	if agent == AgentGemini {
+	if agent == session.AgentGemini {
 		return geminiCwd(e, path)
 	}
-	if agent == AgentOpencode {
+	if agent == session.AgentOpencode {
 		return opencodeSession(path).Directory
 	}
 	f, _, err := store.OpenRegular(path)
@@ -371,7 +377,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 	}
 	defer f.Close()
 	parse := transcript.Parse
-	if agent == AgentCodex {
+	if agent == session.AgentCodex {
 		parse = transcript.ParseCodex
 	}
 	cwd := ""
@@ -386,12 +392,12 @@ func transcriptCwd(e store.Env, path, agent string) string {
 // Import imports the transcripts of every silo (see above).
 func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Projects: []string{}}
-	defer beginStoreRun()()
+	defer session.BeginStoreRun()()
 	files, err := listTranscripts(ctx, e)
 	if err != nil {
 		return rep, err
 	}
-	follow := Followed(e)
+	follow := session.Followed(e)
 	if opt.Follow {
 		files = slices.DeleteFunc(files, func(tf transcriptFile) bool { return !slices.Contains(follow, tf.path) })
 	}
@@ -410,7 +416,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	// Sessions the hooks recorded that are over become episodes first, in
 	// every project: what they hold is not imported twice.
 	if !opt.DryRun {
-		settled, _ := SettleAll(ctx, e, cfgOf)
+		settled, _ := session.SettleAll(ctx, e, cfgOf)
 		rep.Settled = len(settled.Archived)
 	}
 	// touched: the projects this run imported into; judge: those and the
@@ -422,11 +428,11 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 	// INDEX.md lines of the sessions imported are written in batches: a
 	// year of sessions costs no listing, and no rewrite of the menu, per
 	// session. (Killed before a batch is written, the menu lacks lines
-	// that the next import, or session start, restores: see HealIndex.)
+	// that the next import, or session start, restores: see session.HealIndex.)
 	listings := importListings{}
 	menus := &pendingMenus{}
 	defer menus.flush(e)
-	forks := &forkFamilies{}
+	forks := &session.Forks{}
 	for i, tf := range files {
 		if opt.Progress != nil {
 			opt.Progress(i, len(files))
@@ -467,7 +473,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			follow = append(follow, tf.path)
 		}
 		if ep := known.episodes[tf.sid]; ep != "" {
-			if grew, err := refreshImported(ctx, e, p, ep, tf, cfg, now); err != nil {
+			if grew, err := session.Refresh(ctx, e, p, ep, session.Source{Path: tf.path, SessionID: tf.sid, Agent: tf.agent}, &cfg.Capture, now); err != nil {
 				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			} else if grew {
 				rep.Refreshed++
@@ -481,16 +487,8 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		if recent {
 			rep.Recent++
 		}
-		c := newCheckpoint(tf.sid, p)
-		c.configure(&cfg.Capture)
-		c.Transcript.Path = tf.path
-		c.Agent = tf.agent
-		c.importing = true
-		if parent, from := forks.parentOf(tf.path, tf.sid, false); tf.agent == "" && parent != "" {
-			// Its copy of the parent's turns is the parent's.
-			c.Parent, c.State.ForkedAt = parent, ownFrom(from, tf.path)
-		}
-		if err := c.catchUp(ctx, tf.path); err != nil && ctx.Err() == nil {
+		c, err := session.ReadWhole(ctx, session.Source{Path: tf.path, SessionID: tf.sid, Agent: tf.agent}, p, &cfg.Capture, forks, now)
+		if err != nil && ctx.Err() == nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			continue
 		}
@@ -502,9 +500,6 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			rep.drop(tf.agent, DropNoTurn)
 			continue
 		}
-		c.finish(true)
-		c.ArchivedAt = now.UTC().Format(time.RFC3339)
-		c.State.Checked = false // classifyImported decides
 		rep.Imported++
 		if _, ok := touched[p.Key]; !ok {
 			rep.Projects = append(rep.Projects, p.Root)
@@ -514,14 +509,14 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			done[tf.sid] = &imported{c: c, p: p}
 			continue
 		}
-		path, err := writeImported(e, p, c, now)
+		path, err := session.WriteEpisode(e, p, c, now)
 		if err != nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", e.Tilde(tf.path), err))
 			rep.Imported--
 			continue
 		}
 		known.episodes[tf.sid] = path
-		if err := menus.add(e, p.Key, indexEdit{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}); err != nil {
+		if err := menus.add(e, p.Key, session.SessionFile{Path: path, Record: c}); err != nil {
 			rep.Failed = append(rep.Failed, err.Error())
 		}
 		done[tf.sid] = &imported{c: c, p: p, path: path}
@@ -537,7 +532,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 				keep = append(keep, path)
 			}
 		}
-		if err := writeFollowed(e, keep); err != nil {
+		if err := session.WriteFollowed(e, keep); err != nil {
 			rep.Failed = append(rep.Failed, err.Error())
 		}
 	}
@@ -548,7 +543,7 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 		// An import killed before it wrote its last batch left episodes
 		// without a line: this one (or the next session start) adds them.
 		for _, key := range slices.Sorted(maps.Keys(judge)) {
-			_, _ = HealIndex(ctx, e, key)
+			_, _ = session.HealIndex(ctx, e, key)
 		}
 	}
 	rep.Automated = classifyImported(e, judge, done, opt.DryRun, func(p store.Project) bool { return cfgOf(p).Capture.Automation != "off" })
@@ -571,7 +566,7 @@ func (l importListings) of(e store.Env, key string) *projectListing {
 	pl := &projectListing{episodes: map[string]string{}, archived: map[string]bool{}}
 	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodesDir(key), func(de fs.DirEntry) {
 		n := de.Name()
-		if sid := episodeSession(n); sid != "" {
+		if sid := session.EpisodeSession(n); sid != "" {
 			path := filepath.Join(e.EpisodesDir(key), n)
 			if path > pl.episodes[sid] {
 				pl.episodes[sid] = path
@@ -579,7 +574,7 @@ func (l importListings) of(e store.Env, key string) *projectListing {
 		}
 	})
 	_ = store.ScanDirIn(e.ProjectDir(key), e.EpisodeArchiveDir(key), func(de fs.DirEntry) {
-		if sid := episodeSession(de.Name()); sid != "" {
+		if sid := session.EpisodeSession(de.Name()); sid != "" {
 			pl.archived[sid] = true
 		}
 	})
@@ -592,13 +587,13 @@ const menuBatch = 256
 
 // pendingMenus are INDEX.md lines an import has yet to write, by project.
 type pendingMenus struct {
-	edits map[string][]indexEdit
+	edits map[string][]session.SessionFile
 }
 
 // add queues a line, writing the project's batch when it is full.
-func (m *pendingMenus) add(e store.Env, key string, ed indexEdit) error {
+func (m *pendingMenus) add(e store.Env, key string, ed session.SessionFile) error {
 	if m.edits == nil {
-		m.edits = map[string][]indexEdit{}
+		m.edits = map[string][]session.SessionFile{}
 	}
 	m.edits[key] = append(m.edits[key], ed)
 	if len(m.edits[key]) < menuBatch {
@@ -621,82 +616,14 @@ func (m *pendingMenus) flush(e store.Env) error {
 func (m *pendingMenus) write(e store.Env, key string) error {
 	edits := m.edits[key]
 	delete(m.edits, key)
-	if len(edits) == 0 {
-		return nil
-	}
-	unlock, err := store.Lock(e.ProjectDir(key))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return editIndex(e, key, edits, nil)
-}
-
-// refreshImported brings an imported episode up to date with its
-// transcript when the transcript grew since (its session went on after the
-// import, with no hook recording it): the same capture code reads what it
-// gained, from where the import stopped. An episode the hooks recorded is
-// left alone. It tells whether the episode changed.
-func refreshImported(ctx context.Context, e store.Env, p store.Project, path string, tf transcriptFile, cfg config.Config, now time.Time) (bool, error) {
-	c, err := readCheckpoint(e.ProjectDir(p.Key), path)
-	if err != nil {
-		return false, err
-	}
-	file := tf.path
-	// A session opencode moved from its JSON storage to its store is read
-	// there from then on.
-	_, _, inStore := opencodeDBSession(tf.path)
-	moved := inStore && c.Agent == AgentOpencode && c.Transcript.Path != tf.path
-	if inStore {
-		file, _, _ = opencodeDBSession(tf.path)
-	}
-	fi, err := os.Stat(file)
-	// A session kept as a state, not a log (Gemini CLI's, opencode's), is
-	// read whole when it changed: its file's size says nothing of that.
-	whole := c.Agent == AgentGemini || c.Agent == AgentOpencode
-	if err != nil || c.Process.PID != 0 || c.Transcript.Path != tf.path && !moved || !whole && fi.Size() <= c.Transcript.Size {
-		return false, nil
-	}
-	c.configure(&cfg.Capture)
-	c.importing = true
-	before := c.Transcript
-	if err := c.catchUp(ctx, tf.path); err != nil {
-		return false, err
-	}
-	if whole && c.Transcript == before {
-		return false, nil
-	}
-	c.finish(true)
-	c.ArchivedAt = now.UTC().Format(time.RFC3339)
-	return true, rewriteEpisode(e, p, path, c)
+	return session.AddToIndex(e, key, edits)
 }
 
 // imported is a session an import recorded (path "" in a dry run).
 type imported struct {
-	c    *Checkpoint
+	c    *session.Checkpoint
 	p    store.Project
 	path string
-}
-
-// writeImported writes an imported session's episode, under the
-// project's lock; it returns the episode's path. (Its INDEX.md line is
-// the caller's: see pendingMenus.)
-func writeImported(e store.Env, p store.Project, c *Checkpoint, now time.Time) (string, error) {
-	p, err := store.ClaimProject(e, p)
-	if err != nil {
-		return "", err
-	}
-	unlock, err := store.Lock(e.ProjectDir(p.Key))
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	name := EpisodeName(c, now)
-	path := filepath.Join(e.EpisodesDir(p.Key), name)
-	if err := writeCheckpoint(e.ProjectDir(p.Key), path, c, true); err != nil {
-		return "", err
-	}
-	return path, nil
 }
 
 // spawn is a shell call that started a headless client (`claude -p`):
@@ -705,22 +632,6 @@ type spawn struct {
 	sid, root, cmd string
 	at             time.Time
 }
-
-// noteSpawn records, in an import, a shell command that starts a headless
-// client, for the automation rule: its time and its command line, which
-// often holds the started run's prompt.
-func (c *Checkpoint) noteSpawn(cmd, ts string) {
-	if !c.importing || !startsHeadlessClaude(cmd) || len(c.State.Spawned) >= maxSpawned {
-		return
-	}
-	if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		line, _ := redact.Shorten(textfmt.Line(cmd), 300)
-		c.State.Spawned = append(c.State.Spawned, ts+"\t"+line)
-	}
-}
-
-// maxSpawned bounds the headless starts one session's record keeps.
-const maxSpawned = 100
 
 // spawnsOf are the headless starts the sessions' records hold, in time
 // order.
@@ -752,7 +663,7 @@ func matchSpawns(spawns []spawn, all []*imported) map[string]spawn {
 	}
 	var cands []cand
 	for _, f := range all {
-		if !headless(f.c) || usesEditorTools(f.c) {
+		if !session.Headless(f.c) || session.FromEditor(f.c) {
 			continue
 		}
 		if t, err := time.Parse(time.RFC3339Nano, f.c.StartedAt); err == nil {
@@ -797,31 +708,6 @@ func matchSpawns(spawns []spawn, all []*imported) map[string]spawn {
 // finding a prompt in a command line.
 func squash(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
-// startsHeadlessClaude tells a command line that runs claude -p.
-func startsHeadlessClaude(cmd string) bool {
-	words := strings.FieldsFunc(cmd, func(r rune) bool { return unicode.IsSpace(r) || r == ';' || r == '|' || r == '&' || r == '(' })
-	for i, w := range words {
-		if filepath.Base(w) != "claude" {
-			continue
-		}
-		for _, a := range words[i+1:] {
-			if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// headless tells an entrypoint of a client run without a person at it.
-// headless tells a run whose prompt came with the command, not typed by a
-// person at the client: an sdk entrypoint (claude -p, the SDKs), or, from
-// a client that records none (before about 2.1.30), a transcript that
-// opens with the prompt dequeued.
-func headless(c *Checkpoint) bool {
-	return strings.HasPrefix(c.Entrypoint, "sdk") || c.Entrypoint == "" && c.PromptQueued
-}
-
 // spawnWindow is how long after a `claude -p` call a headless session
 // counts as started by it.
 const spawnWindow = 10 * time.Minute
@@ -844,7 +730,7 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 			}
 		}
 		if !dryRun {
-			eps, _, _ := ListSessions(e, p.Key, config.Default())
+			eps, _, _ := session.ListSessions(e, p.Key, config.Default())
 			for _, ep := range eps {
 				if _, ok := fresh[ep.Record.SessionID]; !ok {
 					all = append(all, &imported{c: ep.Record, p: p, path: ep.Path})
@@ -855,8 +741,8 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 		// Headless runs grouped by their opening prompt.
 		groups := map[string][]*imported{}
 		for _, f := range all {
-			if headless(f.c) {
-				k := promptKey(f.c)
+			if session.Headless(f.c) {
+				k := session.PromptKey(f.c)
 				groups[k] = append(groups[k], f)
 			}
 		}
@@ -869,11 +755,11 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 				continue
 			}
 			c.State.Checked = true
-			if on && headless(c) && !usesEditorTools(c) {
+			if on && session.Headless(c) && !session.FromEditor(c) {
 				if s, ok := started[c.SessionID]; ok {
 					c.Automated, c.AutomatedBy = true, "started by `claude -p` in a Bash call of session "+s.sid
 				}
-				if g := groups[promptKey(c)]; !c.Automated && len(g) >= 3 && promptKey(c) != "" {
+				if g := groups[session.PromptKey(c)]; !c.Automated && len(g) >= 3 && session.PromptKey(c) != "" {
 					c.Automated, c.AutomatedBy = true, fmt.Sprintf("a headless run with the same opening prompt as %d others", len(g)-1)
 				}
 			}
@@ -886,64 +772,12 @@ func classifyImported(e store.Env, touched map[string]store.Project, fresh map[s
 				// session is judged at every import).
 				continue
 			}
-			if err := rewriteEpisode(e, p, f.path, c); err != nil {
+			if err := session.RewriteEpisode(e, p, f.path, c); err != nil {
 				continue
 			}
 		}
 	}
 	return marked
-}
-
-// rewriteEpisode writes an episode's INDEX.md line, then the episode
-// again: killed between the two, the episode is still unjudged, and the
-// next import judges it and writes both.
-func rewriteEpisode(e store.Env, p store.Project, path string, c *Checkpoint) error {
-	unlock, err := store.Lock(e.ProjectDir(p.Key))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if filepath.Dir(path) == e.EpisodesDir(p.Key) { // an archived one has no menu line
-		if err := editIndex(e, p.Key, []indexEdit{{sid: c.SessionID, line: IndexLine(c, filepath.Base(path))}}, nil); err != nil {
-			return err
-		}
-	}
-	return writeCheckpoint(e.ProjectDir(p.Key), path, c, true)
-}
-
-// promptKey is what makes two sessions open with "the same prompt": the
-// first 120 characters of the first prompt, digits and case aside.
-func promptKey(c *Checkpoint) string {
-	text := c.Goal
-	for _, n := range c.Digest.Notes {
-		if n.Kind == NotePrompt {
-			text = n.Text
-			break
-		}
-	}
-	r := []rune(strings.ToLower(strings.Join(strings.Fields(text), " ")))
-	r = r[:min(len(r), 120)]
-	return strings.Map(func(x rune) rune {
-		if unicode.IsDigit(x) {
-			return '0'
-		}
-		return x
-	}, string(r))
-}
-
-// usesEditorTools tells a session run from an editor (Zed's agent panel
-// drives Claude Code through the SDK and its tools are mcp__acp__*): a
-// person's, though headless.
-func usesEditorTools(c *Checkpoint) bool {
-	return slices.ContainsFunc(mapKeys(c.Tools), func(n string) bool { return strings.HasPrefix(n, "mcp__acp__") })
-}
-
-func mapKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // CountTranscripts counts the session transcripts of every silo.
@@ -984,4 +818,19 @@ func CountUnrecorded(e store.Env) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// listOpencodeStore lists the sessions of opencode's stores, when this
+// binary reads them (pkg/opencodestore registered with pkg/session).
+func listOpencodeStore(ctx context.Context, e store.Env) (out []transcriptFile, notes []string) {
+	list, notes := session.ListStored(ctx, e)
+	for _, s := range list {
+		out = append(out, transcriptFile{path: s.Path, sid: s.ID, mtime: s.Updated, agent: session.AgentOpencode, cwd: s.Cwd})
+	}
+	return out, notes
 }

@@ -1,4 +1,4 @@
-package session_test
+package importer_test
 
 import (
 	"context"
@@ -10,9 +10,8 @@ import (
 	"testing"
 
 	"github.com/ccmem/ccmem/pkg/episode"
-	_ "github.com/ccmem/ccmem/pkg/opencodestore" // the database reader ccmem links
+	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/search"
-	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -42,7 +41,7 @@ func TestImportOpencodeStorage(t *testing.T) {
 	put("part/msg_002/prt_003.json", map[string]any{"id": "prt_003", "type": "step-finish-of-the-future", "payload": "UNKNOWN-PART"})
 	storetest.Mkfile(t, filepath.Join(st, "part/msg_002/prt_004.json"), `{"id":"prt_004","type":"te`)
 	storetest.Mkfile(t, filepath.Join(e.OpencodeDir, "opencode.db"), "SQLite format 3\x00")
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -67,7 +66,7 @@ func TestImportOpencodeStorage(t *testing.T) {
 	// The session goes on: a later import brings its episode up to date.
 	put("message/ses_7Hq2/msg_003.json", map[string]any{"id": "msg_003", "role": "user", "time": map[string]any{"created": 1763715700000}})
 	put("part/msg_003/prt_001.json", map[string]any{"id": "prt_001", "type": "text", "text": "now also purge the CDN (gull-anchor)"})
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Refreshed != 1 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Refreshed != 1 {
 		t.Fatalf("a later import: %+v %v", rep, err)
 	}
 	if data, ep := read(); ep.Turns != 2 || !strings.Contains(data, "gull-anchor") {
@@ -163,7 +162,7 @@ INSERT INTO part VALUES
 	put("message/ses_old/msg_009.json", map[string]any{"id": "msg_009", "role": "user", "time": map[string]any{"created": 1763615601000}})
 	put("part/msg_009/prt_001.json", map[string]any{"id": "prt_001", "type": "text", "text": "an older question (heron-lamp)"})
 
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil || rep.Imported != 2 || len(rep.Failed) > 0 || len(rep.Notes) > 0 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -204,14 +203,14 @@ INSERT INTO message VALUES ('msg_003', 'ses_db1', 1763715700000, 1763715700000, 
 INSERT INTO part VALUES ('prt_004', 'msg_003', 'ses_db1', 1763715700000, 1763715700000, '{"type":"text","text":"and round the tax the same way (cedar-finch)"}');
 UPDATE session SET time_updated = 1763715700000 WHERE id = 'ses_db1';
 `+copyOut)
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Refreshed != 1 || len(rep.Failed) > 0 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Refreshed != 1 || len(rep.Failed) > 0 {
 		t.Fatalf("a later import: %+v %v", rep, err)
 	}
 	if db1 := episodes()["ses_db1"]; !strings.Contains(db1, "cedar-finch") || !strings.Contains(db1, "amber-kite") {
 		t.Fatalf("the episode after the session went on:\n%s", db1)
 	}
 	// Unchanged, a third import reads nothing again.
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Refreshed != 0 || rep.Imported != 0 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Refreshed != 0 || rep.Imported != 0 {
 		t.Fatalf("an import with nothing new: %+v %v", rep, err)
 	}
 	// A release channel's own store, beside it, is read too.
@@ -221,7 +220,7 @@ INSERT INTO session (id, project_id, slug, directory, title, version, time_creat
 INSERT INTO message VALUES ('msg_d01', 'ses_dev1', 1763815600000, 1763815600000, '{"role":"user","time":{"created":1763815600000}}');
 INSERT INTO part VALUES ('prt_d01', 'msg_d01', 'ses_dev1', 1763815600000, 1763815600000, '{"type":"text","text":"the dev build asks about the ledger (willow-gate)"}');
 `)
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Imported != 1 || len(rep.Failed) > 0 {
 		t.Fatalf("an import with a channel's store: %+v %v", rep, err)
 	}
 	if !strings.Contains(episodes()["ses_dev1"], "willow-gate") {
@@ -229,7 +228,7 @@ INSERT INTO part VALUES ('prt_d01', 'msg_d01', 'ses_dev1', 1763815600000, 176381
 	}
 	// A store that is no database: said, the JSON storage still read.
 	storetest.Mkfile(t, dst, "SQLite format 3\x00"+strings.Repeat("\xff", 200))
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "could not be read") {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "could not be read") {
 		t.Fatalf("a damaged store: %+v %v", rep, err)
 	}
 }

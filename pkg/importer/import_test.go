@@ -1,4 +1,4 @@
-package session
+package importer
 
 import (
 	"context"
@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/pkg/config"
+	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
+	"github.com/ccmem/ccmem/pkg/transcript/transcripttest"
 )
 
 // importWorld is a HOME whose Claude Code kept transcripts before ccmem:
@@ -38,53 +40,56 @@ func newImportWorld(t *testing.T) *importWorld {
 	storetest.Mkfile(t, filepath.Join(w.shop, ".git", "HEAD"), "ref: refs/heads/main\n")
 	storetest.Mkfile(t, filepath.Join(w.note, "todo.md"), "x")
 	silo := func(root string) string { return filepath.Join(e.SilosDir(), store.Slug(root)) }
-	write := func(root, sid string, x *tx, mtime time.Time) string {
+	write := func(root, sid string, x *transcripttest.Tx, mtime time.Time) string {
 		path := filepath.Join(silo(root), sid+".jsonl")
-		storetest.Mkfile(t, path, string(x.text()))
+		storetest.Mkfile(t, path, string(x.Text()))
 		os.Chtimes(path, mtime, mtime)
 		return path
 	}
 	old := w.now.Add(-48 * time.Hour)
-	at := func(x *tx, d time.Duration) *tx { x.t = w.now.Add(-72*time.Hour + d); return x }
+	at := func(x *transcripttest.Tx, d time.Duration) *transcripttest.Tx {
+		x.T = w.now.Add(-72*time.Hour + d)
+		return x
+	}
 
-	s1 := at(newTx("shop-1", w.shop), 0).prompt("add retries to the payment client").
-		call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"a","new_string":"b"}`, filepath.Join(w.shop, "pay.go")), "updated", false).
-		call("Agent", `{"prompt":"write the tests"}`, "tests written", false).
-		call("Bash", `{"command":"claude -p 'summarise the diff for the changelog'"}`, "summary", false).
-		say("Retries in, tests written.")
+	s1 := at(transcripttest.New("shop-1", w.shop), 0).Prompt("add retries to the payment client").
+		Call("Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"a","new_string":"b"}`, filepath.Join(w.shop, "pay.go")), "updated", false).
+		Call("Agent", `{"prompt":"write the tests"}`, "tests written", false).
+		Call("Bash", `{"command":"claude -p 'summarise the diff for the changelog'"}`, "summary", false).
+		Say("Retries in, tests written.")
 	write(w.shop, "shop-1", s1, old)
 	// The subagent's own transcript, beside the session's.
-	sub := at(newTx("shop-1", w.shop), time.Minute)
-	sub.call("Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.shop, "pay_test.go")), "created", false)
-	for i := range sub.lines {
-		sub.lines[i] = strings.Replace(sub.lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
+	sub := at(transcripttest.New("shop-1", w.shop), time.Minute)
+	sub.Call("Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(w.shop, "pay_test.go")), "created", false)
+	for i := range sub.Lines {
+		sub.Lines[i] = strings.Replace(sub.Lines[i], `"isSidechain":false`, `"isSidechain":true`, 1)
 	}
-	storetest.Mkfile(t, filepath.Join(silo(w.shop), "shop-1", "subagents", "agent-a1.jsonl"), string(sub.text()))
+	storetest.Mkfile(t, filepath.Join(silo(w.shop), "shop-1", "subagents", "agent-a1.jsonl"), string(sub.Text()))
 	// The claude -p it started, a moment later.
-	spawned := at(newTx("shop-2", w.shop), 2*time.Minute)
-	spawned.ep = "sdk-cli"
-	write(w.shop, "shop-2", spawned.prompt("summarise the diff for the changelog").say("Changelog: retries."), old)
+	spawned := at(transcripttest.New("shop-2", w.shop), 2*time.Minute)
+	spawned.Entrypoint = "sdk-cli"
+	write(w.shop, "shop-2", spawned.Prompt("summarise the diff for the changelog").Say("Changelog: retries."), old)
 	// Three runs of an observer: the same opening prompt.
 	for i := range 3 {
-		o := at(newTx(fmt.Sprintf("obs-%d", i), w.shop), time.Duration(10+i)*time.Hour)
-		o.ep = "sdk-ts"
-		write(w.shop, fmt.Sprintf("obs-%d", i), o.prompt(fmt.Sprintf("You are a memory observer. Record observations for run %d.", i)).say(`{"type":"change"}`), old)
+		o := at(transcripttest.New(fmt.Sprintf("obs-%d", i), w.shop), time.Duration(10+i)*time.Hour)
+		o.Entrypoint = "sdk-ts"
+		write(w.shop, fmt.Sprintf("obs-%d", i), o.Prompt(fmt.Sprintf("You are a memory observer. Record observations for run %d.", i)).Say(`{"type":"change"}`), old)
 	}
 	// A person's own claude -p, not started by anyone's Bash call.
-	own := at(newTx("shop-3", w.shop), 30*time.Hour)
-	own.ep = "sdk-cli"
-	write(w.shop, "shop-3", own.prompt("explain the retry budget").say("It caps retries at 10% of calls."), old)
+	own := at(transcripttest.New("shop-3", w.shop), 30*time.Hour)
+	own.Entrypoint = "sdk-cli"
+	write(w.shop, "shop-3", own.Prompt("explain the retry budget").Say("It caps retries at 10% of calls."), old)
 	// The plain folder: a session whose last line is torn, one with no turn.
-	n1 := at(newTx("note-1", w.note), 5*time.Hour).prompt("draft the newsletter about the autumn sale").say("Drafted.")
+	n1 := at(transcripttest.New("note-1", w.note), 5*time.Hour).Prompt("draft the newsletter about the autumn sale").Say("Drafted.")
 	path := write(w.note, "note-1", n1, old)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"type":"user","message":{"role":"user","content":"and shorten it`)
 	f.Close()
 	os.Chtimes(path, old, old)
-	write(w.note, "note-2", at(newTx("note-2", w.note), 6*time.Hour).raw(`{"type":"queue-operation","operation":"enqueue"}`), old)
+	write(w.note, "note-2", at(transcripttest.New("note-2", w.note), 6*time.Hour).Raw(`{"type":"queue-operation","operation":"enqueue"}`), old)
 	// A session written to a minute ago that no hook records (it began
 	// before ccmem was installed, and may still be going).
-	write(w.note, "note-3", at(newTx("note-3", w.note), 7*time.Hour).prompt("running now, summarise the sale results").say("ok"), w.now.Add(-time.Minute))
+	write(w.note, "note-3", at(transcripttest.New("note-3", w.note), 7*time.Hour).Prompt("running now, summarise the sale results").Say("ok"), w.now.Add(-time.Minute))
 	return w
 }
 
@@ -117,7 +122,7 @@ func TestImport(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	shop := store.ProjectAt(w.e, w.shop)
-	s1, err := FindSession(w.e, shop.Key, "shop-1")
+	s1, err := session.FindSession(w.e, shop.Key, "shop-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +130,13 @@ func TestImport(t *testing.T) {
 		t.Fatalf("shop-1: %+v", s1.Record)
 	}
 	for sid, want := range map[string]bool{"shop-2": true, "obs-0": true, "obs-1": true, "obs-2": true, "shop-3": false} {
-		f, err := FindSession(w.e, shop.Key, sid)
+		f, err := session.FindSession(w.e, shop.Key, sid)
 		if err != nil || f.Record.Automated != want {
 			t.Errorf("%s automated = %v (%s), want %v (%v)", sid, f.Record.Automated, f.Record.AutomatedBy, want, err)
 		}
 	}
 	notes := store.ProjectAt(w.e, w.note)
-	n1, err := FindSession(w.e, notes.Key, "note-1")
+	n1, err := session.FindSession(w.e, notes.Key, "note-1")
 	if err != nil || n1.Record.Turns != 1 {
 		t.Fatalf("note-1 (torn last line): %+v, %v", n1.Record, err)
 	}
@@ -166,35 +171,35 @@ func TestImportFollowsASessionThatGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := store.ProjectAt(w.e, w.note)
-	f, err := FindSession(w.e, notes.Key, "note-3")
+	f, err := session.FindSession(w.e, notes.Key, "note-3")
 	if err != nil || f.Record.Turns != 1 {
 		t.Fatalf("note-3 after the first import: %+v %v", f.Record, err)
 	}
 	tr0 := filepath.Join(w.e.SilosDir(), store.Slug(w.note), "note-3.jsonl")
-	if got := Followed(w.e); len(got) != 1 || got[0] != tr0 {
+	if got := session.Followed(w.e); len(got) != 1 || got[0] != tr0 {
 		t.Fatalf("followed after the first import: %v", got)
 	}
-	os.Chtimes(followFile(w.e), w.now, w.now) // written at the test's clock
-	if FollowDue(w.e) {
+	os.Chtimes(filepath.Join(w.e.Store, "import.json"), w.now, w.now) // written at the test's clock
+	if session.FollowDue(w.e) {
 		t.Fatal("the catch-up is due right after the import")
 	}
-	w.now = w.now.Add(followEvery)
-	if !FollowDue(w.e) {
-		t.Fatal("the catch-up is not due after followEvery")
+	w.now = w.now.Add(session.FollowEvery)
+	if !session.FollowDue(w.e) {
+		t.Fatal("the catch-up is not due after FollowEvery")
 	}
 	// The session went on: a second turn.
 	tr := filepath.Join(w.e.SilosDir(), store.Slug(w.note), "note-3.jsonl")
-	x := newTx("note-3", w.note)
-	x.t = w.now.Add(-30 * time.Second)
+	x := transcripttest.New("note-3", w.note)
+	x.T = w.now.Add(-30 * time.Second)
 	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
-	fh.Write(x.prompt("and send the summary to the team channel").say("Sent.").text())
+	fh.Write(x.Prompt("and send the summary to the team channel").Say("Sent.").Text())
 	fh.Close()
 	os.Chtimes(tr, w.now, w.now)
 	rep, err := Import(context.Background(), w.e, ImportOptions{Follow: true})
 	if err != nil || rep.Refreshed != 1 || rep.Imported != 0 || rep.Found != 1 {
 		t.Fatalf("the catch-up: %+v %v", rep, err)
 	}
-	f, err = FindSession(w.e, notes.Key, "note-3")
+	f, err = session.FindSession(w.e, notes.Key, "note-3")
 	if err != nil || f.Record.Turns != 2 {
 		t.Fatalf("note-3 was not brought up to date: %+v %v", f.Record, err)
 	}
@@ -211,7 +216,7 @@ func TestImportFollowsASessionThatGoesOn(t *testing.T) {
 	if _, err := Import(context.Background(), w.e, ImportOptions{Follow: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := Followed(w.e); len(got) != 0 || FollowDue(w.e) {
+	if got := session.Followed(w.e); len(got) != 0 || session.FollowDue(w.e) {
 		t.Fatalf("still followed after it went quiet: %v", got)
 	}
 }
@@ -243,7 +248,7 @@ func TestImportResumes(t *testing.T) {
 		var out []string
 		for _, root := range []string{w.shop, w.note} {
 			key := store.ProjectAt(e, root).Key
-			eps, _, _ := ListSessions(e, key, configDefault())
+			eps, _, _ := session.ListSessions(e, key, configDefault())
 			for _, ep := range eps {
 				out = append(out, fmt.Sprintf("%s %v %d", filepath.Base(ep.Path), ep.Record.Automated, ep.Record.Turns))
 			}
@@ -266,7 +271,7 @@ func configDefault() config.Config { return config.Default() }
 func TestSpawnsMatchOneToOne(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	session := func(sid, ep, goal string, after time.Duration) *imported {
-		c := &Checkpoint{SessionID: sid, ProjectRoot: "/src/shop", Entrypoint: ep, Goal: goal, StartedAt: at.Add(after).Format(time.RFC3339Nano)}
+		c := &session.Checkpoint{SessionID: sid, ProjectRoot: "/src/shop", Entrypoint: ep, Goal: goal, StartedAt: at.Add(after).Format(time.RFC3339Nano)}
 		return &imported{c: c}
 	}
 	spawner := session("main", "cli", "run the observer over this session", -time.Minute)
@@ -290,22 +295,5 @@ func TestSpawnsMatchOneToOne(t *testing.T) {
 	spawner.c.State.Spawned = []string{at.Format(time.RFC3339Nano)}
 	if got = matchSpawns(spawnsOf(all), all); len(got) != 1 {
 		t.Fatalf("matched %v; want one session", got)
-	}
-}
-
-// TestSpawnNoteRedactedBeforeItShortens: the command line of a headless
-// start an import notes is redacted whole before its 300-character cut.
-func TestSpawnNoteRedactedBeforeItShortens(t *testing.T) {
-	token := "glpat-" + strings.Repeat("Zq8Xw2Lk9P", 3)
-	cmd := "claude -p '" + strings.Repeat("x", 300-len("claude -p '")-12) + " " + token + "'"
-	c := &Checkpoint{importing: true}
-	c.noteSpawn(cmd, "2026-11-20T10:00:00Z")
-	if len(c.State.Spawned) != 1 {
-		t.Fatalf("spawned: %q", c.State.Spawned)
-	}
-	for i := 0; i+8 <= len(token); i++ {
-		if frag := token[i : i+8]; strings.Contains(c.State.Spawned[0], frag) {
-			t.Fatalf("%q of the token kept: %q", frag, c.State.Spawned[0])
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package session_test
+package importer_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/search"
-	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -65,7 +65,7 @@ func TestImportGeminiRecordings(t *testing.T) {
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "blogslug", "chats", "session-2026-11-20T08-00-9d8c7b6a.json"), string(old))
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "projects.json"), `{"projects": {"`+blog+`": "blogslug"}}`)
 
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil || rep.Imported != 2 || len(rep.Failed) > 0 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -98,7 +98,7 @@ func TestImportGeminiRecordings(t *testing.T) {
 			t.Errorf("search %q: %v %v", q, hits, err)
 		}
 	}
-	if rep, err := session.Import(context.Background(), e, session.ImportOptions{}); err != nil || rep.Imported != 0 {
+	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || rep.Imported != 0 {
 		t.Fatalf("a second import: %+v %v", rep, err)
 	}
 }
@@ -119,7 +119,7 @@ func TestGeminiProjectRootFile(t *testing.T) {
 	storetest.Mkfile(t, filepath.Join(slug, "chats", "session-2026-11-22T09-00-5e6f7a8b.jsonl"), log)
 	storetest.Mkfile(t, filepath.Join(slug, ".project_root"), shop+"\n")
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "projects.json"), `{"projects": {}}`)
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil || rep.Imported != 1 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -146,11 +146,11 @@ func TestDroppedSessionsSayWhy(t *testing.T) {
 	}
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "lost", "chats", "session-2026-11-22T09-00-aaaaaaaa.jsonl"), rec("aaaaaaaa-0000-4000-8000-000000000001", nil))
 	storetest.Mkfile(t, filepath.Join(e.GeminiDir, "tmp", "win", "chats", "session-2026-11-22T09-00-bbbbbbbb.jsonl"), rec("bbbbbbbb-0000-4000-8000-000000000002", []string{other}))
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{session.DropNoFolder: 1, session.DropOtherSystem: 1}
+	want := map[string]int{importer.DropNoFolder: 1, importer.DropOtherSystem: 1}
 	for _, d := range rep.Dropped {
 		if d.Agent != "Gemini CLI" || want[d.Cause] != d.N {
 			t.Errorf("dropped: %+v", d)
@@ -220,7 +220,7 @@ func TestAnotherSystemsFoldersAreSaid(t *testing.T) {
 		map[string]any{"timestamp": "2026-11-20T10:00:01.000Z", "type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
 			"content": []any{map[string]any{"type": "input_text", "text": "fix the walrus export"}}, "internal_chat_message_metadata_passthrough": map[string]any{"content_item_kinds": []string{"user.text"}}}},
 	))
-	rep, err := session.Import(context.Background(), e, session.ImportOptions{})
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestAnotherSystemsFoldersAreSaid(t *testing.T) {
 	for _, d := range rep.Dropped {
 		got[d.Agent+": "+d.Cause] += d.N
 	}
-	for _, want := range []string{"Claude Code: " + session.DropOtherSystem, "Codex: " + session.DropOtherSystem} {
+	for _, want := range []string{"Claude Code: " + importer.DropOtherSystem, "Codex: " + importer.DropOtherSystem} {
 		if got[want] != 1 {
 			t.Errorf("not said: %q (dropped %+v)", want, rep.Dropped)
 		}
