@@ -36,6 +36,7 @@ type row struct {
 	bytes          int64
 	target         string
 	pass           bool
+	bin            string // the binary the row runs
 }
 
 const rssMax = 30 << 10 // KB
