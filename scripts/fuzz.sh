@@ -12,7 +12,7 @@ targets=(
   "FuzzReadHead ./pkg/store"
   "FuzzEditIndex ./pkg/session"
   "FuzzFit ./pkg/inject"
-  "FuzzCheckpointCodec ./pkg/session"
+  "FuzzCheckpointCodec ./pkg/checkpoint"
   "FuzzChars ./pkg/textfmt"
   "FuzzNeutralizeMatchesRegexp ./pkg/claudecode"
   "FuzzParseMatchesEncodingJSON ./pkg/transcript"

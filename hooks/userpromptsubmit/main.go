@@ -1,7 +1,7 @@
 // Command userpromptsubmit is ccmem's UserPromptSubmit hook: before the
 // model sees a person's prompt, it adds what earlier sessions said that
 // bears on it, and what triage found in this session's earlier turns. See
-// internal/entry/hooks.
+// internal/entry/hooks/prompt.
 package main
 
 import (

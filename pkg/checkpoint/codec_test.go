@@ -1,4 +1,4 @@
-package session
+package checkpoint
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 
 // randomCheckpoint fills every field of a checkpoint from seed, with the
 // strings a hostile transcript or file system may hold.
-func randomCheckpoint(seed int64) *Checkpoint {
+func randomCheckpoint(seed int64) *Record {
 	r := rand.New(rand.NewSource(seed))
 	pick := func() string {
 		pieces := []string{"", "a", "fix the flaky test", "<script>&amp;", "\"quoted\"", `back\slash`, "\n\t\r\b\f\x00\x1f\x7f", "\u2028\u2029",
@@ -59,7 +59,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 	pos := func() TranscriptPos {
 		return TranscriptPos{Path: pick(), Offset: r.Int63(), Skip: int64(r.Intn(2)) * r.Int63n(1000), Size: r.Int63(), Inode: r.Uint64(), Tail: uint64(r.Intn(2)) * r.Uint64()}
 	}
-	c := &Checkpoint{SessionID: pick(), ProjectRoot: pick(), Goal: pick(), Turns: r.Intn(100), Tools: intMap(), SubagentTools: intMap(),
+	c := &Record{SessionID: pick(), ProjectRoot: pick(), Goal: pick(), Turns: r.Intn(100), Tools: intMap(), SubagentTools: intMap(),
 		ToolErrors: r.Intn(5), FilesChanged: strs(), Compactions: r.Intn(3), StartedAt: pick(), EndedAt: pick(), GitBranch: pick(),
 		Model: pick(), ClientVersion: pick(), Outcome: pick(), Friction: friction.Result{Score: float(), Class: pick(), Signals: intMap()},
 		Redactions: r.Intn(3), Transcript: pos(), UpdatedAt: pick(), ArchivedAt: pick()}
@@ -93,7 +93,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Guarded = []byte(pick() + "87654321")
 	}
 	if maybe() {
-		s.Given = []Given{{Ref: pick(), Kind: pick(), Turn: r.Intn(9)}, {Ref: "x#2", Kind: GivenPointer}}
+		s.Given = []Given{{Ref: pick(), Kind: pick(), Turn: r.Intn(9)}, {Ref: "x#2", Kind: "pointer"}}
 	}
 	if maybe() {
 		c.Use = &Use{Given: intMap(), Used: intMap()}
@@ -114,7 +114,7 @@ func randomCheckpoint(seed int64) *Checkpoint {
 		s.Calls = map[string]string{pick(): pick(), "t9": "go test"}
 	}
 	if maybe() {
-		s.Failing = map[string]*failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs(), Ran: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
+		s.Failing = map[string]*Failing{pick(): {Turn: r.Intn(5), Cmd: pick(), Changed: strs(), Ran: strs()}, "go test": {Turn: 1, Cmd: "go test ./..."}}
 	}
 	s.TitleOpen, s.ForkedAt, s.Checked = maybe(), pick(), maybe()
 	s.Spawned, s.CommandOpen = strs(), pick()
@@ -140,7 +140,7 @@ func FuzzCheckpointCodec(f *testing.F) {
 		if seed >= 0 {
 			c := randomCheckpoint(seed)
 			want, werr := json.MarshalIndent(c, "", "  ")
-			got, gerr := marshalCheckpoint(c)
+			got, gerr := Marshal(c)
 			if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
 				t.Fatalf("marshal differs:\ncodec %v\n%s\njson %v\n%s", gerr, got, werr, want)
 			}
@@ -148,9 +148,9 @@ func FuzzCheckpointCodec(f *testing.F) {
 				data = want
 			}
 		}
-		var want, got Checkpoint
+		var want, got Record
 		werr := json.Unmarshal(data, &want)
-		gerr := unmarshalCheckpoint(data, &got)
+		gerr := Unmarshal(data, &got)
 		switch {
 		case werr == nil && gerr == nil:
 			if !reflect.DeepEqual(got, want) {
@@ -283,18 +283,18 @@ func set(v reflect.Value, path string) bool {
 // fuzzer's filler sets every field for some seed — so a field added to the
 // struct and forgotten anywhere else fails here.
 func TestCheckpointSchemaIsWhole(t *testing.T) {
-	var c Checkpoint
+	var c Record
 	fillAll(reflect.ValueOf(&c).Elem())
 	want, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := marshalCheckpoint(&c)
+	got, err := Marshal(&c)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("the codec writes a checkpoint with every field set differently from encoding/json (%v):\ncodec\n%s\njson\n%s", err, got, want)
 	}
-	var back, viaJSON Checkpoint
-	if err := unmarshalCheckpoint(want, &back); err != nil {
+	var back, viaJSON Record
+	if err := Unmarshal(want, &back); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(want, &viaJSON); err != nil {

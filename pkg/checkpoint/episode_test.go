@@ -1,4 +1,4 @@
-package session
+package checkpoint
 
 import (
 	"strings"
@@ -8,14 +8,14 @@ import (
 	"github.com/ccmem/ccmem/pkg/episode"
 )
 
-// TestRecordReadsAsTheEpisodeView: what session's fast writer writes is
+// TestRecordReadsAsTheEpisodeView: what the fast writer writes is
 // what pkg/episode's read view reads — every field a reader uses, over
 // records of every shape (the codec's random ones): one format, two
 // programs, held together here.
 func TestRecordReadsAsTheEpisodeView(t *testing.T) {
 	for seed := range int64(300) {
 		c := randomCheckpoint(seed)
-		data, err := marshalCheckpoint(c)
+		data, err := Marshal(c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/gitsync"
 	"github.com/ccmem/ccmem/pkg/memory"
@@ -101,7 +102,7 @@ func (m *machine) remember(fact string) {
 func (m *machine) session(id, title string, at time.Time) {
 	m.t.Helper()
 	p := m.project()
-	c := &session.Checkpoint{SessionID: id, ProjectRoot: p.Root, StartedAt: at.Format(time.RFC3339), Turns: 3, Title: title, Friction: friction.Result{Class: "OK"}}
+	c := &session.Checkpoint{Record: checkpoint.Record{SessionID: id, ProjectRoot: p.Root, StartedAt: at.Format(time.RFC3339), Turns: 3, Title: title, Friction: friction.Result{Class: "OK"}}}
 	data, err := json.Marshal(c)
 	if err != nil {
 		m.t.Fatal(err)

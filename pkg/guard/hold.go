@@ -6,13 +6,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccmem/ccmem/pkg/provenance"
-	"github.com/ccmem/ccmem/pkg/session"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // Forbidding are the rules that forbid running command (see Forbids),
 // whoever wrote them.
 func (x *Index) Forbidding(command string) []Rule {
-	step := session.NormalCommand(command)
+	step := transcript.NormalCommand(command)
 	if !nameable(step) {
 		return nil
 	}
@@ -32,13 +32,13 @@ func (x *Index) Forbidding(command string) []Rule {
 func (r Rule) Holds() bool { return r.By == provenance.Person && !r.Advisory }
 
 // Forbids tells whether a rule's text forbids running command: it names
-// the command's step (see session.NormalCommand: "go test") in a clause
+// the command's step (see transcript.NormalCommand: "go test") in a clause
 // that says not to ("never run go test directly", "instead of go test",
 // "不要直接运行 go test") or that says what must come first ("run make
 // codegen before make build" forbids make build until then). A command the
 // rule prescribes ("run make test-payments") is not forbidden.
 func Forbids(rule, command string) bool {
-	step := session.NormalCommand(command)
+	step := transcript.NormalCommand(command)
 	return nameable(step) && forbids(strings.ToLower(rule), step, command)
 }
 
@@ -159,13 +159,13 @@ func prerequisite(clause string, cues []string) (string, bool) {
 // runsFirst tells whether command runs the prerequisite step pre (the
 // words of a rule before "before") ahead of its own last step.
 func runsFirst(command, pre string) bool {
-	want := session.NormalCommand(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(pre), "run ")))
+	want := transcript.NormalCommand(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(pre), "run ")))
 	if want == "" {
 		return false
 	}
 	parts := strings.Split(strings.ToLower(command), "&&")
 	for _, p := range parts[:len(parts)-1] {
-		if session.NormalCommand(p) == want {
+		if transcript.NormalCommand(p) == want {
 			return true
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -271,7 +272,7 @@ func configDefault() config.Config { return config.Default() }
 func TestSpawnsMatchOneToOne(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	session := func(sid, ep, goal string, after time.Duration) *imported {
-		c := &session.Checkpoint{SessionID: sid, ProjectRoot: "/src/shop", Entrypoint: ep, Goal: goal, StartedAt: at.Add(after).Format(time.RFC3339Nano)}
+		c := &session.Checkpoint{Record: checkpoint.Record{SessionID: sid, ProjectRoot: "/src/shop", Entrypoint: ep, Goal: goal, StartedAt: at.Add(after).Format(time.RFC3339Nano)}}
 		return &imported{c: c}
 	}
 	spawner := session("main", "cli", "run the observer over this session", -time.Minute)

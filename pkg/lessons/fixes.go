@@ -7,12 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // Lesson is a step of a project that keeps failing, and what made it pass:
-// the same command (normalised: see session.NormalCommand) failing across
+// the same command (normalised: see transcript.NormalCommand) failing across
 // sessions, and the command run before it when it passed — in the same
 // session or a later one. Every session counts, calm ones too: a failure
 // fixed within a session leaves it calm, and is still worth not repeating.
@@ -89,7 +91,7 @@ func usableNote(what string) bool {
 // one short command, no pipe, list, substitution, redirection or loop.
 func cleanStep(raw string) bool {
 	raw = strings.TrimSpace(raw)
-	return raw != "" && len(raw) <= 80 && !strings.ContainsAny(raw, "|;<>`$\n{}") && isStep(session.NormalCommand(raw))
+	return raw != "" && len(raw) <= 80 && !strings.ContainsAny(raw, "|;<>`$\n{}") && isStep(transcript.NormalCommand(raw))
 }
 
 // steps are the parts of a chained command ("make codegen && make build").
@@ -135,7 +137,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 	notes := map[string]string{}              // step → what else fixed it
 	open := map[string]bool{}                 // steps that failed and never passed since
 	vote := func(step, fixRaw, path string, when time.Time) {
-		norm := session.NormalCommand(fixRaw)
+		norm := transcript.NormalCommand(fixRaw)
 		if !cleanStep(fixRaw) || norm == step {
 			return
 		}
@@ -157,12 +159,12 @@ func Lessons(eps []session.SessionFile) []Lesson {
 		d := c.Digest
 		title := textfmt.Line(textfmt.Shorten(cmp.Or(c.Title, c.Goal), 60))
 		failedHere := map[string]int{}
-		firstFail := map[string]session.Note{}
+		firstFail := map[string]checkpoint.Note{}
 		for _, n := range d.Notes {
 			if n.Kind != session.NoteFailure {
 				continue
 			}
-			k := session.NormalCommand(n.Cmd)
+			k := transcript.NormalCommand(n.Cmd)
 			if !isStep(k) {
 				continue
 			}
@@ -171,12 +173,12 @@ func Lessons(eps []session.SessionFile) []Lesson {
 			}
 			failedHere[k]++
 		}
-		fixedHere := map[string]session.Note{}
+		fixedHere := map[string]checkpoint.Note{}
 		for _, n := range d.Notes {
 			if n.Kind != session.NoteFix {
 				continue
 			}
-			k := session.NormalCommand(n.Cmd)
+			k := transcript.NormalCommand(n.Cmd)
 			if failedHere[k] == 0 {
 				continue
 			}
@@ -203,7 +205,7 @@ func Lessons(eps []session.SessionFile) []Lesson {
 				continue
 			}
 			for i, cmd := range d.Commands {
-				if session.NormalCommand(cmd) != k {
+				if transcript.NormalCommand(cmd) != k {
 					continue
 				}
 				if st := steps(cmd); len(st) > 1 {
@@ -256,13 +258,13 @@ func Lessons(eps []session.SessionFile) []Lesson {
 		// A fix that ran before the step and the step failed all the
 		// same is no fix.
 		for k := range failedHere {
-			idx := slices.IndexFunc(d.Commands, func(x string) bool { return session.NormalCommand(x) == k })
+			idx := slices.IndexFunc(d.Commands, func(x string) bool { return transcript.NormalCommand(x) == k })
 			for norm, v := range votes[k] {
 				if v.sessions[s.f.Path] {
 					continue
 				}
 				for _, x := range d.Commands[:max(idx, 0)] {
-					if session.NormalCommand(x) == norm {
+					if transcript.NormalCommand(x) == norm {
 						byCmd[k].Contrary++
 						break
 					}

@@ -19,6 +19,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // Report is the friction of a project's sessions.
@@ -229,7 +230,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 		failed := map[string]int{}
 		for _, n := range c.Digest.Notes {
 			if n.Kind == session.NoteFailure {
-				if k := session.NormalCommand(n.Cmd); k != "" {
+				if k := transcript.NormalCommand(n.Cmd); k != "" {
 					failed[k]++
 				}
 			}
@@ -238,7 +239,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 			count(commands, "cmd:"+k, failed[k], s)
 		}
 		for _, n := range c.Digest.Notes {
-			if x := commands["cmd:"+session.NormalCommand(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
+			if x := commands["cmd:"+transcript.NormalCommand(n.Cmd)]; n.Kind == session.NoteFailure && x != nil && x.Example == "" {
 				x.Example = textfmt.Line(textfmt.Shorten(n.Cmd, 120)) // sessions come newest first
 			}
 		}
@@ -249,7 +250,7 @@ func Analyze(eps []session.SessionFile, since time.Time) Report {
 			if n.Kind != session.NoteFix {
 				continue
 			}
-			if c := commands["cmd:"+session.NormalCommand(n.Cmd)]; c != nil && c.Fix == "" {
+			if c := commands["cmd:"+transcript.NormalCommand(n.Cmd)]; c != nil && c.Fix == "" {
 				fix := n.Text
 				if _, rest, ok := strings.Cut(fix, "; "); ok {
 					fix = rest

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -26,8 +27,8 @@ func TestConfidenceTiers(t *testing.T) {
 // in five it is a High-confidence candidate; automated runs do not count.
 func TestRulesNeedRecurrence(t *testing.T) {
 	ep := func(i int, sig map[string]int, automated bool) session.SessionFile {
-		c := &session.Checkpoint{SessionID: fmt.Sprint(i), Title: fmt.Sprint("s", i), Turns: 4, Automated: automated,
-			StartedAt: time.Date(2026, 10, 1+i, 9, 0, 0, 0, time.UTC).Format(time.RFC3339)}
+		c := &session.Checkpoint{Record: checkpoint.Record{SessionID: fmt.Sprint(i), Title: fmt.Sprint("s", i), Turns: 4, Automated: automated,
+			StartedAt: time.Date(2026, 10, 1+i, 9, 0, 0, 0, time.UTC).Format(time.RFC3339)}}
 		c.Friction = friction.Result{Signals: sig, Score: 8 * float64(sig["tool_loop"]), Class: friction.Class(8*float64(sig["tool_loop"]), sig)}
 		return session.SessionFile{Path: fmt.Sprintf("/e/%d.json", i), Record: c}
 	}
@@ -66,7 +67,7 @@ func TestRulesAreRegraded(t *testing.T) {
 		if loop {
 			sig["tool_loop"] = 2
 		}
-		c := &session.Checkpoint{SessionID: fmt.Sprint(i), Title: fmt.Sprint("s", i), Turns: 4, StartedAt: day(i).Format(time.RFC3339)}
+		c := &session.Checkpoint{Record: checkpoint.Record{SessionID: fmt.Sprint(i), Title: fmt.Sprint("s", i), Turns: 4, StartedAt: day(i).Format(time.RFC3339)}}
 		c.Friction = friction.Result{Signals: sig, Score: 8 * float64(sig["tool_loop"]), Class: friction.Class(8*float64(sig["tool_loop"]), sig)}
 		return session.SessionFile{Path: fmt.Sprintf("/e/%d.json", i), Record: c}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/learn"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // A rule a person accepted has to prove itself: did the friction it was
@@ -161,7 +162,7 @@ func Recurs(pattern string, c *session.Checkpoint) bool {
 	switch kind {
 	case "cmd":
 		for _, n := range c.Digest.Notes {
-			if n.Kind == session.NoteFailure && session.NormalCommand(n.Cmd) == what {
+			if n.Kind == session.NoteFailure && transcript.NormalCommand(n.Cmd) == what {
 				return true
 			}
 		}
@@ -193,7 +194,7 @@ func Recurs(pattern string, c *session.Checkpoint) bool {
 func bears(rule, pattern string, c *session.Checkpoint) bool {
 	kind, what, _ := strings.Cut(pattern, ":")
 	for _, cmd := range c.Digest.Commands {
-		if kind == "cmd" && session.NormalCommand(cmd) == what || guard.Bears(rule, cmd) {
+		if kind == "cmd" && transcript.NormalCommand(cmd) == what || guard.Bears(rule, cmd) {
 			return true
 		}
 	}

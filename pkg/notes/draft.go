@@ -15,6 +15,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // MaxBriefingLines is what a session start injects of a briefing (seed
@@ -69,7 +70,7 @@ func DraftBriefing(p store.Project, eps []session.SessionFile, n int) string {
 		for _, f := range dedupe(c.FilesChanged) {
 			files[f]++
 		}
-		for _, k := range dedupe(mapStrings(c.Digest.Commands, session.CommandKey)) {
+		for _, k := range dedupe(mapStrings(c.Digest.Commands, transcript.CommandKey)) {
 			if k != "" {
 				commands[k]++
 			}
@@ -104,12 +105,12 @@ func DraftBriefing(p store.Project, eps []session.SessionFile, n int) string {
 		fixed := map[string]bool{}
 		for _, nt := range c.Digest.Notes {
 			if nt.Kind == session.NoteFix {
-				fixed[session.CommandKey(nt.Cmd)] = true
+				fixed[transcript.CommandKey(nt.Cmd)] = true
 			}
 		}
 		reported := map[string]bool{}
 		for _, nt := range c.Digest.Notes {
-			k := session.CommandKey(nt.Cmd)
+			k := transcript.CommandKey(nt.Cmd)
 			if nt.Kind == session.NoteFailure && !fixed[k] && !reported[k] {
 				reported[k] = true
 				open = append(open, fmt.Sprintf("- `%s` failed, not fixed in that session: %s (%s)", textfmt.Shorten(nt.Cmd, 80), textfmt.Shorten(nt.Text, 100), day(c.StartedAt)))
@@ -237,7 +238,7 @@ func DraftProfile(skill string, eps []session.SessionFile, n int) (draft string,
 		for _, f := range dedupe(c.FilesChanged) {
 			files[f]++
 		}
-		for _, k := range dedupe(mapStrings(c.Digest.Commands, session.CommandKey)) {
+		for _, k := range dedupe(mapStrings(c.Digest.Commands, transcript.CommandKey)) {
 			if k != "" {
 				commands[k]++
 			}

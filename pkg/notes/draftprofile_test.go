@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/session"
 )
 
@@ -13,14 +14,14 @@ import (
 // sessions that did not run it and automated runs, within what a session
 // is given of a profile.
 func TestDraftProfileFromItsRuns(t *testing.T) {
-	run := func(title, started string, skills []string, automated bool, cmds, files []string, notes ...session.Note) session.SessionFile {
-		c := &session.Checkpoint{Title: title, StartedAt: started, SkillsUsed: skills, Automated: automated, FilesChanged: files, Outcome: "deployed"}
+	run := func(title, started string, skills []string, automated bool, cmds, files []string, notes ...checkpoint.Note) session.SessionFile {
+		c := &session.Checkpoint{Record: checkpoint.Record{Title: title, StartedAt: started, SkillsUsed: skills, Automated: automated, FilesChanged: files, Outcome: "deployed"}}
 		c.Digest.Commands, c.Digest.Notes = cmds, notes
 		return session.SessionFile{Record: c}
 	}
 	eps := []session.SessionFile{
 		run("ship 1.4 to staging", "2026-11-21T10:00:00Z", []string{"deploy"}, false, []string{"make release-check", "make deploy ENV=staging"}, []string{"CHANGELOG.md"},
-			session.Note{Turn: 1, Kind: session.NoteFix, Cmd: "make release-check", Text: "failed at turn 1; succeeded after changes to CHANGELOG.md"}),
+			checkpoint.Note{Turn: 1, Kind: session.NoteFix, Cmd: "make release-check", Text: "failed at turn 1; succeeded after changes to CHANGELOG.md"}),
 		run("ship 1.3 to staging", "2026-11-14T10:00:00Z", []string{"deploy", "review"}, false, []string{"make release-check", "make deploy ENV=staging"}, []string{"CHANGELOG.md"}),
 		run("nightly deploy", "2026-11-13T02:00:00Z", []string{"deploy"}, true, []string{"make deploy ENV=prod"}, nil),
 		run("refactor the cart", "2026-11-12T10:00:00Z", nil, false, []string{"go test ./..."}, []string{"cart.go"}),

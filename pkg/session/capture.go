@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/proc"
@@ -55,75 +56,11 @@ func IsRollout(path string) bool {
 	return filepath.Base(d) == "sessions"
 }
 
-// Checkpoint is the record of one session: live in checkpoints/ while the
-// session runs, then archived unchanged (plus archived_at) as its episode.
-// Every string in it passed the redactor.
+// Checkpoint is the record of one session (checkpoint.Record) as capture
+// keeps it: live in checkpoints/ while the session runs, then archived
+// unchanged (plus archived_at) as its episode.
 type Checkpoint struct {
-	SessionID   string `json:"session_id"`
-	ProjectRoot string `json:"project_root"`
-	// Goal is the first prompt as it was (shortened); Title what a person
-	// would call the session (see titleOf), which the menu shows.
-	Goal  string         `json:"goal"`
-	Title string         `json:"title,omitempty"`
-	Turns int            `json:"turns"`
-	Tools map[string]int `json:"tools"`
-	// SubagentTools counts the tool uses of the session's subagents (the
-	// Agent tool's), apart from its own; their errors and file changes
-	// are in ToolErrors and FilesChanged.
-	SubagentTools map[string]int `json:"subagent_tools,omitempty"`
-	ToolErrors    int            `json:"tool_errors"`
-	// Declined counts the tool calls the user said no to, a permission
-	// denied or a hook blocked: not errors of the work.
-	Declined     int      `json:"declined,omitempty"`
-	FilesChanged []string `json:"files_changed"`
-	// SkillsUsed are the skills the session ran (the Skill tool), once
-	// each, in the order first run.
-	SkillsUsed  []string `json:"skills_used,omitempty"`
-	Compactions int      `json:"compactions"`
-	StartedAt   string   `json:"started_at"`
-	EndedAt     string   `json:"ended_at"`
-	// DurationSeconds is from the first message to the last.
-	DurationSeconds int64  `json:"duration_seconds,omitempty"`
-	GitBranch       string `json:"git_branch"`
-	// GitRemote is the project's remote (without credentials) when the
-	// session ran.
-	GitRemote     string `json:"git_remote,omitempty"`
-	Model         string `json:"model"`
-	ClientVersion string `json:"client_version"`
-	// Agent is the coding agent the session ran in: "" for Claude Code,
-	// AgentCodex for Codex CLI (its rollout is read by
-	// transcript.ParseCodex).
-	Agent string `json:"agent,omitempty"`
-	// Entrypoint is how the client was run, as its first prompt records it
-	// (cli, sdk-cli for claude -p, claude-vscode, sdk-ts…).
-	Entrypoint string `json:"entrypoint,omitempty"`
-	// PromptQueued is set when the transcript opens with the client
-	// dequeuing its first prompt: the prompt came with the command
-	// (`claude -p "…"`), as clients that write no entrypoint show it.
-	PromptQueued bool   `json:"prompt_queued,omitempty"`
-	Outcome      string `json:"outcome"`
-	// Automated is set on a session another program started (see
-	// AutomatedBy for what): kept, counted and searched, but out of the
-	// menu.
-	Automated   bool   `json:"automated,omitempty"`
-	AutomatedBy string `json:"automated_by,omitempty"`
-	// Parent is the session a forked session was forked from.
-	Parent     string          `json:"parent_session,omitempty"`
-	Friction   friction.Result `json:"friction"`
-	Redactions int             `json:"redactions"`
-	// Digest is what was said (see Digest).
-	Digest Digest `json:"digest"`
-	// Transcript is where reading resumes.
-	Transcript TranscriptPos `json:"transcript"`
-	// Process is the claude process, to tell a live session from an orphan.
-	Process    proc.Info `json:"process"`
-	UpdatedAt  string    `json:"updated_at"`
-	ArchivedAt string    `json:"archived_at,omitempty"`
-	// Use is what the session did with what recall gave it, told when it
-	// was archived (see use.go).
-	Use *Use `json:"use,omitempty"`
-	// State is what incremental reading needs between hook runs.
-	State CaptureState `json:"state"`
+	checkpoint.Record
 
 	// Triage lists the categories this run's triage fired (not saved).
 	Triage []triage.Hit `json:"-"`
@@ -141,7 +78,7 @@ type Checkpoint struct {
 	// headless client are noted (State.Spawned).
 	importing bool
 	// answer is the turn's latest assistant text, not yet in the digest.
-	answer *Note
+	answer *checkpoint.Note
 	// turnStarts are when the turns begun in this run began (Unix ms;
 	// the first is turn firstTurn, the next firstTurn+1, …): a subagent's
 	// transcript is read after the session's, and its notes go to the
@@ -199,84 +136,6 @@ func (c *Checkpoint) configure(cc *config.Capture) {
 	c.capture = *cc
 }
 
-// TranscriptPos says how far a transcript has been read.
-type TranscriptPos struct {
-	Path   string `json:"path"`
-	Offset int64  `json:"offset"`
-	// Skip is how much of the line at Offset was read already: a line
-	// longer than transcript.MaxLine that has no end yet (a multi-GB tail)
-	// is skipped, and the next run goes on from Offset+Skip instead of
-	// reading it all again.
-	Skip  int64  `json:"skip,omitempty"`
-	Size  int64  `json:"size"`
-	Inode uint64 `json:"inode"`
-	// Tail is a checksum of the bytes just before Offset: a file whose
-	// part read already changed (rewritten in place, same name and
-	// inode, no shorter) is read again from its start.
-	Tail uint64 `json:"tail,omitempty"`
-}
-
-// CaptureState is internal bookkeeping kept with the checkpoint.
-type CaptureState struct {
-	Friction friction.State `json:"friction"`
-	// PendingFiles maps tool-use ids of file edits to their paths until
-	// their result says whether the edit happened.
-	PendingFiles map[string]string `json:"pending_files,omitempty"`
-	// Boundaries counts compact_boundary lines; PreCompacts counts
-	// PreCompact hook runs. Compactions is the larger: each sees every
-	// compaction, but at different moments.
-	Boundaries     int    `json:"boundaries,omitempty"`
-	PreCompacts    int    `json:"precompacts,omitempty"`
-	CompactTrigger string `json:"compact_trigger,omitempty"`
-	// Redaction counts by field: the goal's is fixed once set, the
-	// outcome's is replaced with the outcome, the files' add up.
-	GoalRedactions    int `json:"goal_redactions,omitempty"`
-	OutcomeRedactions int `json:"outcome_redactions,omitempty"`
-	OtherRedactions   int `json:"other_redactions,omitempty"`
-	// TriageFired lists the categories triage already asked about in this
-	// session: each fires at most once.
-	TriageFired []string `json:"triage_fired,omitempty"`
-	// TriagePending holds what triage found after a turn until the next
-	// prompt carries it to the model (CommitPrompt).
-	TriagePending []triage.Hit `json:"triage_pending,omitempty"`
-	// Shown holds what the session's model has been shown of memory (the
-	// start-up block, per-prompt recall): the sorted 8-byte keys of memory
-	// refs (see ShownKey), one run of bytes (base64 in the JSON, cheap to
-	// read): recall does not show it again.
-	Shown []byte `json:"shown,omitempty"`
-	// Given are the memories per-prompt recall gave the model, in order
-	// (at most maxGiven): whether they were used is told when the session
-	// is over (see Use).
-	Given []Given `json:"given,omitempty"`
-	// Guarded holds, as Shown does, the rules and earlier fixes the
-	// point-of-action hooks (before a tool call, after a failed one) gave
-	// the model: each once a session.
-	Guarded []byte `json:"guarded,omitempty"`
-	// Subagents is how far each subagent transcript (by file name) was
-	// read.
-	Subagents map[string]TranscriptPos `json:"subagents,omitempty"`
-	// Calls maps tool-use ids of shell calls to their command until their
-	// result comes; Failing holds the failed commands a later run may fix
-	// (for the digest).
-	Calls   map[string]string   `json:"calls,omitempty"`
-	Failing map[string]*failing `json:"failing,omitempty"`
-	// TitleOpen is set while the title's request has had no answer: aborted
-	// then, it is given up for the next substantive prompt.
-	TitleOpen bool `json:"title_open,omitempty"`
-	// ForkedAt is when a forked session started: what its transcript holds
-	// from before is the parent's.
-	ForkedAt string `json:"forked_at,omitempty"`
-	// CommandOpen is a slash command (shortened, redacted) no answer
-	// followed yet: it becomes a turn when the model answers it.
-	CommandOpen string `json:"command_open,omitempty"`
-	// Checked is set once the session was checked for automation.
-	Checked bool `json:"automation_checked,omitempty"`
-	// Spawned holds when an imported session's shell calls started a
-	// headless client (`claude -p`): kept so that an import stopped before
-	// it judged the runs they started is judged right by the next.
-	Spawned []string `json:"spawned_headless,omitempty"`
-}
-
 // Text limits for what a checkpoint keeps of the conversation.
 const (
 	goalChars    = 200
@@ -287,7 +146,7 @@ const (
 
 // newCheckpoint starts the record of a session.
 func newCheckpoint(sid string, p store.Project) *Checkpoint {
-	return &Checkpoint{SessionID: sid, ProjectRoot: p.Root, Tools: map[string]int{}, FilesChanged: []string{}}
+	return &Checkpoint{Record: checkpoint.Record{SessionID: sid, ProjectRoot: p.Root, Tools: map[string]int{}, FilesChanged: []string{}}}
 }
 
 // reset forgets everything read from the transcript (it was replaced or
@@ -516,7 +375,7 @@ func (c *Checkpoint) addFile(p string) {
 
 // finish recomputes the derived fields; final is set when archiving.
 func (c *Checkpoint) finish(final bool) {
-	c.Digest.order()
+	c.Digest.Order()
 	c.flushAnswer()
 	if final && c.State.ForkedAt != "" && c.Parent == "" && c.Transcript.Path != "" {
 		// A fork whose copied lines did not name the parent (2.1.x writes
@@ -559,20 +418,20 @@ func (c *Checkpoint) finish(final bool) {
 	}
 	switch {
 	case c.capture.DigestBytes == 0:
-		c.Digest = Digest{}
-	case c.Digest.size()+restBound < c.capture.DigestBytes:
+		c.Digest = checkpoint.Digest{}
+	case c.Digest.Size()+restBound < c.capture.DigestBytes:
 		c.keepNotes() // far from the cap: nothing gives way
 	default:
 		// The cap is the whole record's: the digest gets what the rest
 		// leaves.
 		d := c.Digest
-		c.Digest = Digest{}
-		rest, _ := marshalCheckpoint(c)
+		c.Digest = checkpoint.Digest{}
+		rest, _ := checkpoint.Marshal(&c.Record)
 		c.Digest = d
 		room := c.capture.DigestBytes - len(rest) - 64
-		c.Digest.fit(room) // what this run read is redacted only if it stays
+		c.Digest.Fit(room) // what this run read is redacted only if it stays
 		c.keepNotes()
-		c.Digest.fit(room)
+		c.Digest.Fit(room)
 	}
 	c.Redactions = c.State.GoalRedactions + c.State.OutcomeRedactions + c.State.OtherRedactions
 }
@@ -967,7 +826,7 @@ var errDamaged = errors.New("damaged record")
 // writeCheckpoint writes a checkpoint, or with durable an episode, into the
 // project folder pdir, following no symlink.
 func writeCheckpoint(pdir, path string, c *Checkpoint, durable bool) error {
-	data, err := marshalCheckpoint(c)
+	data, err := checkpoint.Marshal(&c.Record)
 	if err != nil {
 		return err
 	}
@@ -986,7 +845,7 @@ func readCheckpoint(pdir, path string) (*Checkpoint, error) {
 		return nil, err
 	}
 	var c Checkpoint
-	if err := unmarshalCheckpoint(data, &c); err != nil {
+	if err := checkpoint.Unmarshal(data, &c.Record); err != nil {
 		return nil, fmt.Errorf("%s: %w (%w)", path, errDamaged, err)
 	}
 	if c.Tools == nil {
@@ -1030,7 +889,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 			// The client has not written it yet (a session just starting):
 			// remember where it will be.
 			if c.Transcript.Path != path {
-				c.Transcript = TranscriptPos{Path: path}
+				c.Transcript = checkpoint.TranscriptPos{Path: path}
 			}
 			return nil
 		}
@@ -1046,7 +905,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 // readNew reads a transcript's lines after pos into apply, and returns the
 // new position; reset is called first when the file shrank or was replaced
 // (it is then read from 0).
-func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), apply func(transcript.Entry), parse func([]byte) (transcript.Entry, bool)) (TranscriptPos, error) {
+func readNew(ctx context.Context, path string, pos checkpoint.TranscriptPos, reset func(), apply func(transcript.Entry), parse func([]byte) (transcript.Entry, bool)) (checkpoint.TranscriptPos, error) {
 	f, fi, err := store.OpenRegular(path)
 	if err != nil {
 		return pos, err
@@ -1058,7 +917,7 @@ func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), 
 		if pos.Path != "" || pos.Offset != 0 {
 			reset()
 		}
-		pos = TranscriptPos{}
+		pos = checkpoint.TranscriptPos{}
 	}
 	if fi.Size() == pos.Offset+pos.Skip && pos.Path == path {
 		pos.Size, pos.Inode = fi.Size(), ino
@@ -1069,7 +928,7 @@ func readNew(ctx context.Context, path string, pos TranscriptPos, reset func(), 
 	}
 	stop := func() bool { return ctx.Err() != nil }
 	n, skip, err := transcript.ScanFromWith(parse, f, fi.Size()-pos.Offset-pos.Skip, pos.Skip, apply, stop)
-	return TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino, Tail: tailSum(f, pos.Offset+n)}, err
+	return checkpoint.TranscriptPos{Path: path, Offset: pos.Offset + n, Skip: skip, Size: fi.Size(), Inode: ino, Tail: tailSum(f, pos.Offset+n)}, err
 }
 
 // tailSum is a checksum of the (up to) 64 bytes of f before off, never 0;
@@ -1127,7 +986,7 @@ func (c *Checkpoint) catchUpSubagents(ctx context.Context, path string) error {
 			errs = append(errs, err)
 		}
 		if c.State.Subagents == nil {
-			c.State.Subagents = map[string]TranscriptPos{}
+			c.State.Subagents = map[string]checkpoint.TranscriptPos{}
 		}
 		c.State.Subagents[name] = pos
 	}
@@ -1198,7 +1057,7 @@ func (c *Checkpoint) catchUpWhole(ctx context.Context, path string) error {
 		}
 		c.apply(e)
 	}
-	c.Transcript = TranscriptPos{Path: path, Offset: fi.Size(), Size: fi.Size()}
+	c.Transcript = checkpoint.TranscriptPos{Path: path, Offset: fi.Size(), Size: fi.Size()}
 	return nil
 }
 
@@ -1261,6 +1120,6 @@ func (c *Checkpoint) rebuildOpencode(ctx context.Context, path string, stamp int
 		}
 		c.apply(e)
 	}
-	c.Transcript = TranscriptPos{Path: path, Offset: stamp, Size: stamp}
+	c.Transcript = checkpoint.TranscriptPos{Path: path, Offset: stamp, Size: stamp}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -114,7 +115,7 @@ func TestCaptureIncrementalEqualsWhole(t *testing.T) {
 			got = w.capture(t, "s1")
 		}
 		for _, c := range []*Checkpoint{want, got} {
-			c.UpdatedAt, c.Transcript, c.ProjectRoot = "", TranscriptPos{}, ""
+			c.UpdatedAt, c.Transcript, c.ProjectRoot = "", checkpoint.TranscriptPos{}, ""
 		}
 		g, _ := json.Marshal(got)
 		x, _ := json.Marshal(want)
@@ -837,7 +838,7 @@ func TestCaptureCutShortGoesOnWhereItStopped(t *testing.T) {
 	}
 	got := w.capture(t, "s1")
 	for _, c := range []*Checkpoint{want, got} {
-		c.UpdatedAt, c.Transcript, c.ProjectRoot = "", TranscriptPos{}, ""
+		c.UpdatedAt, c.Transcript, c.ProjectRoot = "", checkpoint.TranscriptPos{}, ""
 	}
 	g, _ := json.Marshal(got)
 	x, _ := json.Marshal(want)

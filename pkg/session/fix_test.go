@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -42,7 +43,7 @@ func TestFixIsTheSameRun(t *testing.T) {
 	}
 	storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
 	c := w.capture(t, "s1")
-	var fixes, failures []Note
+	var fixes, failures []checkpoint.Note
 	for _, x := range c.Digest.Notes {
 		switch x.Kind {
 		case NoteFix:
@@ -87,7 +88,7 @@ func TestOneRunnersTargetsAreCommandsOfTheirOwn(t *testing.T) {
 			step(c.build, "ok", false),
 		}
 		storetest.Append(t, w.tr, []byte(strings.Join(lines, "\n")+"\n"))
-		var fix *Note
+		var fix *checkpoint.Note
 		for _, x := range w.capture(t, "s1").Digest.Notes {
 			if x.Kind == NoteFix {
 				fix = &x

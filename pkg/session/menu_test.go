@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
@@ -16,8 +17,8 @@ import (
 // of other shapes (a hand-edited INDEX.md, a path in the episode name).
 func TestParseIndexLineReadsWhatIndexLineWrites(t *testing.T) {
 	for _, c := range []*Checkpoint{
-		{StartedAt: "2026-11-21T14:03:00Z", Turns: 12, Title: `fix the "cache" · bug`, FilesChanged: []string{"a.go", "b.go", "c.go"}, Friction: friction.Result{Class: "ROUGH"}},
-		{StartedAt: "2026-11-22T09:00:00Z", Turns: 1, Goal: "nightly", Automated: true, Friction: friction.Result{Class: "OK"}},
+		{Record: checkpoint.Record{StartedAt: "2026-11-21T14:03:00Z", Turns: 12, Title: `fix the "cache" · bug`, FilesChanged: []string{"a.go", "b.go", "c.go"}, Friction: friction.Result{Class: "ROUGH"}}},
+		{Record: checkpoint.Record{StartedAt: "2026-11-22T09:00:00Z", Turns: 1, Goal: "nightly", Automated: true, Friction: friction.Result{Class: "OK"}}},
 	} {
 		line := IndexLine(c, "2026-11-21T140300Z-abc.json")
 		ie, ok := ParseIndexLine(line)
@@ -50,7 +51,7 @@ func TestRecentEpisodesReadsOnlyTheNewest(t *testing.T) {
 	e := storetest.Env(t)
 	key := "-k"
 	for i, dir := range []string{e.EpisodesDir(key), e.EpisodeArchiveDir(key), e.EpisodesDir(key)} {
-		c := &Checkpoint{SessionID: fmt.Sprintf("s%d", i), StartedAt: fmt.Sprintf("2026-11-2%dT10:00:00Z", i), Turns: i + 1}
+		c := &Checkpoint{Record: checkpoint.Record{SessionID: fmt.Sprintf("s%d", i), StartedAt: fmt.Sprintf("2026-11-2%dT10:00:00Z", i), Turns: i + 1}}
 		data, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)

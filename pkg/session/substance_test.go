@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -275,9 +276,9 @@ func TestDigestCap(t *testing.T) {
 	storetest.Append(t, w.tr, x.Text())
 	c := w.capture(t, "s1")
 	c.finish(true)
-	data, _ := marshalCheckpoint(c)
+	data, _ := checkpoint.Marshal(&c.Record)
 	if len(data) > DefaultDigestBytes {
-		t.Fatalf("digest %d bytes, episode %d", c.Digest.size(), len(data))
+		t.Fatalf("digest %d bytes, episode %d", c.Digest.Size(), len(data))
 	}
 	var prompts []string
 	var lastAnswer string
@@ -311,7 +312,7 @@ func TestDigestRedactsBeforeItCuts(t *testing.T) {
 		}
 		storetest.Append(t, w.tr, x.Text())
 		c := w.capture(t, "s1")
-		data, _ := marshalCheckpoint(c)
+		data, _ := checkpoint.Marshal(&c.Record)
 		for i := 0; i+8 <= len(secret); i++ {
 			if strings.Contains(string(data), secret[i:i+8]) {
 				t.Fatalf("cut near %d: %q of the secret is in the record", at, secret[i:i+8])
@@ -442,7 +443,7 @@ func TestLongFirstPassHoldsLittle(t *testing.T) {
 		t.Fatalf("held %d bytes of note text at most, of %d read", most, total)
 	}
 	c.finish(true)
-	data, _ := marshalCheckpoint(c)
+	data, _ := checkpoint.Marshal(&c.Record)
 	if len(data) > DefaultDigestBytes {
 		t.Fatalf("episode %d bytes", len(data))
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
+	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/lazyregexp"
 	"github.com/ccmem/ccmem/pkg/store"
 )
@@ -28,29 +30,21 @@ const (
 	GivenPointer = "pointer" // one line naming a session (a weaker match)
 )
 
-// Given is one memory recall gave a session: its ref (a path, "#" and a
-// turn or line), the kind, and the turn of the session it was given at.
-type Given struct {
-	Ref  string `json:"ref"`
-	Kind string `json:"kind"`
-	Turn int    `json:"turn"`
-}
-
 // maxGiven bounds what a session records of what it was given.
 const maxGiven = 48
 
-func givenOf(refs []string, kind string, turn int) []Given {
+func givenOf(refs []string, kind string, turn int) []checkpoint.Given {
 	if kind == "" {
 		kind = GivenPassage
 	}
-	var out []Given
+	var out []checkpoint.Given
 	for _, r := range refs {
-		out = append(out, Given{Ref: r, Kind: kind, Turn: turn})
+		out = append(out, checkpoint.Given{Ref: r, Kind: kind, Turn: turn})
 	}
 	return out
 }
 
-func appendGiven(have, more []Given) []Given {
+func appendGiven(have, more []checkpoint.Given) []checkpoint.Given {
 	have = append(have, more...)
 	if len(have) > maxGiven {
 		have = have[len(have)-maxGiven:]
@@ -64,19 +58,19 @@ func givenEarlyPath(e store.Env, key, sid string) string {
 	return filepath.Join(e.CheckpointsDir(key), sid+".given")
 }
 
-func readGivenEarly(e store.Env, p store.Project, sid string) []Given {
+func readGivenEarly(e store.Env, p store.Project, sid string) []checkpoint.Given {
 	data, err := store.ReadFileIn(e.ProjectDir(p.Key), givenEarlyPath(e, p.Key, sid), 64<<10)
 	if err != nil {
 		return nil
 	}
-	var out []Given
+	var out []checkpoint.Given
 	if json.Unmarshal(data, &out) != nil {
 		return nil
 	}
 	return out
 }
 
-func addGivenEarly(e store.Env, p store.Project, sid string, more []Given) error {
+func addGivenEarly(e store.Env, p store.Project, sid string, more []checkpoint.Given) error {
 	if len(more) == 0 {
 		return nil
 	}
@@ -85,13 +79,6 @@ func addGivenEarly(e store.Env, p store.Project, sid string, more []Given) error
 		return err
 	}
 	return store.WriteJSON(givenEarlyPath(e, p.Key, sid), all)
-}
-
-// Use is what a session did with what recall gave it.
-type Use struct {
-	// Given and Used count the memories of each kind given and used.
-	Given map[string]int `json:"given"`
-	Used  map[string]int `json:"used"`
 }
 
 // handle is a word a passage names that says it was used when it turns
@@ -131,8 +118,8 @@ func onlyDigitsAndDate(w string) bool {
 // into a later answer, command or changed file that the person's own
 // prompts up to then did not hold. read gives a memory's text at a ref
 // (the passage of a session's turn).
-func useOf(c *Checkpoint, given []Given, read func(ref string) string) Use {
-	u := Use{Given: map[string]int{}, Used: map[string]int{}}
+func useOf(c *Checkpoint, given []checkpoint.Given, read func(ref string) string) checkpoint.Use {
+	u := checkpoint.Use{Given: map[string]int{}, Used: map[string]int{}}
 	for _, g := range given {
 		u.Given[g.Kind]++
 		path, _ := store.ParseRef(g.Ref)
@@ -169,7 +156,7 @@ func useOf(c *Checkpoint, given []Given, read func(ref string) string) Use {
 
 // UseIn is what the ended session c did with what it was given, each
 // memory read from this store.
-func UseIn(e store.Env, c *Checkpoint, given []Given) Use {
+func UseIn(e store.Env, c *Checkpoint, given []checkpoint.Given) checkpoint.Use {
 	return useOf(c, given, func(ref string) string { return passageAt(e, ref) })
 }
 
@@ -185,10 +172,8 @@ func passageAt(e store.Env, ref string) string {
 		return ""
 	}
 	if strings.HasSuffix(path, ".json") {
-		var ep struct {
-			Digest Digest `json:"digest"`
-		}
-		if json.Unmarshal(data, &ep) != nil {
+		ep, err := episode.Decode(data)
+		if err != nil {
 			return ""
 		}
 		var b strings.Builder
@@ -272,7 +257,7 @@ func (s *UseStats) tune() {
 }
 
 // recordUse adds a session's use to this machine's counts.
-func recordUse(e store.Env, u Use) error {
+func recordUse(e store.Env, u checkpoint.Use) error {
 	n := 0
 	for _, v := range u.Given {
 		n += v

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -21,20 +22,20 @@ func TestUseOfWhatRecallGave(t *testing.T) {
 		}
 		return ""
 	}
-	given := []Given{{Ref: old + "#2", Kind: GivenPassage, Turn: 1}}
+	given := []checkpoint.Given{{Ref: old + "#2", Kind: GivenPassage, Turn: 1}}
 	cases := []struct {
 		name string
 		c    Checkpoint
 		used bool
 	}{
-		{"read the session", Checkpoint{Digest: Digest{Read: []string{old}}}, true},
-		{"read through MCP get, by name", Checkpoint{Digest: Digest{Read: []string{old}}}, true},
-		{"ran the command it named", Checkpoint{Digest: Digest{Commands: []string{"make db-up && go test ./..."}}}, true},
-		{"answered with what it named", Checkpoint{Digest: Digest{Notes: []Note{{Turn: 1, Kind: NotePrompt, Text: "the tests cannot reach the database"}, {Turn: 2, Kind: NoteAnswer, Text: "Pointed the tests at port 6432 (pgbouncer)."}}}}, true},
-		{"changed the file it named", Checkpoint{FilesChanged: []string{"deploy/staging.env"}}, true},
-		{"ignored", Checkpoint{Digest: Digest{Notes: []Note{{Turn: 2, Kind: NoteAnswer, Text: "Fixed the typo in the README."}}, Commands: []string{"go test ./..."}}}, false},
-		{"the person had typed it", Checkpoint{Digest: Digest{Notes: []Note{{Turn: 1, Kind: NotePrompt, Text: "is the db on 6432?"}, {Turn: 2, Kind: NoteAnswer, Text: "Yes, 6432."}}}}, false},
-		{"before it was given", Checkpoint{Digest: Digest{Notes: []Note{{Turn: 0, Kind: NoteAnswer, Text: "port 6432 it is"}}}}, false},
+		{"read the session", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Read: []string{old}}}}, true},
+		{"read through MCP get, by name", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Read: []string{old}}}}, true},
+		{"ran the command it named", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Commands: []string{"make db-up && go test ./..."}}}}, true},
+		{"answered with what it named", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Notes: []checkpoint.Note{{Turn: 1, Kind: NotePrompt, Text: "the tests cannot reach the database"}, {Turn: 2, Kind: NoteAnswer, Text: "Pointed the tests at port 6432 (pgbouncer)."}}}}}, true},
+		{"changed the file it named", Checkpoint{Record: checkpoint.Record{FilesChanged: []string{"deploy/staging.env"}}}, true},
+		{"ignored", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Notes: []checkpoint.Note{{Turn: 2, Kind: NoteAnswer, Text: "Fixed the typo in the README."}}, Commands: []string{"go test ./..."}}}}, false},
+		{"the person had typed it", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Notes: []checkpoint.Note{{Turn: 1, Kind: NotePrompt, Text: "is the db on 6432?"}, {Turn: 2, Kind: NoteAnswer, Text: "Yes, 6432."}}}}}, false},
+		{"before it was given", Checkpoint{Record: checkpoint.Record{Digest: checkpoint.Digest{Notes: []checkpoint.Note{{Turn: 0, Kind: NoteAnswer, Text: "port 6432 it is"}}}}}, false},
 	}
 	for _, c := range cases {
 		u := useOf(&c.c, given, read)
@@ -50,7 +51,7 @@ func TestUseOfWhatRecallGave(t *testing.T) {
 func TestUseIsCountedAndTunes(t *testing.T) {
 	e := storetest.Env(t)
 	for i := range 60 {
-		if err := recordUse(e, Use{Given: map[string]int{GivenPointer: 1, GivenPassage: 1}, Used: map[string]int{GivenPassage: i % 2}}); err != nil {
+		if err := recordUse(e, checkpoint.Use{Given: map[string]int{GivenPointer: 1, GivenPassage: 1}, Used: map[string]int{GivenPassage: i % 2}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +63,7 @@ func TestUseIsCountedAndTunes(t *testing.T) {
 		t.Errorf("pointer lines never used: shift %v, want the bound %v", s.PointerShift, MaxPointerShift)
 	}
 	for range 200 {
-		recordUse(e, Use{Given: map[string]int{GivenPointer: 1}, Used: map[string]int{GivenPointer: 1}})
+		recordUse(e, checkpoint.Use{Given: map[string]int{GivenPointer: 1}, Used: map[string]int{GivenPointer: 1}})
 	}
 	if s := ReadUse(e); s.PointerShift != MinPointerShift {
 		t.Errorf("pointer lines used: shift %v, want the bound %v", s.PointerShift, MinPointerShift)

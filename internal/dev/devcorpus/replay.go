@@ -15,6 +15,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/dev/baseline"
 	"github.com/ccmem/ccmem/internal/dev/evalset"
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/importer"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/search"
@@ -495,9 +496,9 @@ func Replay(ctx context.Context, dir string, sources []Source, o ReplayOptions) 
 			if len(o.refs) == 0 || !ok {
 				continue
 			}
-			var given []session.Given
+			var given []checkpoint.Given
 			for _, ref := range o.refs {
-				given = append(given, session.Given{Ref: ref, Kind: o.kind, Turn: t.turn})
+				given = append(given, checkpoint.Given{Ref: ref, Kind: o.kind, Turn: t.turn})
 			}
 			u := session.UseIn(r.env, t.rec, given)
 			o.Measured, o.Used = true, u.Used[o.kind] > 0

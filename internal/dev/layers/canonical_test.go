@@ -26,7 +26,7 @@ var notMemoryLines = map[string]string{
 	"pkg/yamlite/yamlite.go":             "YAML sequences and comments in frontmatter",
 	"pkg/learn/learn.go":                 "YAML list items in a frontmatter block (stripProvenance)",
 	"pkg/session/menu.go":                "ccmem's own episode menu line (INDEX.md), not memory",
-	"pkg/session/digest.go":              "a shell command's flags",
+	"pkg/transcript/steps.go":            "a shell command's flags",
 	"pkg/textfmt/words.go":               "wrapping text for a terminal: its own bullets",
 	"pkg/inject/fence.go":                "neutralising forged headers in injected text (security, not reading memory)",
 	"pkg/store/names.go":                 "a slug's leading dash",

@@ -10,13 +10,13 @@ import (
 
 // floor are the contract packages, each with the JSON tags of the formats
 // it owns: no other package's code writes those tags (it asks the owner),
-// but for a format's one writer (session writes the episode record with
-// its own fast codec; a round-trip test holds the two together).
+// but for a format's one writer (pkg/checkpoint writes the episode record
+// with its own fast codec; a round-trip test holds the two together).
 var floor = map[string]struct{ tags, writers []string }{
 	"pkg/claudecode": {tags: []string{`json:"hookSpecificOutput`, `json:"additionalContext`, `json:"systemMessage`, `json:"permissionDecision`,
 		`json:"hook_event_name`, `json:"current_dir`, `json:"project_dir`}},
 	"pkg/codexcli": {},
-	"pkg/episode":  {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/session"}},
+	"pkg/episode":  {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/checkpoint"}},
 }
 
 // textHelpers are what a contract package may import of ccmem.

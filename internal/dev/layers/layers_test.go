@@ -145,15 +145,15 @@ func TestCodeMap(t *testing.T) {
 // chains are what each hook binary may link of ccmem: the common start
 // (plumbing, the contract, the store, configuration, the session record),
 // then its own chain. No hook links a database reader (opencode's store
-// is read by pkg/opencodestore, which only ccmem links: see neverInHooks). A turn's end (stop, precompact) links no search, no
-// index and no learned memory: it only records.
+// is read by pkg/opencodestore, which only pkg/importer links: see
+// neverInHooks). A turn's end (stop, precompact) links no search, no index
+// and no learned memory: it only records.
 var chains = func() map[string][]string {
-	common := []string{"internal/entry/hookio", "internal/entry/hooks", "internal/version",
-		"pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction", "pkg/inject", "pkg/jsonread", "pkg/lazyregexp", "pkg/memory/where", "pkg/proc",
-		"pkg/redact", "pkg/session", "pkg/store", "pkg/syncstate", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
+	common := []string{"internal/entry/hookio", "pkg/checkpoint", "pkg/claudecode", "pkg/config", "pkg/episode", "pkg/friction",
+		"pkg/jsonread", "pkg/lazyregexp", "pkg/proc", "pkg/redact", "pkg/session", "pkg/store", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	// The memory a session is told links the person's rules (pkg/guard):
 	// recall does not repeat what one of them already says.
-	memory := []string{"pkg/memory", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
+	memory := []string{"pkg/memory", "pkg/inject", "pkg/syncstate", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
 	// Only the hooks around tool calls link the point of action.
 	action := []string{"pkg/memory/action", "internal/entry/hooks/tool"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }

@@ -221,7 +221,7 @@ func runShow(c *command.Ctx, cwd, source string, asJSON bool) error {
 }
 
 // useLine says what this machine's sessions did with what per-prompt
-// recall gave them (see session.Use).
+// recall gave them (see checkpoint.Use).
 func useLine(u session.UseStats) string {
 	if u.Sessions == 0 {
 		return "recall's use: no finished session was given anything yet"

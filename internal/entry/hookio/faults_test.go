@@ -3,7 +3,7 @@
 // The fault tests need Unix: file modes that bind, FIFOs, /dev/zero, and
 // running a hook as another user (nobody).
 
-package hooks_test
+package hookio_test
 
 import (
 	"bytes"

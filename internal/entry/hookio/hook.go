@@ -1,10 +1,11 @@
-// Package hooks is what every hook body does first and last: answer
-// --help and --version, honour CCMEM_DISABLE, stand aside for a second
-// install, read the hook's input, and print its output. The bodies live
-// one event apart (capture: Stop and PreCompact; start; prompt; tool), so
-// that each hook binary links only its own chain; the mains only call
-// them, so tests run them in-process too.
-package hooks
+package hookio
+
+// What every hook body does first and last: answer --help and --version,
+// honour CCMEM_DISABLE, stand aside for a second install, read the hook's
+// input, and print its output. The bodies live one event apart
+// (internal/entry/hooks/capture: Stop and PreCompact; start; prompt;
+// tool), so that each hook binary links only its own chain; the mains
+// only call them, so tests run them in-process too.
 
 import (
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -21,7 +21,7 @@ import (
 // Run is one hook invocation after its common start.
 type Run struct {
 	Name    string
-	P       hookio.Process
+	P       Process
 	Env     store.Env
 	Started time.Time
 	In      claudecode.Input
@@ -32,7 +32,7 @@ type Run struct {
 // Begin is what every hook does first: answer --help and --version, honour
 // CCMEM_DISABLE, find the store, and read the hook input. When the hook is
 // done already, r is nil and code is its exit status.
-func Begin(name, usage string, p hookio.Process) (r *Run, code int) {
+func Begin(name, usage string, p Process) (r *Run, code int) {
 	if code, done := handleArgs(name, usage, p); done {
 		return nil, code
 	}
@@ -58,13 +58,13 @@ func Begin(name, usage string, p hookio.Process) (r *Run, code int) {
 	// The input comes before the configuration (which depends on its cwd),
 	// so reading it is bounded by the default deadline; pkg/memory then
 	// bounds the work by the configured one, counted from r.started.
-	r.In, r.InErr = hookio.ReadInput(p.Stdin, r.Started.Add(config.DefaultDeadline))
+	r.In, r.InErr = ReadInput(p.Stdin, r.Started.Add(config.DefaultDeadline))
 	return r, 0
 }
 
 // BeginInput is Begin for a body that needs its input: a problem with
 // the input is its one stderr line and exit 1 (never 2).
-func BeginInput(name, usage string, p hookio.Process) (r *Run, code int) {
+func BeginInput(name, usage string, p Process) (r *Run, code int) {
 	r, code = Begin(name, usage, p)
 	if r != nil && r.InErr != nil {
 		WriteLine(p.Stderr, name+": "+r.InErr.Error())
@@ -75,7 +75,7 @@ func BeginInput(name, usage string, p hookio.Process) (r *Run, code int) {
 
 // handleArgs answers --help and --version; hooks take no other arguments.
 // done is false when the hook should go on with its job.
-func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {
+func handleArgs(name, usage string, p Process) (code int, done bool) {
 	if len(p.Args) == 0 {
 		return 0, false
 	}
@@ -84,7 +84,7 @@ func handleArgs(name, usage string, p hookio.Process) (code int, done bool) {
 		fmt.Fprint(p.Stdout, usage)
 		return 0, true
 	case "--version", "version":
-		fmt.Fprintf(p.Stdout, "%s (ccmem) %s\n", name, hookio.Version())
+		fmt.Fprintf(p.Stdout, "%s (ccmem) %s\n", name, Version())
 		return 0, true
 	}
 	fmt.Fprintf(p.Stderr, "%s: unexpected argument %q\nhint: this is a Claude Code hook; it reads the hook JSON on stdin and takes no arguments\n", name, p.Args[0])
@@ -109,12 +109,12 @@ func SystemMessage(line string) string {
 
 // EmitContext prints {"hookSpecificOutput":{"hookEventName":event,
 // "additionalContext":text}}.
-func EmitContext(p hookio.Process, name, event, text string) int {
+func EmitContext(p Process, name, event, text string) int {
 	return Emit(p, name, claudecode.Context(event, text))
 }
 
 // Emit prints a hook's output, one JSON object.
-func Emit(p hookio.Process, name string, out claudecode.Output) int {
+func Emit(p Process, name string, out claudecode.Output) int {
 	data, err := out.Encode()
 	if err != nil {
 		WriteLine(p.Stderr, name+": encoding output: "+err.Error())

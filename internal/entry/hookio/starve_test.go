@@ -1,6 +1,6 @@
 //go:build unix
 
-package hooks_test
+package hookio_test
 
 import (
 	"context"

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/lessons/lessonstest"
 	"github.com/ccmem/ccmem/pkg/notes"
@@ -53,9 +54,9 @@ func newFixture(t *testing.T) *fixture {
 	storetest.Mkfile(t, store.RepoMemory(repo), "- the queue is Kafka since November\n")
 	storetest.Mkfile(t, filepath.Join(e.LearnedDir(), "user", "tabs.md"), "---\nname: tabs\ndescription: the user indents with tabs\ntype: user\nsource_cwd: "+repo+"\n---\nTabs, never spaces.\n")
 	storetest.Mkfile(t, filepath.Join(e.ReviewDir(), "run-tests.md"), "---\nname: run-tests\ndescription: run the tests before saying it works\ntype: feedback\n---\nRun `go test ./...` first.\n")
-	c := &session.Checkpoint{SessionID: "5e55a0b1-0000-4000-8000-000000000001", StartedAt: "2026-11-20T10:00:00Z", Turns: 7, Title: "move the queue to Kafka",
-		FilesChanged: []string{"queue.go"}, Friction: friction.Result{Class: "ROUGH", Score: 3}}
-	c.Digest.Notes = []session.Note{{Turn: 3, Kind: session.NotePrompt, Text: "the retry limit is 7, not 5"}}
+	c := &session.Checkpoint{Record: checkpoint.Record{SessionID: "5e55a0b1-0000-4000-8000-000000000001", StartedAt: "2026-11-20T10:00:00Z", Turns: 7, Title: "move the queue to Kafka",
+		FilesChanged: []string{"queue.go"}, Friction: friction.Result{Class: "ROUGH", Score: 3}}}
+	c.Digest.Notes = []checkpoint.Note{{Turn: 3, Kind: session.NotePrompt, Text: "the retry limit is 7, not 5"}}
 	data, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccmem/ccmem/pkg/checkpoint"
 	"github.com/ccmem/ccmem/pkg/friction"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
@@ -35,17 +36,17 @@ func RulesAtWork(t testing.TB, e store.Env, repo string, p store.Project) {
 	rule("fixtures-first", "`npm test` fails unless `npm run fixtures` runs first: run `npm run fixtures` before `npm test`.", "cmd:npm test")
 	for i := range 20 {
 		started := Accepted.AddDate(0, 0, i-10).Add(9 * time.Hour)
-		c := &session.Checkpoint{SessionID: fmt.Sprintf("5e55a0b1-0000-4000-8000-%012d", i), StartedAt: started.Format(time.RFC3339),
-			EndedAt: started.Add(time.Hour).Format(time.RFC3339), Turns: 6, Title: fmt.Sprintf("work %d", i), Friction: friction.Result{Class: "OK"}}
-		var notes []session.Note
+		c := &session.Checkpoint{Record: checkpoint.Record{SessionID: fmt.Sprintf("5e55a0b1-0000-4000-8000-%012d", i), StartedAt: started.Format(time.RFC3339),
+			EndedAt: started.Add(time.Hour).Format(time.RFC3339), Turns: 6, Title: fmt.Sprintf("work %d", i), Friction: friction.Result{Class: "OK"}}}
+		var notes []checkpoint.Note
 		build := "make build"
 		if i >= 10 {
 			build = "make codegen && make build"
 		} else if i%5 < 3 {
-			notes = append(notes, session.Note{Turn: 2, Kind: session.NoteFailure, Cmd: "make build", Text: "undefined: pb.Order"})
+			notes = append(notes, checkpoint.Note{Turn: 2, Kind: session.NoteFailure, Cmd: "make build", Text: "undefined: pb.Order"})
 		}
 		if i < 10 && i%5 < 2 || i >= 10 && i%2 == 0 {
-			notes = append(notes, session.Note{Turn: 3, Kind: session.NoteFailure, Cmd: "npm test", Text: "Error: fixtures not loaded"})
+			notes = append(notes, checkpoint.Note{Turn: 3, Kind: session.NoteFailure, Cmd: "npm test", Text: "Error: fixtures not loaded"})
 		}
 		c.Digest.Notes = notes
 		c.Digest.Commands = []string{build, "npm test"}

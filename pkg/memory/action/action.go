@@ -23,6 +23,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // ToolRequest is what the point-of-action hooks hand over: a tool call
@@ -230,7 +231,7 @@ func ruleSource(e store.Env, r guard.Rule) string {
 
 // AfterFailure is the PostToolUseFailure hook's work: when an earlier
 // session of the project failed with the same error (its signature: see
-// session.ErrorSignature) and then found what made the command succeed,
+// transcript.ErrorSignature) and then found what made the command succeed,
 // one line saying when, what fixed it and where to read more; once a
 // session per fix.
 func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult, error) {
@@ -243,11 +244,11 @@ func AfterFailure(ctx context.Context, e store.Env, req ToolRequest) (ToolResult
 	}
 	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
-	sig := session.ErrorSignature(req.Error)
+	sig := transcript.ErrorSignature(req.Error)
 	if len(strings.Fields(sig)) < 2 {
 		return ToolResult{}, nil // "exit status": nothing to tell failures apart by
 	}
-	key := session.CommandKey(req.Command)
+	key := transcript.CommandKey(req.Command)
 	hits, err := search.Search(ctx, e, key+" "+sig, search.Options{Scope: search.ScopeOf(pl.Project, false), Kinds: []string{search.KindEpisode}, Limit: 8, Quick: true})
 	if err != nil {
 		return ToolResult{}, err
@@ -300,16 +301,16 @@ func fixIn(path, sig, key string) *earlierFix {
 	}
 	notes := ep.Digest.Notes
 	for i, n := range notes {
-		if n.Kind != episode.NoteFailure || !sameError(session.ErrorSignature(n.Text), sig) {
+		if n.Kind != episode.NoteFailure || !sameError(transcript.ErrorSignature(n.Text), sig) {
 			continue
 		}
-		fkey := session.CommandKey(n.Cmd)
+		fkey := transcript.CommandKey(n.Cmd)
 		if key != "" && fkey != key {
 			continue
 		}
 		for j := i + 1; j < len(notes); j++ {
 			x := notes[j]
-			if x.Kind != episode.NoteFix || session.CommandKey(x.Cmd) != fkey {
+			if x.Kind != episode.NoteFix || transcript.CommandKey(x.Cmd) != fkey {
 				continue
 			}
 			f := &earlierFix{path: path, title: ep.Title, failed: n.Cmd, fix: strings.TrimPrefix(x.Text, "failed at turn "), turn: x.Turn,

@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
@@ -46,7 +45,7 @@ func PreCompact(p hookio.Process) int {
 
 func capture(name, usage string, p hookio.Process, preCompact bool) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.BeginInput(name, usage, p)
+		r, code := hookio.BeginInput(name, usage, p)
 		if r == nil {
 			return code
 		}
@@ -59,7 +58,7 @@ func capture(name, usage string, p hookio.Process, preCompact bool) int {
 			fmt.Fprintln(p.Stdout, res.Instructions)
 		}
 		if err != nil {
-			hooks.WriteLine(p.Stderr, name+": "+err.Error())
+			hookio.WriteLine(p.Stderr, name+": "+err.Error())
 			if !preCompact {
 				return 1
 			}

@@ -6,7 +6,6 @@ import (
 	"context"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 
@@ -28,20 +27,20 @@ It prints nothing when there is nothing to add.
 func UserPromptSubmit(p hookio.Process) int {
 	const name = "userpromptsubmit"
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.BeginInput(name, promptUsage, p)
+		r, code := hookio.BeginInput(name, promptUsage, p)
 		if r == nil {
 			return code
 		}
 		res, err := memory.Prompt(context.Background(), r.Env, memory.PromptRequest{
-			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: r.In.Prompt, Source: r.In.Source, Started: r.Started, CCMem: hooks.CCMemCommand, Binary: hooks.CCMemBinary,
+			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: r.In.Prompt, Source: r.In.Source, Started: r.Started, CCMem: hookio.CCMemCommand, Binary: hookio.CCMemBinary,
 		})
 		if err != nil {
-			hooks.WriteLine(p.Stderr, name+": "+err.Error())
+			hookio.WriteLine(p.Stderr, name+": "+err.Error())
 			return 1
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		return hooks.EmitContext(p, name, "UserPromptSubmit", res.Context)
+		return hookio.EmitContext(p, name, "UserPromptSubmit", res.Context)
 	})
 }

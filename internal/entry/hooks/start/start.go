@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory"
 	"github.com/ccmem/ccmem/pkg/proc"
@@ -40,7 +39,7 @@ CCMEM_DISABLE=1 (or "enabled: false" in config.yaml) makes it do nothing.
 func SessionStart(p hookio.Process) int {
 	const name = "sessionstart"
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.Begin(name, sessionStartUsage, p)
+		r, code := hookio.Begin(name, sessionStartUsage, p)
 		if r == nil {
 			return code
 		}
@@ -50,7 +49,7 @@ func SessionStart(p hookio.Process) int {
 		inj := memory.Start(context.Background(), r.Env, memory.StartRequest{
 			Cwd: r.In.Cwd, Source: r.In.Source, Started: r.Started,
 			SessionID: r.In.SessionID, TranscriptPath: r.In.TranscriptPath, Process: claude,
-			CCMem: hooks.CCMemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
+			CCMem: hookio.CCMemCommand, Automation: func() string { return proc.Automation(p.Getenv, claude) },
 		})
 		if inj.Disabled {
 			return 0
@@ -59,11 +58,11 @@ func SessionStart(p hookio.Process) int {
 			probs.Addf("%s", w)
 		}
 		line := probs.Line(name)
-		hooks.WriteLine(p.Stderr, line)
+		hookio.WriteLine(p.Stderr, line)
 		if inj.Block.Text == "" {
 			return 1
 		}
-		msg := hooks.SystemMessage(line)
+		msg := hookio.SystemMessage(line)
 		if offer := commandOffer(p, r.Env, r.In.Source); offer != "" {
 			msg = strings.TrimSpace(msg + "\n" + offer)
 		}
@@ -71,12 +70,12 @@ func SessionStart(p hookio.Process) int {
 		out.SystemMessage = msg // why memory is incomplete, if it is
 		data, err := out.Encode()
 		if err != nil {
-			hooks.WriteLine(p.Stderr, name+": encoding output: "+err.Error())
+			hookio.WriteLine(p.Stderr, name+": encoding output: "+err.Error())
 			return 1
 		}
 		if _, err := p.Stdout.Write(data); err != nil {
 			if line == "" {
-				hooks.WriteLine(p.Stderr, name+": writing output: "+err.Error())
+				hookio.WriteLine(p.Stderr, name+": writing output: "+err.Error())
 			}
 			return 1
 		}
@@ -90,7 +89,7 @@ func SessionStart(p hookio.Process) int {
 		// archived now, a sync, an import) is indexed in the background:
 		// no prompt waits for it.
 		if p := inj.Project; p != nil && inj.Config.Recall.Enabled {
-			search.RefreshIfStale(r.Env, search.ScopeOf(p, false), hooks.CCMemBinary(), p.Root)
+			search.RefreshIfStale(r.Env, search.ScopeOf(p, false), hookio.CCMemBinary(), p.Root)
 		}
 		// Sessions an import follows (they began before install) are
 		// brought up to date in the background, now and then.

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
-	"github.com/ccmem/ccmem/internal/entry/hooks"
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/memory/action"
 )
@@ -59,14 +58,14 @@ lines — within guard.subagent_chars, as
 // bears on the call; one stderr line and exit 1 on a problem (the call
 // still runs); never 2, which would block the call.
 func PreToolUse(p hookio.Process) int {
-	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
+	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hookio.Run) (action.ToolResult, error) {
 		return action.BeforeTool(context.Background(), r.Env, toolRequest(r))
 	})
 }
 
 // PostToolUseFailure is the body of the posttoolusefailure hook.
 func PostToolUseFailure(p hookio.Process) int {
-	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
+	return toolHook("posttoolusefailure", "PostToolUseFailure", failureUsage, p, func(r *hookio.Run) (action.ToolResult, error) {
 		req := toolRequest(r)
 		req.Error = r.In.Error
 		return action.AfterFailure(context.Background(), r.Env, req)
@@ -75,14 +74,14 @@ func PostToolUseFailure(p hookio.Process) int {
 
 // SubagentStart is the body of the subagentstart hook.
 func SubagentStart(p hookio.Process) int {
-	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *hooks.Run) (action.ToolResult, error) {
+	return toolHook("subagentstart", "SubagentStart", subagentUsage, p, func(r *hookio.Run) (action.ToolResult, error) {
 		return action.Subagent(context.Background(), r.Env, action.SubagentRequest{
 			SessionID: r.In.SessionID, Cwd: r.In.Cwd, AgentType: r.In.AgentType, Started: r.Started})
 	})
 }
 
 // toolRequest is the tool call of the hook's input.
-func toolRequest(r *hooks.Run) action.ToolRequest {
+func toolRequest(r *hookio.Run) action.ToolRequest {
 	req := action.ToolRequest{SessionID: r.In.SessionID, Cwd: r.In.Cwd, Tool: r.In.ToolName, Started: r.Started}
 	switch r.In.ToolName {
 	case "Bash":
@@ -122,25 +121,25 @@ func toolText(raw json.RawMessage) string {
 }
 
 // toolHook runs a hook whose output is additionalContext for event.
-func toolHook(name, event, usage string, p hookio.Process, work func(*hooks.Run) (action.ToolResult, error)) int {
+func toolHook(name, event, usage string, p hookio.Process, work func(*hookio.Run) (action.ToolResult, error)) int {
 	return hookio.Contain(name, p, false, func() int {
-		r, code := hooks.BeginInput(name, usage, p)
+		r, code := hookio.BeginInput(name, usage, p)
 		if r == nil {
 			return code
 		}
 		res, err := work(r)
 		if err != nil {
-			hooks.WriteLine(p.Stderr, name+": "+err.Error())
+			hookio.WriteLine(p.Stderr, name+": "+err.Error())
 			if res.Context == "" {
 				return 1
 			}
 		}
 		if res.Hold != "" && event == "PreToolUse" {
-			return hooks.Emit(p, name, claudecode.Deny(res.Hold))
+			return hookio.Emit(p, name, claudecode.Deny(res.Hold))
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		return hooks.EmitContext(p, name, event, res.Context)
+		return hookio.EmitContext(p, name, event, res.Context)
 	})
 }

@@ -1,4 +1,4 @@
-package session
+package checkpoint
 
 import (
 	"encoding/base64"
@@ -16,16 +16,16 @@ import (
 
 // Every hook reads and writes a checkpoint, and encoding/json's reflective
 // set-up for its types cost a tenth of a hook's run. These are a
-// hand-written codec for the Checkpoint: marshalCheckpoint writes exactly
-// what json.MarshalIndent(c, "", "  ") writes, and unmarshalCheckpoint
+// hand-written codec for the Record: Marshal writes exactly
+// what json.MarshalIndent(c, "", "  ") writes, and Unmarshal
 // reads into a Checkpoint what json.Unmarshal reads (keys matched exactly,
 // else case-insensitively; unknown keys skipped; null leaves a value as it
 // is). It is stricter only where encoding/json would read a JSON array into
 // "shown" or "guarded" (bytes): such a file counts as damaged and is rebuilt from its
 // transcript. FuzzCheckpointCodec holds both to encoding/json.
 
-// marshalCheckpoint is json.MarshalIndent(c, "", "  ").
-func marshalCheckpoint(c *Checkpoint) ([]byte, error) {
+// Marshal is json.MarshalIndent(c, "", "  ").
+func Marshal(c *Record) ([]byte, error) {
 	w := &jsonWriter{b: make([]byte, 0, 2048)}
 	w.open('{')
 	w.str("session_id", c.SessionID)
@@ -512,8 +512,8 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// unmarshalCheckpoint is json.Unmarshal(data, c).
-func unmarshalCheckpoint(data []byte, c *Checkpoint) error {
+// Unmarshal is json.Unmarshal(data, c).
+func Unmarshal(data []byte, c *Record) error {
 	d := jsonread.New(data)
 	d.Value(func() {
 		d.Object(func(k string) {
@@ -833,12 +833,12 @@ func readState(d *jsonread.Reader, s *CaptureState) {
 			case "failing":
 				d.Nullable(func() { s.Failing = nil }, func() {
 					if s.Failing == nil {
-						s.Failing = map[string]*failing{}
+						s.Failing = map[string]*Failing{}
 					}
 					d.Object(func(k string) {
-						var f *failing
+						var f *Failing
 						d.Nullable(func() {}, func() {
-							f = &failing{}
+							f = &Failing{}
 							d.Object(func(k string) {
 								switch d.Field(k, failingKeys) {
 								case "turn":
