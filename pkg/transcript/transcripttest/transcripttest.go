@@ -76,7 +76,7 @@ func (x *Tx) Call(name, input, result string, isErr bool) *Tx {
 func (x *Tx) Raw(line string) *Tx { x.Lines = append(x.Lines, line); return x }
 
 // Text is the transcript's bytes.
-func (x *Tx) Text() []byte { return text(x.Lines) }
+func (x *Tx) Text() []byte { return []byte(strings.Join(x.Lines, "\n") + "\n") }
 
 // OldTx is a transcript as clients before the entrypoint field wrote it
 // (2.1.12–2.1.29): no entrypoint on any line; a `claude -p` run opens with
@@ -113,8 +113,3 @@ func (x *OldTx) Say(model, text string) *OldTx {
 		x.Cwd, x.SID, x.SID, x.n, model, text, x.SID, x.n, x.at(3*time.Second)))
 	return x
 }
-
-// Text is the transcript's bytes.
-func (x *OldTx) Text() []byte { return text(x.Lines) }
-
-func text(lines []string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
