@@ -40,12 +40,18 @@ test:
 	if $(MAKE) --no-print-directory test-steps; then echo "make test: passed in $$(took)"; \
 	else echo "make test: FAILED after $$(took)"; exit 1; fi
 
+# SLOWEST are the packages whose tests take longest, listed first so that
+# go test starts them first and the others fill the second core beside
+# them (listed in go list's order, the slowest started last and ran alone).
+SLOWEST := github.com/ccmem/ccmem/pkg/gitsync github.com/ccmem/ccmem/internal/dev/evalset \
+	github.com/ccmem/ccmem/internal/dev/devcorpus github.com/ccmem/ccmem/testscripts
+
 ## test-steps: make test's steps, untimed
 test-steps: vet cross build claude-code test-tools
 	@echo "test: the demo's self-check"
 	@mkdir -p .cache && $(GO) build $(GOFLAGS_BUILD) -o .cache/demo ./scripts/demo && .cache/demo >/dev/null
 	@echo "test: unit tests and testscripts"
-	@$(GO) run ./scripts/testprogress -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
+	@$(GO) run ./scripts/testprogress -count=1 $$( { printf '%s\n' $(SLOWEST); $(GO) list ./... | grep -v '/e2e$$'; } | awk '!seen[$$0]++')
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
 	@mkdir -p .cache/test-artifacts
 	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts

@@ -85,6 +85,16 @@ var (
 // tools/go.mod) and returns its dist folder.
 func releaseSnapshot(t *testing.T) string {
 	t.Helper()
+	releaseSnapshotOnce()
+	if snapshotErr != nil {
+		t.Fatal(snapshotErr)
+	}
+	return snapshotDir
+}
+
+// releaseSnapshotOnce builds the release snapshot, once: the first caller
+// builds it, the others wait for it.
+func releaseSnapshotOnce() {
 	snapshotOnce.Do(func() {
 		cmd := exec.Command("make", "release-snapshot")
 		cmd.Dir = ".."
@@ -95,10 +105,6 @@ func releaseSnapshot(t *testing.T) string {
 		}
 		snapshotDir, snapshotErr = filepath.Abs("../dist")
 	})
-	if snapshotErr != nil {
-		t.Fatal(snapshotErr)
-	}
-	return snapshotDir
 }
 
 // hookNames are the binaries beside ccmem in an archive and in

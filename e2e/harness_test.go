@@ -42,6 +42,12 @@ func TestMain(m *testing.M) {
 	}
 	binDir = tmp
 	setupErr = setup()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
+		// The whole suite: the release build the release tests share
+		// (a minute or two) starts now, beside the tests that run one at
+		// a time, instead of after them, when those tests start.
+		go releaseSnapshotOnce()
+	}
 	code := m.Run()
 	os.RemoveAll(tmp)
 	os.Exit(code)
