@@ -193,6 +193,11 @@ func ReadInput(stdin io.Reader, deadline time.Time) (Input, error) {
 type Output struct {
 	Specific      *Specific `json:"hookSpecificOutput,omitempty"`
 	SystemMessage string    `json:"systemMessage,omitempty"`
+	// Decision and Reason are the top-level decision on an event ("block"
+	// a Stop, in Claude Code's words; "deny" a tool call, in Gemini
+	// CLI's: geminicli.Deny) and why.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Specific is an event's part of a hook's output: context for the model

@@ -226,8 +226,8 @@ func listGemini(e store.Env) []transcriptFile {
 			continue
 		}
 		for _, f := range files {
-			stem := strings.TrimSuffix(strings.TrimSuffix(f.Name, ".jsonl"), ".json")
-			if !strings.HasPrefix(f.Name, "session-") || stem == f.Name || !store.ValidID(stem, 128, false) {
+			stem, ok := transcript.GeminiRecording(filepath.Join(dir, f.Name))
+			if !ok || !store.ValidID(stem, 128, false) {
 				continue
 			}
 			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: stem, mtime: time.Unix(0, f.MTime), agent: session.AgentGemini})

@@ -867,6 +867,9 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if path == "" {
 		return nil
 	}
+	if _, ok := transcript.GeminiRecording(path); ok && c.Agent == "" && c.Turns == 0 {
+		c.Agent = AgentGemini // a Gemini CLI session's hook (AfterAgent) names its recording
+	}
 	if c.Agent == AgentGemini {
 		return c.catchUpWhole(ctx, path)
 	}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 )
 
@@ -15,6 +16,23 @@ import (
 // one after it). A record is not a moment of the session, so a file is
 // read whole and replayed: ReadGemini gives the entries its final state
 // holds, as a Claude Code transcript's would be.
+
+// GeminiRecording tells whether path is a Gemini CLI recording,
+// …/tmp/<project>/chats/session-*.json or .jsonl, and gives the name
+// ccmem knows its session by: the file's name without its extension
+// ("session-2026-11-28T03-37-96ccf475"), whether ccmem met the session in
+// Gemini's hooks or imported it later (the hooks' session_id is not in
+// the file's name).
+func GeminiRecording(path string) (name string, ok bool) {
+	base := filepath.Base(path)
+	name = strings.TrimSuffix(strings.TrimSuffix(base, ".jsonl"), ".json")
+	dir := filepath.Dir(path)
+	if name == base || !strings.HasPrefix(name, "session-") || len(name) == len("session-") || filepath.Base(dir) != "chats" ||
+		filepath.Base(filepath.Dir(filepath.Dir(dir))) != "tmp" {
+		return "", false
+	}
+	return name, true
+}
 
 // GeminiSession is what a Gemini CLI recording holds.
 type GeminiSession struct {

@@ -30,3 +30,22 @@ func TestNormalCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiRecording: a recording is known by its place and its name,
+// on any system's separators, and named by its file's stem.
+func TestGeminiRecording(t *testing.T) {
+	for path, want := range map[string]string{
+		"/h/.gemini/tmp/proj/chats/session-2026-11-28T03-37-96ccf475.jsonl": "session-2026-11-28T03-37-96ccf475",
+		"/h/.gemini/tmp/proj/chats/session-2026-01-02T10-00-abcd.json":      "session-2026-01-02T10-00-abcd",
+		"/h/.gemini/tmp/proj/chats/session-.jsonl":                          "",
+		"/h/.gemini/tmp/proj/chats/other.jsonl":                             "",
+		"/h/.gemini/tmp/proj/logs/session-x.jsonl":                          "",
+		"/h/.claude/projects/-src-shop/session-x.jsonl":                     "",
+		"/h/.gemini/tmp/proj/chats/session-x":                               "",
+	} {
+		got, ok := GeminiRecording(path)
+		if got != want || ok != (want != "") {
+			t.Errorf("GeminiRecording(%q) = %q, %v", path, got, ok)
+		}
+	}
+}

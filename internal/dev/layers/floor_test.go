@@ -15,8 +15,9 @@ import (
 var floor = map[string]struct{ tags, writers []string }{
 	"pkg/claudecode": {tags: []string{`json:"hookSpecificOutput`, `json:"additionalContext`, `json:"systemMessage`, `json:"permissionDecision`,
 		`json:"hook_event_name`, `json:"current_dir`, `json:"project_dir`}},
-	"pkg/codexcli": {},
-	"pkg/episode":  {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/checkpoint"}},
+	"pkg/codexcli":  {},
+	"pkg/geminicli": {},
+	"pkg/episode":   {tags: []string{`json:"digest"`, `json:"files_read`, `json:"files_changed`, `json:"started_at`, `json:"goal"`}, writers: []string{"pkg/checkpoint"}},
 }
 
 // textHelpers are what a contract package may import of ccmem.

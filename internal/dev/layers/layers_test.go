@@ -153,7 +153,9 @@ var chains = func() map[string][]string {
 		"pkg/jsonread", "pkg/lazyregexp", "pkg/proc", "pkg/redact", "pkg/session", "pkg/store", "pkg/textfmt", "pkg/transcript", "pkg/triage", "pkg/yamlite"}
 	// The memory a session is told links the person's rules (pkg/guard):
 	// recall does not repeat what one of them already says.
-	memory := []string{"pkg/memory", "pkg/inject", "pkg/syncstate", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
+	// The hooks Gemini CLI runs under its own event names read its input in
+	// Claude Code's words (pkg/geminicli); a turn's end needs none of it.
+	memory := []string{"pkg/memory", "pkg/inject", "pkg/syncstate", "pkg/geminicli", "pkg/learn", "pkg/lexicon", "pkg/provenance", "pkg/records", "pkg/search", "pkg/frontmatter", "pkg/profiles", "pkg/guard", "pkg/stale"}
 	// Only the hooks around tool calls link the point of action.
 	action := []string{"pkg/memory/action", "internal/entry/hooks/tool"}
 	with := func(lists ...[]string) []string { return slices.Concat(append([][]string{common}, lists...)...) }

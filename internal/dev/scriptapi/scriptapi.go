@@ -134,6 +134,7 @@ type Server struct {
 	ln        net.Listener
 	script    Script
 	responses ResponsesScript
+	gemini    GeminiScript
 
 	mu       sync.Mutex
 	requests []Request
@@ -196,6 +197,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"input_tokens": 10 + len(body)/4})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
 		s.serveResponses(w, id, body)
+	case isGemini(r):
+		s.serveGemini(w, r, body)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":

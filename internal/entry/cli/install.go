@@ -19,7 +19,7 @@ import (
 )
 
 var cmdInstall = &command.Command{
-	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--codex [--codex-trust]] [--dry-run] [--json]",
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--codex [--codex-trust]] [--gemini] [--dry-run] [--json]",
 	Summary: "install the binaries and register ccmem's hooks in Claude Code",
 	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
@@ -41,7 +41,14 @@ kept, a backup first). Codex runs a hook only once you trust it: start
 codex and accept them when it asks, or add --codex-trust and ccmem writes
 their trust entries into CODEX_HOME/config.toml (marked as ccmem's;
 uninstall takes them back). Without --codex, install only says so when it
-finds a Codex folder.`,
+finds a Codex folder.
+
+--gemini serves Google's Gemini CLI too, with the same hook binaries:
+ccmem's hooks go into ~/.gemini/settings.json (SessionStart, BeforeAgent,
+BeforeTool, AfterAgent; every other byte kept, a backup first). Gemini
+runs them in a folder it trusts. Without --gemini, install only says so
+when it finds a Gemini folder. Uninstall takes ccmem's hooks out of both
+files, byte for byte.`,
 	Setup: installSetup(false),
 }
 
@@ -66,6 +73,7 @@ type installFlags struct {
 	doImport         *bool
 	noRestore        *bool
 	codex, trust     *bool
+	gemini           *bool
 }
 
 // prefixUsage describes --prefix for install or uninstall.
@@ -89,9 +97,10 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args 
 			f.doImport = fs.Bool("import", false, "then import the sessions Claude Code already keeps (ccmem import), without asking")
 			f.codex = fs.Bool("codex", false, "serve Codex CLI too: register the hooks in CODEX_HOME/hooks.json")
 			f.trust = fs.Bool("codex-trust", false, "with --codex: write the trust entries Codex needs to run them into CODEX_HOME/config.toml")
+			f.gemini = fs.Bool("gemini", false, "serve Gemini CLI too: register the hooks in ~/.gemini/settings.json")
 			f.noRestore = new(bool)
 		} else {
-			f.statusLine, f.doImport, f.codex, f.trust = new(bool), new(bool), new(bool), new(bool)
+			f.statusLine, f.doImport, f.codex, f.trust, f.gemini = new(bool), new(bool), new(bool), new(bool), new(bool)
 			f.noRestore = fs.Bool("no-restore", false, "leave Claude Code's memory folders as ccmem learn left them")
 		}
 		return func(c *command.Ctx, args []string) error {
@@ -152,35 +161,8 @@ func runInstall(c *command.Ctx, f installFlags, remove bool) error {
 	} else {
 		rep, err = install.Install(o)
 	}
-	// Codex: served when asked; taken back whenever ccmem's hooks are there.
-	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
-	if err == nil && *f.codex && !*f.trust && !o.DryRun && !*f.asJSON && hookio.IsTerminal(c.P.Stdin) {
-		// Trust is the person's to give: asked, never assumed. They asked
-		// for Codex to be served, and an untrusted hook Codex skips
-		// without a word: yes unless they say no, and said either way.
-		fmt.Fprintf(c.Stdout, "Codex runs a hook only once it is trusted. Write trust entries for ccmem's hooks into %s? [Y/n] ", c.Env.Tilde(install.CodexConfig(co.Dir)))
-		line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
-		co.Trust = !strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "n")
-		if !co.Trust {
-			fmt.Fprintf(c.Stdout, "note      Codex skips ccmem's hooks until they are trusted: trust them in Codex, or run `ccmem install --codex --codex-trust`\n")
-		}
-	}
-	if err == nil && c.Env.CodexDir != "" {
-		var cr install.Report
-		switch {
-		case remove:
-			cr, err = install.UninstallCodex(co)
-		case *f.codex && !o.StatusLineOnly:
-			cr, err = install.InstallCodex(co)
-		default:
-			if fi, serr := os.Stat(c.Env.CodexDir); serr == nil && fi.IsDir() && !o.StatusLineOnly {
-				if st, _ := install.CodexState(co.Dir, co.Lib, co.GuardTools); !codexRegistered(st) {
-					rep.Notes = append(rep.Notes, "Codex CLI is here too ("+c.Env.Tilde(c.Env.CodexDir)+"): `ccmem install --codex` serves it with the same memory")
-				}
-			}
-		}
-		rep.Actions = append(rep.Actions, cr.Actions...)
-		rep.Notes = append(rep.Notes, cr.Notes...)
+	if err == nil {
+		err = serveAgents(c, f, o, remove, &rep)
 	}
 	if errors.Is(err, install.ErrNoHookBinary) {
 		return command.WithHint(err, "run `make build`, then `lib/ccmem/ccmem install` (or `make install`)")
@@ -306,4 +288,59 @@ func codexRegistered(st []install.CodexTrust) bool {
 		}
 	}
 	return false
+}
+
+// serveAgents registers ccmem's hooks with the other agents asked for
+// (--codex, --gemini), takes them back at uninstall, and otherwise says
+// when one is here and not served.
+func serveAgents(c *command.Ctx, f installFlags, o install.Options, remove bool, rep *install.Report) error {
+	var err error
+	// Codex: served when asked; taken back whenever ccmem's hooks are there.
+	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
+	if *f.codex && !*f.trust && !o.DryRun && !*f.asJSON && hookio.IsTerminal(c.P.Stdin) {
+		// Trust is the person's to give: asked, never assumed. They asked
+		// for Codex to be served, and an untrusted hook Codex skips
+		// without a word: yes unless they say no, and said either way.
+		fmt.Fprintf(c.Stdout, "Codex runs a hook only once it is trusted. Write trust entries for ccmem's hooks into %s? [Y/n] ", c.Env.Tilde(install.CodexConfig(co.Dir)))
+		line, _ := bufio.NewReader(c.P.Stdin).ReadString('\n')
+		co.Trust = !strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "n")
+		if !co.Trust {
+			fmt.Fprintf(c.Stdout, "note      Codex skips ccmem's hooks until they are trusted: trust them in Codex, or run `ccmem install --codex --codex-trust`\n")
+		}
+	}
+	if c.Env.CodexDir != "" {
+		var cr install.Report
+		switch {
+		case remove:
+			cr, err = install.UninstallCodex(co)
+		case *f.codex && !o.StatusLineOnly:
+			cr, err = install.InstallCodex(co)
+		default:
+			if fi, serr := os.Stat(c.Env.CodexDir); serr == nil && fi.IsDir() && !o.StatusLineOnly {
+				if st, _ := install.CodexState(co.Dir, co.Lib, co.GuardTools); !codexRegistered(st) {
+					rep.Notes = append(rep.Notes, "Codex CLI is here too ("+c.Env.Tilde(c.Env.CodexDir)+"): `ccmem install --codex` serves it with the same memory")
+				}
+			}
+		}
+		rep.Actions = append(rep.Actions, cr.Actions...)
+		rep.Notes = append(rep.Notes, cr.Notes...)
+	}
+	// Gemini CLI: the same, without trust entries.
+	if err == nil && c.Env.GeminiDir != "" {
+		var gr install.Report
+		g := install.GeminiOptions{Dir: c.Env.GeminiDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, DryRun: o.DryRun}
+		switch {
+		case remove:
+			gr, err = install.UninstallGemini(g)
+		case *f.gemini && !o.StatusLineOnly:
+			gr, err = install.InstallGemini(g)
+		default:
+			if fi, serr := os.Stat(c.Env.GeminiDir); serr == nil && fi.IsDir() && !o.StatusLineOnly && !install.GeminiRegistered(g.Dir) {
+				rep.Notes = append(rep.Notes, "Gemini CLI is here too ("+c.Env.Tilde(c.Env.GeminiDir)+"): `ccmem install --gemini` serves it with the same memory")
+			}
+		}
+		rep.Actions = append(rep.Actions, gr.Actions...)
+		rep.Notes = append(rep.Notes, gr.Notes...)
+	}
+	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/claudecode"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/store"
+	"github.com/ccmem/ccmem/pkg/transcript"
 )
 
 // Run is one hook invocation after its common start.
@@ -59,6 +60,11 @@ func Begin(name, usage string, p Process) (r *Run, code int) {
 	// so reading it is bounded by the default deadline; pkg/memory then
 	// bounds the work by the configured one, counted from r.started.
 	r.In, r.InErr = ReadInput(p.Stdin, r.Started.Add(config.DefaultDeadline))
+	if name, ok := transcript.GeminiRecording(r.In.TranscriptPath); ok {
+		// Gemini CLI: the session goes by its recording's name, as an
+		// import of it would name it, not by the hooks' session_id.
+		r.In.SessionID = name
+	}
 	return r, 0
 }
 

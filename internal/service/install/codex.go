@@ -95,6 +95,13 @@ func InstallCodex(o CodexOptions) (Report, error) {
 
 // ensureCodex makes h the one ccmem handler of its event in hooks.json.
 func ensureCodex(root *settings.Value, h CodexHook) ([]settings.Change, error) {
+	return ensureHandler(root, h.Event, h.Matcher, codexEntry(h), fmt.Sprintf("%s (timeout %d s)", h.Handler.Command, h.Handler.Timeout))
+}
+
+// ensureHandler makes want the one ccmem handler of event in a hooks file
+// of Claude Code's shape (Codex's hooks.json, Gemini's settings.json),
+// under a group with matcher; what says what was added.
+func ensureHandler(root *settings.Value, event, matcher string, want *settings.Value, what string) ([]settings.Change, error) {
 	hooks := root.Get("hooks")
 	if hooks == nil {
 		hooks = settings.NewObject()
@@ -103,11 +110,11 @@ func ensureCodex(root *settings.Value, h CodexHook) ([]settings.Change, error) {
 	if hooks.Kind != settings.Object {
 		return nil, errors.New(`"hooks" is not an object`)
 	}
-	groups := hooks.Get(h.Event)
+	groups := hooks.Get(event)
 	if groups != nil && groups.Kind != settings.Array {
-		return nil, fmt.Errorf(`"hooks.%s" is not a list`, h.Event)
+		return nil, fmt.Errorf(`"hooks.%s" is not a list`, event)
 	}
-	want := codexEntry(h)
+	wantCmd, _ := want.Get("command").Str()
 	var changes []settings.Change
 	found := false
 	if groups != nil {
@@ -124,13 +131,13 @@ func ensureCodex(root *settings.Value, h CodexHook) ([]settings.Change, error) {
 					continue
 				}
 				m, _ := g.Get("matcher").Str()
-				if found || m != h.Matcher {
-					changes = append(changes, settings.Change{Action: "remove", Event: h.Event, What: cmd})
+				if found || m != matcher {
+					changes = append(changes, settings.Change{Action: "remove", Event: event, What: cmd})
 					continue
 				}
 				found = true
 				if !settings.Equal(e, want) {
-					changes = append(changes, settings.Change{Action: "update", Event: h.Event, What: h.Handler.Command})
+					changes = append(changes, settings.Change{Action: "update", Event: event, What: wantCmd})
 					kept = append(kept, want)
 					continue
 				}
@@ -149,15 +156,15 @@ func ensureCodex(root *settings.Value, h CodexHook) ([]settings.Change, error) {
 	if !found {
 		if groups == nil {
 			groups = &settings.Value{Kind: settings.Array}
-			hooks.Set(h.Event, groups)
+			hooks.Set(event, groups)
 		}
 		group := settings.NewObject()
-		if h.Matcher != "" {
-			group.Set("matcher", settings.String(h.Matcher))
+		if matcher != "" {
+			group.Set("matcher", settings.String(matcher))
 		}
 		group.Set("hooks", &settings.Value{Kind: settings.Array, Items: []*settings.Value{want}})
 		groups.Items = append(groups.Items, group)
-		changes = append(changes, settings.Change{Action: "add", Event: h.Event, What: fmt.Sprintf("%s (timeout %d s)", h.Handler.Command, h.Handler.Timeout)})
+		changes = append(changes, settings.Change{Action: "add", Event: event, What: what})
 	}
 	return changes, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
+	"github.com/ccmem/ccmem/pkg/geminicli"
 	"github.com/ccmem/ccmem/pkg/memory"
 )
 
@@ -31,8 +32,14 @@ func UserPromptSubmit(p hookio.Process) int {
 		if r == nil {
 			return code
 		}
+		event, prompt := "UserPromptSubmit", r.In.Prompt
+		if geminicli.Serves(r.In.HookEventName) {
+			// Gemini CLI's BeforeAgent: its answer names its own event,
+			// and a headless first prompt carries the start's context.
+			event, prompt = r.In.HookEventName, geminicli.Typed(prompt)
+		}
 		res, err := memory.Prompt(context.Background(), r.Env, memory.PromptRequest{
-			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: r.In.Prompt, Source: r.In.Source, Started: r.Started, CCMem: hookio.CCMemCommand, Binary: hookio.CCMemBinary,
+			SessionID: r.In.SessionID, Cwd: r.In.Cwd, Prompt: prompt, Source: r.In.Source, Started: r.Started, CCMem: hookio.CCMemCommand, Binary: hookio.CCMemBinary,
 		})
 		if err != nil {
 			hookio.WriteLine(p.Stderr, name+": "+err.Error())
@@ -41,6 +48,6 @@ func UserPromptSubmit(p hookio.Process) int {
 		if res.Disabled || res.Context == "" {
 			return 0
 		}
-		return hookio.EmitContext(p, name, "UserPromptSubmit", res.Context)
+		return hookio.EmitContext(p, name, event, res.Context)
 	})
 }

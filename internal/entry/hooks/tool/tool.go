@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/claudecode"
+	"github.com/ccmem/ccmem/pkg/geminicli"
 	"github.com/ccmem/ccmem/pkg/memory/action"
 )
 
@@ -56,9 +57,14 @@ lines — within guard.subagent_chars, as
 
 // PreToolUse is the body of the pretooluse hook: silent unless a rule
 // bears on the call; one stderr line and exit 1 on a problem (the call
-// still runs); never 2, which would block the call.
+// still runs); never 2, which would block the call. Under Gemini CLI
+// (BeforeTool) a call is read in Claude Code's tool names, and a held one
+// is denied in Gemini's words.
 func PreToolUse(p hookio.Process) int {
 	return toolHook("pretooluse", "PreToolUse", preToolUsage, p, func(r *hookio.Run) (action.ToolResult, error) {
+		if geminicli.Serves(r.In.HookEventName) {
+			r.In.ToolName = geminicli.ClaudeTool(r.In.ToolName)
+		}
 		return action.BeforeTool(context.Background(), r.Env, toolRequest(r))
 	})
 }
@@ -134,11 +140,18 @@ func toolHook(name, event, usage string, p hookio.Process, work func(*hookio.Run
 				return 1
 			}
 		}
+		gemini := geminicli.Serves(r.In.HookEventName)
 		if res.Hold != "" && event == "PreToolUse" {
+			if gemini {
+				return hookio.Emit(p, name, geminicli.Deny(res.Hold))
+			}
 			return hookio.Emit(p, name, claudecode.Deny(res.Hold))
 		}
 		if res.Disabled || res.Context == "" {
 			return 0
+		}
+		if gemini {
+			event = r.In.HookEventName
 		}
 		return hookio.EmitContext(p, name, event, res.Context)
 	})
