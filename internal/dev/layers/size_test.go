@@ -1,10 +1,12 @@
 package layers
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ccmem/ccmem/pkg/claudecode"
@@ -58,6 +60,38 @@ func TestBinarySizes(t *testing.T) {
 	for _, h := range claudecode.Hooks {
 		if _, ok := sizeCeilings[h.Binary]; !ok {
 			t.Errorf("%s has no ceiling here", h.Binary)
+		}
+	}
+}
+
+// roomCeilings bound a package's own lines of Go, tests left out: a
+// package past its bound is doing another package's job (issue 49:
+// pkg/session did four, 6.0k lines; the importers, the record's format and
+// a step's normal forms now live apart).
+var roomCeilings = map[string]int{
+	"pkg/session": 4000,
+}
+
+// TestRoomsStaySmall: each bounded package within its lines.
+func TestRoomsStaySmall(t *testing.T) {
+	for pkg, most := range roomCeilings {
+		files, err := filepath.Glob(filepath.Join("..", "..", "..", filepath.FromSlash(pkg), "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", pkg, err)
+		}
+		lines := 0
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += bytes.Count(data, []byte("\n"))
+		}
+		if lines > most {
+			t.Errorf("%s has %d lines of Go (tests aside), more than %d: a job of its own wants a package of its own", pkg, lines, most)
 		}
 	}
 }
