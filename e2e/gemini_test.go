@@ -93,6 +93,10 @@ func TestGeminiSharesTheMemory(t *testing.T) {
 		t.Fatalf("settings.json after install: no hooks, or the person's settings lost:\n%s", after)
 	}
 
+	if out, err := w.ccmem("doctor"); !strings.Contains(out, "Gemini hooks") || strings.Contains(out, "not as this ccmem registers them") {
+		t.Errorf("doctor on Gemini (%v):\n%s", err, out)
+	}
+
 	// A Claude Code session first: a fact said in passing.
 	w.claude("-p", "the staging postgres listens on port 6432 behind pgbouncer now; note it in docs/staging.md")
 

@@ -88,6 +88,7 @@ func Run(o Options) []Check {
 	d.checkRegistrations()
 	d.checkMCP()
 	d.checkCodex()
+	d.checkGemini()
 	d.checkStore()
 	d.checkLedger()
 	d.checkProjects()
@@ -542,6 +543,25 @@ func (d *doctor) dryRuns() {
 			detail += "; said: " + msg
 		}
 		d.add(ok, r.name+" dry run", detail)
+	}
+}
+
+// checkGemini reports on Gemini CLI when ccmem's hooks are registered
+// there: each as install writes it now, or a hook Gemini runs is another
+// install's, or missing.
+func (d *doctor) checkGemini() {
+	if d.Env.GeminiDir == "" || !install.GeminiRegistered(d.Env.GeminiDir) {
+		return // not served: nothing to say
+	}
+	cfg, _ := config.Load(d.Env, "", "")
+	missing, err := install.GeminiMissing(d.Env.GeminiDir, install.LibDir(d.Prefix), cfg.Guard.Tools)
+	switch {
+	case err != nil:
+		d.add(false, "Gemini hooks", err.Error())
+	case len(missing) > 0:
+		d.add(false, "Gemini hooks", fmt.Sprintf("%s not as this ccmem registers them (another install's path, or taken out): run `ccmem install --gemini`", strings.Join(missing, ", ")))
+	default:
+		d.add(true, "Gemini hooks", "registered in "+d.Env.Tilde(install.GeminiSettings(d.Env.GeminiDir)))
 	}
 }
 

@@ -110,6 +110,38 @@ func GeminiRegistered(dir string) bool {
 	return false
 }
 
+// GeminiMissing are the Gemini events whose ccmem handler is not the one
+// install would write now (another install's path, another timeout, taken
+// out by hand): what `ccmem install --gemini` would change.
+func GeminiMissing(dir, lib string, guardTools []string) ([]string, error) {
+	data, err := store.ReadSmallFile(GeminiSettings(dir), 16<<20)
+	if err != nil {
+		return nil, err
+	}
+	root, err := settings.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", GeminiSettings(dir), err)
+	}
+	var missing []string
+	for _, h := range GeminiHooks(lib, guardTools) {
+		want, found := geminiEntry(h), false
+		if groups := root.Get("hooks").Get(h.Event); groups != nil {
+			for _, g := range groups.Items {
+				m, _ := g.Get("matcher").Str()
+				if hs := g.Get("hooks"); hs != nil && m == h.Matcher {
+					for _, e := range hs.Items {
+						found = found || settings.Equal(e, want)
+					}
+				}
+			}
+		}
+		if !found {
+			missing = append(missing, h.Event)
+		}
+	}
+	return missing, nil
+}
+
 // UninstallGemini takes ccmem's hooks out of Gemini's settings.json;
 // everything else stays as it was.
 func UninstallGemini(o GeminiOptions) (Report, error) {

@@ -60,6 +60,12 @@ func TestGeminiHooksKeepTheRest(t *testing.T) {
 	if !GeminiRegistered(dir) {
 		t.Error("GeminiRegistered does not see the hooks")
 	}
+	if missing, err := GeminiMissing(dir, lib, o.GuardTools); err != nil || len(missing) != 0 {
+		t.Errorf("right after install, missing %v (%v)", missing, err)
+	}
+	if missing, _ := GeminiMissing(dir, filepath.Join(t.TempDir(), "elsewhere"), o.GuardTools); len(missing) != 4 {
+		t.Errorf("another install's binaries: missing %v, want all four events", missing)
+	}
 	if again, err := InstallGemini(o); err != nil || again.Changed() {
 		t.Fatalf("a second install changed %+v (%v)", again, err)
 	}
