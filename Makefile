@@ -14,7 +14,7 @@ GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
 GORELEASER_VERSION := $(shell sed -n 's/^[[:space:]]*github.com\/goreleaser\/goreleaser\/v2 \(v[^ ]*\).*/\1/p' tools/go.mod)
 GORELEASER := $(CURDIR)/.cache/goreleaser-$(GORELEASER_VERSION)
 
-.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini opencode test-tools newcomer bench bench-peers bench-go fuzz recall
 
 all: build
 
@@ -90,6 +90,10 @@ codex:
 ## gemini: fetch the pinned Gemini CLI into .cache/ (its e2e test does it too)
 gemini:
 	@bash scripts/install-gemini.sh >/dev/null
+
+## opencode: fetch the pinned opencode and its plugin package into .cache/ (its e2e test does it too)
+opencode:
+	@bash scripts/install-opencode.sh >/dev/null
 
 ## test-tools: the programs the e2e tests drive (tmux, chromium, git) from Debian's packages when
 ## missing, and playwright-core from npm into .cache/

@@ -97,8 +97,18 @@ func TestGeminiSharesTheMemory(t *testing.T) {
 		t.Errorf("doctor on Gemini (%v):\n%s", err, out)
 	}
 
-	// A Claude Code session first: a fact said in passing.
-	w.claude("-p", "the staging postgres listens on port 6432 behind pgbouncer now; note it in docs/staging.md")
+	// A Claude Code session first: a fact said in passing, in its second
+	// turn (so that no title in the block holds it: only recall can).
+	staging := w.runJSON("-p", "set up the staging docs in docs/staging.md")
+	w.claude("-p", "--resume", staging, "good. by the way the staging postgres listens on port 6432 behind pgbouncer now, put that in the doc too")
+	// Other sessions after it (recall weighs a word by how few sessions
+	// hold it); their starts archive it, and search waits for its index.
+	for _, chore := range []string{"bump the linter", "fix the flaky cart test", "rename the price helper", "tidy the Makefile"} {
+		w.claude("-p", chore)
+	}
+	if out, err := w.ccmem("search", "pgbouncer"); err != nil || !strings.Contains(out, staging) {
+		t.Fatalf("search does not find the Claude Code session's fact (%v):\n%s", err, out)
+	}
 
 	// A Gemini session: its first turn carries the project's block and,
 	// after its prompt, recall of that fact.
@@ -106,13 +116,13 @@ func TestGeminiSharesTheMemory(t *testing.T) {
 		return scriptapi.Reply{Text: "Done: the webhook retries back off exponentially, capped at five minutes (heron-anvil)."}
 	})
 	n := len(w.api.GeminiRequests())
-	out := w.gemini(bin, "which port does the staging database listen on these days? also set the webhook retries to exponential backoff capped at five minutes")
+	out := w.gemini(bin, "which port does the staging database listen on these days?")
 	reqs := w.api.GeminiRequests()[n:]
 	if len(reqs) == 0 {
 		t.Fatalf("gemini sent no turn:\n%s", out)
 	}
 	user := strings.Join(reqs[0].Texts("user"), "\n")
-	if !strings.Contains(user, "<hook_context>") || !strings.Contains(user, "Recent sessions") || !strings.Contains(user, "6432") {
+	if !strings.Contains(user, "<hook_context>") || !strings.Contains(user, "Recent sessions") || !strings.Contains(user, "6432 behind pgbouncer") || !strings.Contains(user, staging+".json (turn 2)") {
 		t.Errorf("the Gemini session's first turn lacks ccmem's block or recall:\n%.4000s\n(gemini printed: %s)", user, out)
 	}
 	if strings.Contains(out, "Hook system message") {

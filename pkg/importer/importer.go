@@ -26,6 +26,7 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/config"
 	_ "github.com/ccmem/ccmem/pkg/opencodestore" // opencode's database, read where sessions are imported only
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/session"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/transcript"
@@ -833,4 +834,54 @@ func listOpencodeStore(ctx context.Context, e store.Env) (out []transcriptFile, 
 		out = append(out, transcriptFile{path: s.Path, sid: s.ID, mtime: s.Updated, agent: session.AgentOpencode, cwd: s.Cwd})
 	}
 	return out, notes
+}
+
+// TurnReport says what EndOpencodeTurn did.
+type TurnReport struct {
+	Session string `json:"session"`
+	Project string `json:"project"` // the project's root
+	Turns   int    `json:"turns"`   // the session's turns recorded so far
+}
+
+// EndOpencodeTurn brings the record of one session of opencode's
+// database up to date, as the Stop hook does for the other agents after
+// every turn: ccmem's opencode plugin runs it when a turn ends (the hook
+// binaries do not read the database). process is opencode's: the record
+// is settled into an episode once it has exited.
+func EndOpencodeTurn(ctx context.Context, e store.Env, sid string, process proc.Info) (TurnReport, error) {
+	rep := TurnReport{Session: sid}
+	if !opencodeSessionID(sid) {
+		return rep, fmt.Errorf("%q is not an opencode session id (ses_ and letters or digits)", sid)
+	}
+	defer session.BeginStoreRun()()
+	list, _ := session.ListStored(ctx, e)
+	i := slices.IndexFunc(list, func(s session.StoreSession) bool { return s.ID == sid })
+	if i < 0 {
+		return rep, fmt.Errorf("no opencode session %s in %s", sid, e.Tilde(e.OpencodeDir))
+	}
+	s := list[i]
+	if s.Cwd == "" || !filepath.IsAbs(s.Cwd) {
+		return rep, fmt.Errorf("opencode session %s: %s", sid, DropNoFolder)
+	}
+	rep.Project = store.ProjectAt(e, s.Cwd).Root
+	res, err := session.EndTurn(ctx, e, session.Turn{SessionID: sid, TranscriptPath: s.Path, Cwd: s.Cwd, Process: process}, time.Time{})
+	if res.Checkpoint != nil {
+		rep.Turns = res.Checkpoint.Turns
+	}
+	return rep, err
+}
+
+// opencodeSessionID tells an id opencode gives a session: "ses_" and up
+// to 64 letters or digits (it names a file of the store).
+func opencodeSessionID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "ses_")
+	if !ok || rest == "" || len(rest) > 64 {
+		return false
+	}
+	for _, r := range rest {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

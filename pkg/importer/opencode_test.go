@@ -11,7 +11,9 @@ import (
 
 	"github.com/ccmem/ccmem/pkg/episode"
 	"github.com/ccmem/ccmem/pkg/importer"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/search"
+	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
@@ -230,5 +232,20 @@ INSERT INTO part VALUES ('prt_d01', 'msg_d01', 'ses_dev1', 1763815600000, 176381
 	storetest.Mkfile(t, dst, "SQLite format 3\x00"+strings.Repeat("\xff", 200))
 	if rep, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "could not be read") {
 		t.Fatalf("a damaged store: %+v %v", rep, err)
+	}
+}
+
+// TestEndOpencodeTurnTakesOnlySessionIDs: the id the plugin passes names a
+// file of the store, so anything but "ses_" and letters or digits is
+// refused before it is used.
+func TestEndOpencodeTurnTakesOnlySessionIDs(t *testing.T) {
+	e := store.Env{Home: t.TempDir(), Store: t.TempDir(), OpencodeDir: t.TempDir()}
+	for _, sid := range []string{"", "ses_", "ses_../../x", "ses_a/b", `ses_a\b`, "ses_a b", "abc", "ses_" + strings.Repeat("a", 65), "ses_é"} {
+		if _, err := importer.EndOpencodeTurn(context.Background(), e, sid, proc.Info{}); err == nil || !strings.Contains(err.Error(), "not an opencode session id") {
+			t.Errorf("%q: %v, want refused", sid, err)
+		}
+	}
+	if _, err := importer.EndOpencodeTurn(context.Background(), e, "ses_abc123", proc.Info{}); err == nil || !strings.Contains(err.Error(), "no opencode session") {
+		t.Errorf("a session the store lacks: %v", err)
 	}
 }

@@ -873,8 +873,16 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	if c.Agent == AgentGemini {
 		return c.catchUpWhole(ctx, path)
 	}
+	if _, _, ok := opencodeDBSession(path); ok && c.Agent == "" && c.Turns == 0 {
+		c.Agent = AgentOpencode // ccmem's opencode plugin names the session of opencode's database
+	}
 	if c.Agent == AgentOpencode {
 		if _, _, ok := opencodeDBSession(path); ok {
+			if storeReader == nil && c.Transcript.Path != path {
+				// A hook, which does not read the database: ccmem reads
+				// it at the turn's end (import --session).
+				c.Transcript = checkpoint.TranscriptPos{Path: path}
+			}
 			return c.catchUpOpencodeStore(ctx, path)
 		}
 		return c.catchUpOpencode(ctx, path)

@@ -48,6 +48,10 @@ type Env struct {
 	// OpencodeDir is opencode's data folder, $XDG_DATA_HOME/opencode (by
 	// default ~/.local/share/opencode; read by import, never written).
 	OpencodeDir string
+	// OpencodeConfigDir is opencode's configuration folder,
+	// $XDG_CONFIG_HOME/opencode (by default ~/.config/opencode), where
+	// `ccmem install --opencode` puts its plugin.
+	OpencodeConfigDir string
 }
 
 // ErrNoHome is returned when neither HOME nor explicit locations are set.
@@ -100,9 +104,13 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 	if e.Home != "" {
 		e.GeminiDir = filepath.Join(e.Home, ".gemini")
 		e.OpencodeDir = filepath.Join(e.Home, ".local", "share", "opencode")
+		e.OpencodeConfigDir = filepath.Join(e.Home, ".config", "opencode")
 	}
 	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		e.OpencodeDir = filepath.Join(x, "opencode")
+	}
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		e.OpencodeConfigDir = filepath.Join(x, "opencode")
 	}
 	return e, nil
 }

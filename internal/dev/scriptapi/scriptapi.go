@@ -135,6 +135,7 @@ type Server struct {
 	script    Script
 	responses ResponsesScript
 	gemini    GeminiScript
+	chat      ChatScript
 
 	mu       sync.Mutex
 	requests []Request
@@ -199,6 +200,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveResponses(w, id, body)
 	case isGemini(r):
 		s.serveGemini(w, r, body)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
+		s.serveChat(w, id, body)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":

@@ -11,13 +11,14 @@ import (
 	"github.com/ccmem/ccmem/internal/entry/hookio"
 	"github.com/ccmem/ccmem/pkg/config"
 	"github.com/ccmem/ccmem/pkg/importer"
+	"github.com/ccmem/ccmem/pkg/proc"
 	"github.com/ccmem/ccmem/pkg/search"
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/textfmt"
 )
 
 var cmdImport = &command.Command{
-	Name: "import", Args: "[--cwd DIR] [--limit N] [--dry-run] [--follow] [--json]",
+	Name: "import", Args: "[--cwd DIR] [--limit N] [--dry-run] [--follow] [--session ID] [--json]",
 	Summary: "turn the sessions your agents already keep into episodes, so memory starts full",
 	Help: `Reads the sessions your agents keep — Claude Code's transcripts in
 ~/.claude/projects/, Codex CLI's rollouts in ~/.codex/sessions/, Gemini
@@ -45,16 +46,23 @@ and cause (no folder recorded, another system's folder, nothing said).
 
 --cwd imports only the project DIR belongs to; --limit stops after N
 sessions; --dry-run says what would be imported and writes nothing;
---follow only brings the followed sessions up to date.`,
+--follow only brings the followed sessions up to date. --session brings
+the record of one opencode session up to date, as the hooks do after each
+turn for the other agents: ccmem's opencode plugin runs it when a turn
+ends.`,
 	Setup: func(fs *flag.FlagSet) func(c *command.Ctx, args []string) error {
 		cwd := fs.String("cwd", "", "import only the sessions of the project `DIR` belongs to")
 		limit := fs.Int("limit", 0, "import at most `N` sessions (0: all)")
 		dryRun := fs.Bool("dry-run", false, "say what would be imported, write nothing")
 		follow := fs.Bool("follow", false, "only bring the sessions an earlier import follows up to date (quietly)")
 		asJSON := fs.Bool("json", false, "print the report as JSON")
+		sid := fs.String("session", "", "bring the record of the opencode session `ID` up to date (what ccmem's opencode plugin runs after each turn)")
 		return func(c *command.Ctx, args []string) error {
 			if err := command.NoArgs(fs, args); err != nil {
 				return err
+			}
+			if *sid != "" {
+				return runEndTurn(c, *sid, *asJSON)
 			}
 			if *limit < 0 {
 				return command.Usagef("", "--limit must be 0 or more, not %d", *limit)
@@ -140,6 +148,19 @@ func runImport(c *command.Ctx, cwd string, limit int, dryRun, asJSON bool) error
 		}{rep, indexed})
 	}
 	printImport(c, rep, dryRun)
+	return nil
+}
+
+// runEndTurn brings one opencode session's record up to date.
+func runEndTurn(c *command.Ctx, sid string, asJSON bool) error {
+	rep, err := importer.EndOpencodeTurn(c, c.Env, sid, proc.Claude(c.P.Getenv))
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return c.PrintJSON(rep)
+	}
+	fmt.Fprintf(c.Stdout, "recorded opencode session %s: %s in %s\n", rep.Session, textfmt.Plural(rep.Turns, "turn", "turns"), c.Env.Tilde(rep.Project))
 	return nil
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 var cmdInstall = &command.Command{
-	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--codex [--codex-trust]] [--gemini] [--dry-run] [--json]",
+	Name: "install", Args: "[--settings FILE] [--prefix DIR] [--status-line] [--import] [--codex [--codex-trust]] [--gemini] [--opencode] [--dry-run] [--json]",
 	Summary: "install the binaries and register ccmem's hooks in Claude Code",
 	Help: `Copies ccmem to DIR/bin and its hook binaries to DIR/lib/ccmem (DIR defaults
 to ~/.local), then merges ccmem's hook registrations (absolute paths,
@@ -47,8 +47,16 @@ finds a Codex folder.
 ccmem's hooks go into ~/.gemini/settings.json (SessionStart, BeforeAgent,
 BeforeTool, AfterAgent; every other byte kept, a backup first). Gemini
 runs them in a folder it trusts. Without --gemini, install only says so
-when it finds a Gemini folder. Uninstall takes ccmem's hooks out of both
-files, byte for byte.`,
+when it finds a Gemini folder.
+
+--opencode serves opencode too: it has no hook settings, so ccmem writes
+one plugin file, ~/.config/opencode/plugin/ccmem.js (under XDG_CONFIG_HOME
+when set), that runs the same hook binaries on opencode's events and
+brings the session's record up to date at the end of each turn (ccmem
+import --session). Nothing else of opencode's is edited.
+
+Uninstall takes ccmem's hooks out of Codex's and Gemini's files, byte for
+byte, and removes opencode's plugin.`,
 	Setup: installSetup(false),
 }
 
@@ -73,7 +81,7 @@ type installFlags struct {
 	doImport         *bool
 	noRestore        *bool
 	codex, trust     *bool
-	gemini           *bool
+	gemini, opencode *bool
 }
 
 // prefixUsage describes --prefix for install or uninstall.
@@ -98,9 +106,10 @@ func installSetup(remove bool) func(fs *flag.FlagSet) func(c *command.Ctx, args 
 			f.codex = fs.Bool("codex", false, "serve Codex CLI too: register the hooks in CODEX_HOME/hooks.json")
 			f.trust = fs.Bool("codex-trust", false, "with --codex: write the trust entries Codex needs to run them into CODEX_HOME/config.toml")
 			f.gemini = fs.Bool("gemini", false, "serve Gemini CLI too: register the hooks in ~/.gemini/settings.json")
+			f.opencode = fs.Bool("opencode", false, "serve opencode too: write its plugin, ~/.config/opencode/plugin/ccmem.js")
 			f.noRestore = new(bool)
 		} else {
-			f.statusLine, f.doImport, f.codex, f.trust, f.gemini = new(bool), new(bool), new(bool), new(bool), new(bool)
+			f.statusLine, f.doImport, f.codex, f.trust, f.gemini, f.opencode = new(bool), new(bool), new(bool), new(bool), new(bool), new(bool)
 			f.noRestore = fs.Bool("no-restore", false, "leave Claude Code's memory folders as ccmem learn left them")
 		}
 		return func(c *command.Ctx, args []string) error {
@@ -291,12 +300,27 @@ func codexRegistered(st []install.CodexTrust) bool {
 }
 
 // serveAgents registers ccmem's hooks with the other agents asked for
-// (--codex, --gemini), takes them back at uninstall, and otherwise says
-// when one is here and not served.
+// (--codex, --gemini, --opencode), takes them back at uninstall, and
+// otherwise says when one is here and not served.
 func serveAgents(c *command.Ctx, f installFlags, o install.Options, remove bool, rep *install.Report) error {
-	var err error
-	// Codex: served when asked; taken back whenever ccmem's hooks are there.
+	for _, serve := range []func(*command.Ctx, installFlags, install.Options, bool) (install.Report, error){serveCodex, serveGemini, serveOpencode} {
+		r, err := serve(c, f, o, remove)
+		rep.Actions = append(rep.Actions, r.Actions...)
+		rep.Notes = append(rep.Notes, r.Notes...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serveCodex serves Codex when asked; its hooks are taken back whenever
+// ccmem's are there.
+func serveCodex(c *command.Ctx, f installFlags, o install.Options, remove bool) (rep install.Report, err error) {
 	co := install.CodexOptions{Dir: c.Env.CodexDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, Trust: *f.trust, DryRun: o.DryRun}
+	if c.Env.CodexDir == "" {
+		return rep, nil
+	}
 	if *f.codex && !*f.trust && !o.DryRun && !*f.asJSON && hookio.IsTerminal(c.P.Stdin) {
 		// Trust is the person's to give: asked, never assumed. They asked
 		// for Codex to be served, and an untrusted hook Codex skips
@@ -308,39 +332,54 @@ func serveAgents(c *command.Ctx, f installFlags, o install.Options, remove bool,
 			fmt.Fprintf(c.Stdout, "note      Codex skips ccmem's hooks until they are trusted: trust them in Codex, or run `ccmem install --codex --codex-trust`\n")
 		}
 	}
-	if c.Env.CodexDir != "" {
-		var cr install.Report
-		switch {
-		case remove:
-			cr, err = install.UninstallCodex(co)
-		case *f.codex && !o.StatusLineOnly:
-			cr, err = install.InstallCodex(co)
-		default:
-			if fi, serr := os.Stat(c.Env.CodexDir); serr == nil && fi.IsDir() && !o.StatusLineOnly {
-				if st, _ := install.CodexState(co.Dir, co.Lib, co.GuardTools); !codexRegistered(st) {
-					rep.Notes = append(rep.Notes, "Codex CLI is here too ("+c.Env.Tilde(c.Env.CodexDir)+"): `ccmem install --codex` serves it with the same memory")
-				}
-			}
-		}
-		rep.Actions = append(rep.Actions, cr.Actions...)
-		rep.Notes = append(rep.Notes, cr.Notes...)
+	switch {
+	case remove:
+		return install.UninstallCodex(co)
+	case *f.codex && !o.StatusLineOnly:
+		return install.InstallCodex(co)
 	}
-	// Gemini CLI: the same, without trust entries.
-	if err == nil && c.Env.GeminiDir != "" {
-		var gr install.Report
-		g := install.GeminiOptions{Dir: c.Env.GeminiDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, DryRun: o.DryRun}
-		switch {
-		case remove:
-			gr, err = install.UninstallGemini(g)
-		case *f.gemini && !o.StatusLineOnly:
-			gr, err = install.InstallGemini(g)
-		default:
-			if fi, serr := os.Stat(c.Env.GeminiDir); serr == nil && fi.IsDir() && !o.StatusLineOnly && !install.GeminiRegistered(g.Dir) {
-				rep.Notes = append(rep.Notes, "Gemini CLI is here too ("+c.Env.Tilde(c.Env.GeminiDir)+"): `ccmem install --gemini` serves it with the same memory")
-			}
+	if fi, serr := os.Stat(c.Env.CodexDir); serr == nil && fi.IsDir() && !o.StatusLineOnly {
+		if st, _ := install.CodexState(co.Dir, co.Lib, co.GuardTools); !codexRegistered(st) {
+			rep.Notes = append(rep.Notes, "Codex CLI is here too ("+c.Env.Tilde(c.Env.CodexDir)+"): `ccmem install --codex` serves it with the same memory")
 		}
-		rep.Actions = append(rep.Actions, gr.Actions...)
-		rep.Notes = append(rep.Notes, gr.Notes...)
 	}
-	return err
+	return rep, nil
+}
+
+// serveGemini is serveCodex for Gemini CLI, which has no trust entries.
+func serveGemini(c *command.Ctx, f installFlags, o install.Options, remove bool) (rep install.Report, err error) {
+	if c.Env.GeminiDir == "" {
+		return rep, nil
+	}
+	g := install.GeminiOptions{Dir: c.Env.GeminiDir, Lib: install.LibDir(o.Prefix), GuardTools: o.GuardTools, DryRun: o.DryRun}
+	switch {
+	case remove:
+		return install.UninstallGemini(g)
+	case *f.gemini && !o.StatusLineOnly:
+		return install.InstallGemini(g)
+	}
+	if fi, serr := os.Stat(c.Env.GeminiDir); serr == nil && fi.IsDir() && !o.StatusLineOnly && !install.GeminiRegistered(g.Dir) {
+		rep.Notes = append(rep.Notes, "Gemini CLI is here too ("+c.Env.Tilde(c.Env.GeminiDir)+"): `ccmem install --gemini` serves it with the same memory")
+	}
+	return rep, nil
+}
+
+// serveOpencode writes opencode's plugin when asked, and removes it
+// whenever it is ccmem's.
+func serveOpencode(c *command.Ctx, f installFlags, o install.Options, remove bool) (rep install.Report, err error) {
+	if c.Env.OpencodeConfigDir == "" {
+		return rep, nil
+	}
+	oo := install.OpencodeOptions{Dir: c.Env.OpencodeConfigDir, Lib: install.LibDir(o.Prefix),
+		CCMem: filepath.Join(install.BinDir(o.Prefix), claudecode.Exe("ccmem")), GuardTools: o.GuardTools, DryRun: o.DryRun}
+	switch {
+	case remove:
+		return install.UninstallOpencode(oo)
+	case *f.opencode && !o.StatusLineOnly:
+		return install.InstallOpencode(oo)
+	}
+	if fi, serr := os.Stat(c.Env.OpencodeConfigDir); serr == nil && fi.IsDir() && !o.StatusLineOnly && !install.OpencodeRegistered(oo.Dir) {
+		rep.Notes = append(rep.Notes, "opencode is here too ("+c.Env.Tilde(c.Env.OpencodeConfigDir)+"): `ccmem install --opencode` serves it with the same memory")
+	}
+	return rep, nil
 }

@@ -89,6 +89,7 @@ func Run(o Options) []Check {
 	d.checkMCP()
 	d.checkCodex()
 	d.checkGemini()
+	d.checkOpencode()
 	d.checkStore()
 	d.checkLedger()
 	d.checkProjects()
@@ -563,6 +564,23 @@ func (d *doctor) checkGemini() {
 	default:
 		d.add(true, "Gemini hooks", "registered in "+d.Env.Tilde(install.GeminiSettings(d.Env.GeminiDir)))
 	}
+}
+
+// checkOpencode reports on opencode when ccmem's plugin is there: the one
+// install writes now, or another install's (its paths, an older ccmem).
+func (d *doctor) checkOpencode() {
+	if d.Env.OpencodeConfigDir == "" || !install.OpencodeRegistered(d.Env.OpencodeConfigDir) {
+		return // not served: nothing to say
+	}
+	cfg, _ := config.Load(d.Env, "", "")
+	o := install.OpencodeOptions{Dir: d.Env.OpencodeConfigDir, Lib: install.LibDir(d.Prefix),
+		CCMem: filepath.Join(install.BinDir(d.Prefix), claudecode.Exe("ccmem")), GuardTools: cfg.Guard.Tools}
+	path := d.Env.Tilde(install.OpencodePlugin(o.Dir))
+	if install.OpencodeCurrent(o) {
+		d.add(true, "opencode plugin", path)
+		return
+	}
+	d.add(false, "opencode plugin", path+" is not the one this ccmem writes (another install's paths, or an older ccmem): run `ccmem install --opencode`")
 }
 
 // checkCodex reports on Codex CLI when ccmem's hooks are registered there:
