@@ -350,9 +350,45 @@ func listOpencode(ctx context.Context, e store.Env) (out []transcriptFile, notes
 				continue
 			}
 			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: session.AgentOpencode})
+			inStore[sid] = true
 		}
 	}
-	return out, notes
+	return append(out, listOpencodeLegacy(e, inStore)...), notes
+}
+
+// listOpencodeLegacy lists the sessions of opencode's first layout (before
+// 1.0), one storage per project: project/<project>/storage/session/info/
+// ses_<id>.json, its messages in .../session/message/<session>/ and their
+// parts in .../session/part/<session>/<message>/. A session opencode
+// copied into its later storage (seen) is read there.
+func listOpencodeLegacy(e store.Env, seen map[string]bool) (out []transcriptFile) {
+	root := filepath.Join(e.OpencodeDir, "project")
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, p.Name(), "storage", "session", "info")
+		files, err := store.ListFiles(root, dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			sid, ok := strings.CutSuffix(f.Name, ".json")
+			if !ok || !strings.HasPrefix(sid, "ses_") || !store.ValidID(sid, 128, false) || seen[sid] {
+				continue
+			}
+			if s := opencodeSession(filepath.Join(dir, f.Name)); s.ParentID != "" {
+				continue
+			}
+			seen[sid] = true
+			out = append(out, transcriptFile{path: filepath.Join(dir, f.Name), sid: sid, mtime: time.Unix(0, f.MTime), agent: session.AgentOpencode})
+		}
+	}
+	return out
 }
 
 // opencodeSession reads an opencode session file.
@@ -370,7 +406,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 		return geminiCwd(e, path)
 	}
 	if agent == session.AgentOpencode {
-		return opencodeSession(path).Directory
+		return transcript.OpencodeCwd(path)
 	}
 	f, _, err := store.OpenRegular(path)
 	if err != nil {

@@ -76,6 +76,54 @@ func TestImportOpencodeStorage(t *testing.T) {
 	}
 }
 
+// TestImportOpencodeFirstLayout: opencode's first layout (before 1.0, one
+// storage per project: project/<p>/storage/session/info, .../message/<s>,
+// .../part/<s>/<m>), whose session file names no folder (its assistant
+// messages do, path.cwd), is read: the session becomes an episode of that
+// folder's project; one opencode copied into its later storage is read
+// there only; one naming no folder anywhere is counted as left out.
+func TestImportOpencodeFirstLayout(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	put := func(rel string, v any) {
+		data, _ := json.Marshal(v)
+		storetest.Mkfile(t, filepath.Join(e.OpencodeDir, rel), string(data))
+	}
+	old := "project/-home-dev-shop/storage/session/"
+	put(old+"info/ses_old1.json", map[string]any{"id": "ses_old1", "title": "flaky checkout", "time": map[string]any{"created": 1750000000000}})
+	put(old+"message/ses_old1/msg_001.json", map[string]any{"id": "msg_001", "role": "user", "time": map[string]any{"created": 1750000001000}})
+	put(old+"part/ses_old1/msg_001/prt_001.json", map[string]any{"id": "prt_001", "type": "text", "text": "the checkout test flakes on slow CI runners (otter-quill); make it wait for the cart"})
+	put(old+"message/ses_old1/msg_002.json", map[string]any{"id": "msg_002", "role": "assistant", "path": map[string]any{"cwd": repo, "root": repo}, "time": map[string]any{"created": 1750000005000}})
+	put(old+"part/ses_old1/msg_002/prt_001.json", map[string]any{"id": "prt_001", "type": "tool", "tool": "bash", "callID": "c1",
+		"state": map[string]any{"status": "completed", "input": map[string]any{"command": "npm test -- checkout"}, "output": "ok"}})
+	// Copied by opencode into its later storage: read there.
+	put(old+"info/ses_moved.json", map[string]any{"id": "ses_moved", "title": "moved"})
+	put("storage/session/4f1e2d/ses_moved.json", map[string]any{"id": "ses_moved", "directory": repo, "title": "moved"})
+	put("storage/message/ses_moved/msg_001.json", map[string]any{"id": "msg_001", "role": "user"})
+	put("storage/part/msg_001/prt_001.json", map[string]any{"id": "prt_001", "type": "text", "text": "moved session (wren-kettle)"})
+	// No folder anywhere.
+	put(old+"info/ses_nowhere.json", map[string]any{"id": "ses_nowhere"})
+	put(old+"message/ses_nowhere/msg_001.json", map[string]any{"id": "msg_001", "role": "user"})
+	put(old+"part/ses_nowhere/msg_001/prt_001.json", map[string]any{"id": "prt_001", "type": "text", "text": "hello"})
+
+	rep, err := importer.Import(context.Background(), e, importer.ImportOptions{})
+	if err != nil || rep.Imported != 2 || rep.Found != 3 {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	if len(rep.Dropped) != 1 || rep.Dropped[0].Agent != "opencode" || rep.Dropped[0].Cause != importer.DropNoFolder || rep.Dropped[0].N != 1 {
+		t.Errorf("the session with no folder is not counted as left out: %+v", rep.Dropped)
+	}
+	eps, _ := filepath.Glob(filepath.Join(e.ProjectDir(p.Key), "episodes", "*.json"))
+	all := ""
+	for _, ep := range eps {
+		data, _ := os.ReadFile(ep)
+		all += string(data)
+	}
+	if len(eps) != 2 || !strings.Contains(all, "otter-quill") || !strings.Contains(all, "npm test -- checkout") || !strings.Contains(all, "wren-kettle") {
+		t.Fatalf("episodes of the project (%d):\n%s", len(eps), all)
+	}
+}
+
 // sqlite runs the real SQLite's command on the database at db.
 func sqlite(t *testing.T, db, script string) {
 	t.Helper()

@@ -1073,46 +1073,15 @@ func (c *Checkpoint) catchUpWhole(ctx context.Context, path string) error {
 }
 
 // maxOpencodeFiles bounds the files of one opencode session read.
-const maxOpencodeFiles = 20000
+const maxOpencodeFiles = transcript.MaxOpencodeFiles
 
-// catchUpOpencode rebuilds the record of an opencode session (path: its
-// storage/session/<project>/ses_<id>.json) from its message and part files
-// when any of them changed (their sizes and times summed), as for a
-// recording read whole.
+// catchUpOpencode rebuilds the record of an opencode session of its JSON
+// storage (path: its session's file, in either layout) from its message
+// and part files when any of them changed, as for a recording read whole.
 func (c *Checkpoint) catchUpOpencode(ctx context.Context, path string) error {
-	storage := filepath.Dir(filepath.Dir(filepath.Dir(path)))
-	sid := strings.TrimSuffix(filepath.Base(path), ".json")
-	msgDir := filepath.Join(storage, "message", sid)
-	msgs, err := store.ListFiles(storage, msgDir)
+	stamp, messages, parts, err := transcript.ReadOpencodeStorage(ctx, path, maxOpencodeFiles)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("opencode session: %w", err)
-	}
-	var stamp int64
-	var messages [][]byte
-	parts := map[string][][]byte{}
-	files := 0
-	for _, m := range msgs {
-		if files++; files > maxOpencodeFiles || ctx.Err() != nil {
-			break
-		}
-		data, err := store.ReadSmallFile(filepath.Join(msgDir, m.Name), 4<<20)
-		if err != nil {
-			continue
-		}
-		stamp += int64(len(data)) + m.MTime%1000003
-		messages = append(messages, data)
-		mid := strings.TrimSuffix(m.Name, ".json")
-		partDir := filepath.Join(storage, "part", mid)
-		ps, _ := store.ListFiles(storage, partDir)
-		for _, pf := range ps {
-			if files++; files > maxOpencodeFiles {
-				break
-			}
-			if pd, err := store.ReadSmallFile(filepath.Join(partDir, pf.Name), 4<<20); err == nil {
-				stamp += int64(len(pd)) + pf.MTime%1000003
-				parts[mid] = append(parts[mid], pd)
-			}
-		}
 	}
 	return c.rebuildOpencode(ctx, path, stamp, messages, parts)
 }
