@@ -7,6 +7,11 @@ GO        ?= go
 LIB       := lib/ccmem
 HOOKS     := ./hooks/sessionstart ./hooks/userpromptsubmit ./hooks/stop ./hooks/precompact ./hooks/pretooluse ./hooks/posttoolusefailure ./hooks/subagentstart
 GOFLAGS_BUILD := -trimpath -ldflags='-s -w'
+# Every go command builds without the clone's path in what it compiles, so a
+# fresh clone finds in Go's build cache what another clone compiled (make
+# test in a new clone: two minutes less).
+GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
+export GOFLAGS
 
 # goreleaser, built once from the version tools/go.mod pins (its own module:
 # the product's go.mod stays small) into .cache, and reused. The first
