@@ -23,6 +23,7 @@ import (
 // several per file (3,000 files once took three runs each, 20,000 of them
 // minutes under the store's lock).
 func TestManyIncomingFilesFewGits(t *testing.T) {
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	remote := bareRemote(t)
 	a, b := newMachine(t, "laptop"), newMachine(t, "desktop")
 	p := a.project()

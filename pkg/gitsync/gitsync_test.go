@@ -350,6 +350,7 @@ func agree(t *testing.T, a, b *machine) {
 // refreshed, unless told not to, and a sync's add then found it taken
 // (CI saw "git add: … remove the file manually to continue").
 func TestStatusWhileSyncing(t *testing.T) {
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	remote := bareRemote(t)
 	a := newMachine(t, "laptop")
 	a.remember("fact 0")

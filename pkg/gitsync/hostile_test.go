@@ -1227,6 +1227,7 @@ func TestAFloodIsRefusedNotTheLabels(t *testing.T) {
 // bullets are the same facts, and the rule still holds; 250 bullets put
 // before the facts leave them all shown.
 func TestFactsTakenAnyWayAreAsked(t *testing.T) {
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	facts := []string{"Never run deploy-step-07 by hand"}
 	for i := range 39 {
 		facts = append(facts, fmt.Sprintf("kq%dxa zo%dpl mu%dre wi%dno", i, i, i, i))

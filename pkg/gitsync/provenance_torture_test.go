@@ -32,6 +32,7 @@ func TestTortureProvenance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the provenance torture takes about a minute: make test runs it, -short skips it")
 	}
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("GITSYNC_SEED"); s != "" {
 		fmt.Sscan(s, &seed)

@@ -50,6 +50,7 @@ func TestTortureSync(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the sync torture takes about a minute: make test runs it, -short skips it")
 	}
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("GITSYNC_SEED"); s != "" {
 		fmt.Sscan(s, &seed)
@@ -186,6 +187,7 @@ func TestTortureHostileRemote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the hostile sync torture takes about a minute: make test runs it, -short skips it")
 	}
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("GITSYNC_SEED"); s != "" {
 		fmt.Sscan(s, &seed)
@@ -451,6 +453,7 @@ func TestKilledSyncWhileTheOtherPushes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills syncs while the other machine syncs, for about a minute: make test runs it, -short skips it")
 	}
+	t.Parallel() // the longest of the package: beside each other, not one by one
 	seeds := []uint64{1, 2, 3, uint64(time.Now().UnixNano())}
 	if s := os.Getenv("GITSYNC_SEED"); s != "" {
 		var seed uint64

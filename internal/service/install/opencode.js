@@ -46,6 +46,7 @@ const snake = (args) => Object.fromEntries(Object.entries(args || {}).map(([k, v
 export const CcmemPlugin = async ({ directory }) => {
   const begun = new Set(); // sessions whose start this process has run
   const created = new Set(); // sessions opencode made in this process
+  const children = new Set(); // a subagent's sessions (the task tool's): part of their parent's
   const carried = new Map(); // a tool call's context from pretooluse, for its result
   return {
     "chat.message": async (input, output) => {
@@ -53,7 +54,7 @@ export const CcmemPlugin = async ({ directory }) => {
         const sid = input.sessionID || (output.message && output.message.sessionID);
         const parts = output.parts || [];
         const typed = parts.filter((p) => p.type === "text" && !p.synthetic);
-        if (!sid || typed.length === 0) return;
+        if (!sid || typed.length === 0 || children.has(sid)) return;
         const base = { session_id: sid, transcript_path: source(sid), cwd: directory };
         const context = [];
         if (!begun.has(sid)) {
@@ -107,8 +108,11 @@ export const CcmemPlugin = async ({ directory }) => {
     event: async ({ event }) => {
       try {
         const sid = event.properties && (event.properties.sessionID || (event.properties.info && event.properties.info.id));
-        if (event.type === "session.created" && sid) created.add(sid);
-        if (event.type === "session.idle" && sid) {
+        if (event.type === "session.created" && sid) {
+          created.add(sid);
+          if (event.properties.info && event.properties.info.parentID) children.add(sid);
+        }
+        if (event.type === "session.idle" && sid && !children.has(sid)) {
           // The hooks cannot read opencode's database; ccmem can.
           run(CCMEM, ["import", "--session", sid, "--json"], {}, 30000);
         }

@@ -18,7 +18,8 @@ import (
 // (exit 2, print garbage, crash, are missing): the prompt goes on
 // untouched, a call goes on, and only a hook's deny holds a call, with
 // its reason. A hook's context reaches the prompt as a synthetic part
-// after the person's, and a call's context its result.
+// after the person's, and a call's context its result; a subagent's
+// session gets none.
 func TestOpencodePluginNeverFailsATurn(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -66,6 +67,9 @@ for (const c of ["ls forbidden", "ls crash", "ls context", "ls"]) {
 }
 try { await h["tool.execute.before"]({ tool: "read", sessionID: "ses_A", callID: "r" }, { args: { filePath: "forbidden" } }); out.read = "ran"; } catch (e) { out.read = "threw"; }
 try { await h.event({ event: { type: "session.idle", properties: { sessionID: "ses_A" } } }); out.idle = "ok"; } catch (e) { out.idle = "threw"; }
+// A subagent's session (the task tool's) is its parent's: no start, no recall.
+await h.event({ event: { type: "session.created", properties: { sessionID: "ses_C", info: { id: "ses_C", parentID: "ses_A" } } } });
+{ const o = msg("please recall this"); o.message.sessionID = "ses_C"; await h["chat.message"]({ sessionID: "ses_C" }, o); out.child = o.parts.length; }
 console.log(JSON.stringify(out));
 `)
 	cmd := exec.Command(node, driver)
@@ -92,6 +96,9 @@ console.log(JSON.stringify(out));
 		if len(parts) != 1 {
 			t.Errorf("%q: the prompt changed: %s", p, got[p])
 		}
+	}
+	if string(got["child"]) != "1" {
+		t.Errorf("a subagent's prompt got ccmem's context: %s parts", got["child"])
 	}
 	want := map[string]string{"ls forbidden": "threw: Never run forbidden", "ls crash": "ran", "ls context": "ran\n\nTHE RULE", "ls": "ran", "read": "ran", "idle": "ok"}
 	for k, w := range want {
