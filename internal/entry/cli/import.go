@@ -62,6 +62,9 @@ ends.`,
 				return err
 			}
 			if *sid != "" {
+				if *cwd != "" || *limit != 0 || *dryRun || *follow {
+					return command.Usagef("--session goes alone (with --json): it brings one session's record up to date", "--session with --cwd, --limit, --dry-run or --follow")
+				}
 				return runEndTurn(c, *sid, *asJSON)
 			}
 			if *limit < 0 {
