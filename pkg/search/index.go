@@ -63,7 +63,8 @@ type Options struct {
 	Skip     func(key [refKeyLen]byte) bool
 	SkipMost int
 	// BuildFor, when set, bounds the time spent (re)building the index:
-	// what is not built by then is left out of this search; below zero,
+	// what is not built by then is left out of this search (but for its
+	// files unchanged since its last index: see listing.go); below zero,
 	// nothing is built.
 	BuildFor time.Duration
 	// Stale, when set, is told when a unit this search needed built was
@@ -229,10 +230,21 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // open brings the index of every unit up to date and opens it. A unit
 // whose sources cannot be read has no docs; a unit that cannot be brought
-// up to date before ctx ends is left out of this search.
+// up to date before ctx ends is left out of this search, but for the files
+// its last index holds unchanged (see listing.go).
 // left says whether a unit that needed building was left out.
 func open(ctx context.Context, e store.Env, units []unit, quick bool, buildFor time.Duration) (readers []*reader, left bool) {
 	return openUnits(ctx, e, units, quick, buildFor, nil)
+}
+
+// folder is what a search learned of a folder of units (see openUnits).
+type folder struct {
+	stamp    string       // its modification time before it was listed
+	trusted  bool         // quick: unchanged since its buckets were checked
+	nonEmpty map[int]bool // trusted: the buckets that hold files
+	listed   bool
+	bucketed map[int][]entry
+	ok       bool // every bucket is current
 }
 
 // openUnits is open; built, when set, is told of each unit built.
@@ -247,14 +259,6 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 		defer cancel()
 	}
 	var out []*reader
-	type folder struct {
-		stamp    string       // its modification time before it was listed
-		trusted  bool         // quick: unchanged since its buckets were checked
-		nonEmpty map[int]bool // trusted: the buckets that hold files
-		listed   bool
-		bucketed map[int][]entry
-		ok       bool // every bucket is current
-	}
 	folders := map[string]*folder{}
 	var order []string
 	// Leftovers of interrupted index writes go: on every full check, and
@@ -302,6 +306,7 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 			} else {
 				if len(f.bucketed[u.bucket]) == 0 {
 					os.Remove(path) // an empty bucket has no index
+					os.Remove(listingPath(path))
 					continue
 				}
 				want = bucketStamp(f.bucketed[u.bucket])
@@ -312,9 +317,9 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 			out = append(out, r)
 			continue
 		}
-		if err == nil {
-			r.Close()
-		}
+		// An out-of-date index is kept until this unit is built: if it
+		// cannot be, its unchanged files answer (see listing.go).
+		old := r
 		if want == "" {
 			// Trusted by its folder's stamp, but missing or damaged: check
 			// the folder's files after all.
@@ -329,6 +334,7 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 				f.ok = false
 			}
 			left = true
+			out = withOutOfDate(out, old, u, f)
 			continue
 		}
 		if !tidied {
@@ -339,6 +345,7 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 			// Too big to index within a hook's allowance (a MEMORY.md of
 			// megabytes edited by hand): left to the background refresh.
 			left = true
+			out = withOutOfDate(out, old, u, f)
 			continue
 		}
 		var ents []entry
@@ -353,11 +360,15 @@ func openUnits(ctx context.Context, e store.Env, units []unit, quick bool, build
 				f.ok = false
 			}
 			left = true
+			out = withOutOfDate(out, old, u, f)
 			continue
 		}
+		old.Close()
 		data := index(want, docs).encode()
 		if err := store.WriteCacheFile(path, data); err != nil && f != nil {
 			f.ok = false
+		} else if f != nil {
+			writeListing(path, want, ents)
 		}
 		if built != nil {
 			built()
@@ -384,7 +395,9 @@ func pruneBuckets(dir string) {
 	for _, de := range ents {
 		name, ok := strings.CutSuffix(de.Name(), ".idx")
 		if !ok {
-			continue
+			if name, ok = strings.CutSuffix(de.Name(), listingSuffix); !ok {
+				continue
+			}
 		}
 		i := strings.LastIndexByte(name, '.')
 		if i < 0 {
@@ -638,8 +651,8 @@ func rank(readers []*reader, terms []string, opt Options) ([]Hit, *evidence) {
 				}
 			}
 			d, err := c.r.doc(c.doc)
-			if err != nil || d.Hidden && !opt.Forgotten {
-				continue
+			if err != nil || d.Hidden && !opt.Forgotten || !c.r.answers(d.Path) {
+				continue // hidden, or its file changed since an out-of-date index was built
 			}
 			if d.Scope != "" && !opt.Scope.All && !inScope(d.Scope, opt.Scope) {
 				continue // another project's learned entry

@@ -16,7 +16,8 @@ import (
 // path: by `ccmem import` when it ends, and by `ccmem search --index`,
 // which a session start runs in the background when the index of its
 // project is stale (Stale). While that runs, a prompt builds nothing and
-// answers from the index there is; otherwise it builds what fits in a
+// answers from the index there is (an out-of-date bucket with its files
+// unchanged since: see listing.go); otherwise it builds what fits in a
 // small allowance (recallBuild) and leaves the rest out.
 
 // buildingName is the marker a refresh keeps fresh while it builds.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ccmem/ccmem/pkg/store/storetest"
 )
 
 // TestRefreshMakesTheIndexCurrent: a store never searched is stale; a
@@ -194,5 +196,73 @@ func TestPromptLeavesABigMemoryFileToTheRefresh(t *testing.T) {
 	hits, err = Recall(context.Background(), w.e, "where does the quokka exporter write?", o)
 	if err != nil || len(hits) == 0 || hits[0].Kind != KindGlobal || refreshed != 0 {
 		t.Fatalf("after the refresh: %+v, %d refreshes, err %v", hits, refreshed, err)
+	}
+}
+
+// TestPromptAnswersFromAnOutOfDateIndex: a session rewritten after the
+// index was built (as a start finishes the last session's record) makes
+// its bucket's index out of date. While a refresh runs the prompt cannot
+// rebuild it, yet the bucket's other sessions still answer from it; the
+// rewritten session's old text never does, nor a session removed since;
+// a listing that is not the index's own trusts nothing.
+func TestPromptAnswersFromAnOutOfDateIndex(t *testing.T) {
+	w := newWorld(t)
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	// Three sessions in one bucket of the episodes folder.
+	var names []string
+	for i := 0; len(names) < 3; i++ {
+		name := fmt.Sprintf("20261121T1000%02dZ-b%d.json", i%60, i)
+		if bucketOf(name, episodeBuckets) == 0 {
+			names = append(names, name)
+		}
+	}
+	kept := w.episode(t, "episodes", names[0], "the staging postgres listens on port 6432 behind pgbouncer", at, "docs/staging.md")
+	rewritten := w.episode(t, "episodes", names[1], "move the nightly export to the ledger queue", at, "jobs/export.go")
+	gone := w.episode(t, "episodes", names[2], "retire the heron dashboard", at, "ops/heron.go")
+	sc := ScopeOf(&w.p, false)
+	if _, err := Refresh(context.Background(), w.e, sc); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond) // new modification times
+	storetest.Mkfile(t, rewritten, fmt.Sprintf(`{"session_id":%q,"goal":"tidy the changelog","turns":4,"started_at":%q,"outcome":"done"}`, names[1], at.Format(time.RFC3339)))
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(Dir(w.e), buildingName)
+	if err := os.WriteFile(marker, []byte("1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := RecallOptions{Scope: sc, MaxItems: 3}
+	recall := func(prompt string) []Hit {
+		t.Helper()
+		hits, err := Recall(context.Background(), w.e, prompt, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	if hits := recall("which port does the staging postgres listen on behind pgbouncer?"); len(hits) == 0 || hits[0].Path != kept {
+		t.Fatalf("an unchanged session of an out-of-date bucket is not recalled: %+v", hits)
+	}
+	for _, prompt := range []string{"why did we move the nightly export to the ledger queue?", "when did we retire the heron dashboard?"} {
+		for _, h := range recall(prompt) {
+			if h.Path == rewritten || h.Path == gone {
+				t.Fatalf("%q recalled a session from its text before it changed: %+v", prompt, h)
+			}
+		}
+	}
+	// A listing that is not the index's own (an earlier build's) trusts nothing.
+	idx := filepath.Join(Dir(w.e), "p-"+w.p.Key+"-episodes.0.idx")
+	storetest.Mkfile(t, listingPath(idx), `{"stamp":"dir:9:000000000000000000000000","files":{}}`)
+	for _, h := range recall("which port does the staging postgres listen on behind pgbouncer?") {
+		if h.Path == kept {
+			t.Fatalf("a listing of another build was trusted: %+v", h)
+		}
+	}
+	// Once the refresh is done, the prompt builds the bucket and finds
+	// what changed.
+	os.Remove(marker)
+	if hits := recall("who tidied the changelog?"); len(hits) == 0 || hits[0].Path != rewritten {
+		t.Fatalf("after the refresh, the rewritten session is not found: %+v", hits)
 	}
 }

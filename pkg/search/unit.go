@@ -509,6 +509,10 @@ type reader struct {
 	keyReads int
 	// tops counts the docs that are no passage.
 	tops int
+	// only, for an out-of-date index answering because its unit could
+	// not be built in time, are the paths of the files unchanged since
+	// (see listing.go); nil for a current index.
+	only map[string]bool
 }
 
 type dictEntry struct {
@@ -543,7 +547,7 @@ func openReader(path string) (*reader, error) {
 }
 
 func (r *reader) Close() {
-	if r.f != nil {
+	if r != nil && r.f != nil {
 		r.f.Close()
 		r.f = nil
 	}
