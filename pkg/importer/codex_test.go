@@ -225,3 +225,44 @@ func TestCodexPatchesAndAbortsAreRead(t *testing.T) {
 		t.Errorf("files changed: %v, want the two the applied patch named (not the failed one's)", ep.FilesChanged)
 	}
 }
+
+// TestCodexShellPatchesAreEdits (found on a real person's Codex sessions,
+// docs/agents.md): a patch the model hands the shell tool — ["bash",
+// "-lc", "apply_patch <<'PATCH' …"], or ["apply_patch", patch] — is run
+// by Codex as its own apply_patch; the files it names are the session's
+// changed files, not a shell command's text.
+func TestCodexShellPatchesAreEdits(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	line := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	shell := func(id string, argv []string) string {
+		args, _ := json.Marshal(map[string]any{"command": argv})
+		return line(map[string]any{"timestamp": "2026-11-20T10:00:02.000Z", "type": "response_item", "payload": map[string]any{"type": "function_call", "name": "shell", "call_id": id, "arguments": string(args)}})
+	}
+	out := func(id string) string {
+		o, _ := json.Marshal(map[string]any{"output": "Success. Updated the following files:\nM x\n", "metadata": map[string]any{"exit_code": 0}})
+		return line(map[string]any{"timestamp": "2026-11-20T10:00:03.000Z", "type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": id, "output": string(o)}})
+	}
+	lines := []string{
+		line(map[string]any{"timestamp": "2026-11-20T10:00:00.000Z", "type": "session_meta", "payload": map[string]any{"id": "01a217cc-26e4-7ce2-ba33-4e9e15be8a44", "cwd": repo, "cli_version": "0.46.0"}}),
+		line(map[string]any{"timestamp": "2026-11-20T10:00:01.000Z", "type": "response_item", "payload": map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "wire the realtime listeners into the draw service"}}}}),
+		shell("s1", []string{"bash", "-lc", "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: web/src/services/listeners.ts\n@@\n-a\n+b\n*** End Patch\nPATCH"}),
+		out("s1"),
+		shell("s2", []string{"apply_patch", "*** Begin Patch\n*** Add File: web/src/services/draw.ts\n+export {}\n*** End Patch\n"}),
+		out("s2"),
+		shell("s3", []string{"bash", "-lc", "grep -rn 'apply_patch' docs"}),
+		out("s3"),
+	}
+	dir := filepath.Join(e.CodexDir, "sessions", "2026", "11", "20")
+	storetest.Mkfile(t, filepath.Join(dir, "rollout-2026-11-20T10-00-00-01a217cc-26e4-7ce2-ba33-4e9e15be8a44.jsonl"), strings.Join(lines, "\n")+"\n")
+	data, ep := importedOne(t, e, p.Key)
+	if !slices.Equal(slices.Sorted(slices.Values(ep.FilesChanged)), []string{"web/src/services/draw.ts", "web/src/services/listeners.ts"}) {
+		t.Errorf("files changed: %v, want the two files the shell-given patches name\n%s", ep.FilesChanged, data)
+	}
+	if strings.Contains(data, "*** Begin Patch") {
+		t.Errorf("a patch's text was recorded as a command:\n%s", data)
+	}
+}

@@ -174,11 +174,31 @@ func codexTool(it codexItem) ToolUse {
 			break
 		}
 	}
+	if patch, ok := shellPatch(cmd); ok {
+		// A patch given to the shell ("apply_patch <<'EOF' …", which Codex
+		// runs as its own apply_patch): the files it names changed.
+		input, _ := json.Marshal(map[string][]string{"files": patchFiles(patch)})
+		return ToolUse{ID: it.CallID, Name: "apply_patch", Input: input}
+	}
 	if cmd != "" {
 		input, _ := json.Marshal(map[string]string{"command": cmd})
 		return ToolUse{ID: it.CallID, Name: "Bash", Input: input}
 	}
 	return ToolUse{ID: it.CallID, Name: it.Name, Input: json.RawMessage(strconv.Quote(it.Arguments))}
+}
+
+// shellPatch is the patch of a shell command that is an apply_patch call
+// (the command apply_patch or applypatch, its patch an argument or a
+// heredoc), as Codex's shell tool intercepts it.
+func shellPatch(cmd string) (string, bool) {
+	t := strings.TrimSpace(cmd)
+	for _, name := range []string{"apply_patch", "applypatch"} {
+		rest, ok := strings.CutPrefix(t, name)
+		if ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '<' || rest[0] == '\n') && strings.Contains(rest, "*** Begin Patch") {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // patchFiles are the files an apply_patch patch adds, updates, deletes
