@@ -19,7 +19,7 @@ export GOFLAGS
 GORELEASER_VERSION := $(shell sed -n 's/^[[:space:]]*github.com\/goreleaser\/goreleaser\/v2 \(v[^ ]*\).*/\1/p' tools/go.mod)
 GORELEASER := $(CURDIR)/.cache/goreleaser-$(GORELEASER_VERSION)
 
-.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini opencode test-tools newcomer bench bench-peers bench-go fuzz recall
+.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini opencode test-tools newcomer bench bench-peers bench-go fuzz recall agents
 
 all: build
 
@@ -129,6 +129,11 @@ bench-peers: build
 ## the full text, a plain BM25 and grep), then the precision of search and per-prompt recall on generated corpora
 recall: build
 	$(GO) run ./internal/dev/bench -recall
+
+## agents: other agents' sessions from real people's public folders (Codex CLI, Gemini CLI), laid out
+## under /tmp and imported: sessions, prompts, files changed and projects, the raw files beside ccmem
+agents:
+	$(GO) run ./internal/dev/agentcorpus
 
 ## bench-go: Go benchmarks (Stop on 1 MB vs 100 MB transcripts, first-pass MB/s)
 bench-go:
