@@ -95,7 +95,14 @@ func measure(ctx context.Context, l *Laid) (Figures, error) {
 			continue // nothing typed: no session to expect
 		}
 		f.Expected++
-		f.Edited += len(x.Edited)
+		edited := map[string]bool{} // one name per file: "a.go", "./a.go" and its full path are one
+		for p := range x.Edited {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(x.Cwd, p)
+			}
+			edited[filepath.Clean(p)] = true
+		}
+		f.Edited += len(edited)
 		found, right, kept := false, true, 0
 		changed := map[string]bool{}
 		for _, name := range append([]string{id}, x.Files...) {
