@@ -266,3 +266,71 @@ func TestCodexShellPatchesAreEdits(t *testing.T) {
 		t.Errorf("a patch's text was recorded as a command:\n%s", data)
 	}
 }
+
+// TestCodexResumedRolloutCopiesAreNotTurns (found on a real person's
+// Codex 0.36 sessions, docs/agents.md): resuming a session, that Codex
+// began a new rollout with the earlier session's session_meta and a copy
+// of its lines, written at once, before the new turns; the copied prompts
+// are the earlier session's (its own rollout holds them), not turns of
+// the new one.
+func TestCodexResumedRolloutCopiesAreNotTurns(t *testing.T) {
+	e := storetest.Env(t)
+	repo, p := storetest.Repo(t, e, "shop")
+	const old, resumed = "9cd28a74-da7e-4458-a91a-fffec2be9d7a", "613a9a68-8816-40b2-a2d4-041ade599da6"
+	line := func(at string, typ string, payload map[string]any) string {
+		b, _ := json.Marshal(map[string]any{"timestamp": at, "type": typ, "payload": payload})
+		return string(b)
+	}
+	user := func(at, text string) []string {
+		return []string{
+			line(at, "response_item", map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": text}}}),
+			line(at, "event_msg", map[string]any{"type": "user_message", "message": text}),
+		}
+	}
+	answer := func(at, text string) string {
+		return line(at, "response_item", map[string]any{"type": "message", "role": "assistant", "content": []any{map[string]any{"type": "output_text", "text": text}}})
+	}
+	meta := func(at, id string) string {
+		return line(at, "session_meta", map[string]any{"id": id, "timestamp": at, "cwd": repo, "cli_version": "0.36.0"})
+	}
+	var first []string
+	first = append(first, meta("2025-09-16T04:47:48.362Z", old))
+	first = append(first, user("2025-09-16T04:48:00.000Z", "check the design of the heron module")...)
+	first = append(first, answer("2025-09-16T04:49:00.000Z", "The heron module is fine."))
+	first = append(first, user("2025-09-16T04:50:00.000Z", "start implementing it")...)
+	first = append(first, answer("2025-09-16T04:55:00.000Z", "Implemented."))
+	var second []string
+	second = append(second, meta("2025-09-16T06:12:31.257Z", resumed), meta("2025-09-16T06:12:37.389Z", old))
+	second = append(second, user("2025-09-16T06:12:37.390Z", "check the design of the heron module")...)
+	second = append(second, answer("2025-09-16T06:12:37.527Z", "The heron module is fine."))
+	second = append(second, user("2025-09-16T06:12:37.536Z", "start implementing it")...)
+	second = append(second, answer("2025-09-16T06:12:37.570Z", "Implemented."))
+	second = append(second, user("2025-09-16T06:13:00.267Z", "now document the pelican flag")...)
+	second = append(second, answer("2025-09-16T06:13:34.119Z", "Documented."))
+	dir := filepath.Join(e.CodexDir, "sessions", "2025", "09", "16")
+	storetest.Mkfile(t, filepath.Join(dir, "rollout-2025-09-16T12-47-48-"+old+".jsonl"), strings.Join(first, "\n")+"\n")
+	storetest.Mkfile(t, filepath.Join(dir, "rollout-2025-09-16T14-12-31-"+resumed+".jsonl"), strings.Join(second, "\n")+"\n")
+	if _, err := importer.Import(context.Background(), e, importer.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	turns := map[string]int{}
+	texts := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join(e.EpisodesDir(p.Key), "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := episode.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns[rec.SessionID], texts[rec.SessionID] = rec.Turns, string(data)
+	}
+	if turns[old] != 2 || turns[resumed] != 1 {
+		t.Errorf("turns: earlier session %d (want 2), resumed one %d (want 1, its own)", turns[old], turns[resumed])
+	}
+	if strings.Contains(texts[resumed], "heron module") || !strings.Contains(texts[resumed], "pelican flag") {
+		t.Errorf("the resumed session's record holds the earlier session's prompts, or lacks its own:\n%s", texts[resumed])
+	}
+}

@@ -415,7 +415,7 @@ func transcriptCwd(e store.Env, path, agent string) string {
 	defer f.Close()
 	parse := transcript.Parse
 	if agent == session.AgentCodex {
-		parse = transcript.ParseCodex
+		parse = transcript.CodexParser()
 	}
 	cwd := ""
 	_, _, _ = transcript.ScanFromWith(parse, io.LimitReader(f, 4<<20), -1, 0, func(e transcript.Entry) {

@@ -892,7 +892,7 @@ func (c *Checkpoint) catchUp(ctx context.Context, path string) error {
 	}
 	parse := transcript.Parse
 	if c.Agent == AgentCodex {
-		parse = transcript.ParseCodex
+		parse = transcript.CodexParser()
 	}
 	pos, err := readNew(ctx, path, c.Transcript, c.reset, c.apply, parse)
 	if err != nil {

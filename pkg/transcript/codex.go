@@ -2,11 +2,13 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Codex CLI (0.169.0) writes a session as a rollout file,
@@ -242,4 +244,59 @@ func codexOutput(s string) (int, string) {
 		s = s[:4096]
 	}
 	return code, strings.ToValidUTF8(s, "")
+}
+
+// replayGap is how long after the last copied line of a resumed session
+// the first line of its own comes, at least: Codex copies the earlier
+// session's lines in one go (hundreds in a fraction of a second), and a
+// person types the next prompt after that.
+const replayGap = time.Second
+
+// CodexParser is ParseCodex for one reading of one rollout, from its
+// start: a rollout that Codex (0.36 and others of its age) began by
+// resuming another session holds, after its own session_meta, the earlier
+// session's session_meta and a copy of all its lines, written at once;
+// they are that session's, recorded in its own rollout, and are passed
+// over here (else each prompt of it would be recorded twice). A line
+// without a time ends the copy.
+func CodexParser() func([]byte) (Entry, bool) {
+	var first string
+	var last time.Time
+	copying := false
+	return func(line []byte) (Entry, bool) {
+		if !copying && !bytes.Contains(line, []byte(`"session_meta"`)) {
+			return ParseCodex(line)
+		}
+		var l struct {
+			Timestamp string `json:"timestamp"`
+			Type      string `json:"type"`
+			Payload   struct {
+				ID        string `json:"id"`
+				SessionID string `json:"session_id"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(bytes.TrimSpace(line), &l) != nil {
+			return ParseCodex(line)
+		}
+		at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
+		if l.Type == "session_meta" {
+			id := cmp.Or(l.Payload.SessionID, l.Payload.ID)
+			switch {
+			case first == "":
+				first = id
+			case id != "" && id != first:
+				copying, last = true, at // another session's lines follow
+				return Entry{}, false
+			}
+			if !copying {
+				return ParseCodex(line)
+			}
+		}
+		if at.IsZero() || at.Sub(last) > replayGap {
+			copying = false
+			return ParseCodex(line)
+		}
+		last = at
+		return Entry{}, false
+	}
 }
