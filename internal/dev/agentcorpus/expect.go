@@ -37,6 +37,7 @@ func (l *Laid) readCodex(data []byte) {
 				Cwd       string          `json:"cwd"`
 				Type      string          `json:"type"`
 				Name      string          `json:"name"`
+				CallID    string          `json:"call_id"`
 				Input     string          `json:"input"`
 				Arguments json.RawMessage `json:"arguments"`
 			} `json:"payload"`
@@ -53,6 +54,16 @@ func (l *Laid) readCodex(data []byte) {
 		case o.Type == "event_msg" && p.Type == "user_message":
 			s.Messages++
 		case o.Type == "response_item" && (p.Type == "custom_tool_call" || p.Type == "function_call"):
+			// A resumed session's rollout may hold a copy of the earlier
+			// one's calls (same ids): an edit is the session's whose
+			// rollout (read in time order) holds it first.
+			if l.calls == nil {
+				l.calls = map[string]string{}
+			}
+			if by, ok := l.calls[p.CallID]; ok && p.CallID != "" && by != s.ID {
+				continue
+			}
+			l.calls[p.CallID] = s.ID
 			text := p.Input
 			if text == "" {
 				var args string

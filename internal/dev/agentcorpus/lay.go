@@ -32,6 +32,7 @@ type Laid struct {
 	// history.jsonl, Gemini CLI's logs.json): the typed counts come from it.
 	Logged bool
 	roots  map[string]string // Gemini CLI: slug -> its .project_root
+	calls  map[string]string // Codex: a call's id -> the session whose rollout holds it first
 }
 
 // Expected is what one session's raw files hold, by this command's own

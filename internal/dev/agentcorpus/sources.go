@@ -35,8 +35,9 @@ type Source struct {
 var Sources = []Source{
 	{ID: "c1", Agent: "codex", Repo: "Kooksun/Lotto645", Commit: "e01e9ea", Prefix: ".codex/"},
 	{ID: "c2", Agent: "codex", Repo: "Kooksun/RPS_3", Commit: "792ab08", Prefix: ".codex/"},
-	// Added after the fix c1 and c2 showed (a patch given to the shell),
-	// measured once: folders no code was changed for.
+	// Added after the fix c1 and c2 showed (a patch given to the shell);
+	// c5 then showed a resumed Codex 0.36 session's copied lines, since
+	// passed over (docs/agents.md).
 	{ID: "c3", Agent: "codex", Repo: "LeroySalih/planner-004", Commit: "ea5fce0", Prefix: ".codex/"},
 	{ID: "c4", Agent: "codex", Repo: "Maidang1/madinah", Commit: "d4353b0", Prefix: ".codex/"},
 	{ID: "c5", Agent: "codex", Repo: "Hoper-J/cpolar-connect", Commit: "70b17db", Prefix: ".codex/"},
