@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -264,5 +265,71 @@ func TestPromptAnswersFromAnOutOfDateIndex(t *testing.T) {
 	os.Remove(marker)
 	if hits := recall("who tidied the changelog?"); len(hits) == 0 || hits[0].Path != rewritten {
 		t.Fatalf("after the refresh, the rewritten session is not found: %+v", hits)
+	}
+}
+
+// TestOutOfDateIndexNeverAnswersOldText attacks the listing with
+// concurrency: while refreshes rebuild the index and sessions are
+// rewritten (each version longer than the last, with a word of its own),
+// prompts answer from whatever index and listing they find, current or
+// not. A prompt that starts after a session was rewritten never recalls
+// its earlier text.
+func TestOutOfDateIndexNeverAnswersOldText(t *testing.T) {
+	w := newWorld(t)
+	sc := ScopeOf(&w.p, false)
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	words := []string{"albatross", "bittern", "cormorant", "dunlin", "egret", "fulmar", "gannet", "heron", "ibis", "jacana", "kittiwake", "lapwing"}
+	var paths []string
+	for i := range 4 {
+		paths = append(paths, w.episode(t, "episodes", fmt.Sprintf("20261121T10000%dZ-r%d.json", i, i), "tune the "+words[i]+" exporter", at, "export.go"))
+	}
+	if _, err := Refresh(context.Background(), w.e, sc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(Dir(w.e), buildingName), []byte("1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // refreshes, one after another, until told
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = Refresh(context.Background(), w.e, sc)
+			// Refresh removes the marker: put it back, so prompts build
+			// nothing and take what they find.
+			_ = os.WriteFile(filepath.Join(Dir(w.e), buildingName), []byte("1\n"), 0o600)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	o := RecallOptions{Scope: sc, MaxItems: 3}
+	for v := 4; v < len(words); v++ {
+		k := v % len(paths)
+		old := words[v-len(paths)]
+		// The new version: longer than any before, a word of its own.
+		goal := "tune the " + words[v] + " exporter" + strings.Repeat(" again", v)
+		// Replaced as ccmem's writers replace a record (a new file renamed
+		// over it: the folder changes; a file edited in place is trusted by
+		// its folder's time until then, by design: see ExplainRecall).
+		tmp := paths[k] + ".new"
+		storetest.Mkfile(t, tmp, fmt.Sprintf(`{"session_id":"r%d","goal":%q,"turns":3,"files_changed":["export.go"],"started_at":%q,"outcome":"done"}`, k, goal, at.Format(time.RFC3339)))
+		if err := os.Rename(tmp, paths[k]); err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			hits, err := Recall(context.Background(), w.e, "why did we tune the "+old+" exporter?", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hits {
+				if h.Path == paths[k] && strings.Contains(h.Title+" "+h.Snippet, old) {
+					t.Fatalf("version %d: a prompt after the rewrite recalled %s as its earlier text: %q", v, filepath.Base(h.Path), h.Title)
+				}
+			}
+		}
 	}
 }
