@@ -68,10 +68,25 @@ func measure(ctx context.Context, l *Laid) (Figures, error) {
 		return f, err
 	}
 	f.Dropped = rep.Dropped
-	episodes := map[string]struct {
-		rec episode.Record
-		key string
-	}{}
+	episodes := episodesOf(e)
+	for id, x := range l.Sessions {
+		if x.Messages == 0 && x.Typed == 0 {
+			continue // nothing typed: no session to expect
+		}
+		f.add(e, id, x, episodes, l.Logged)
+	}
+	return f, nil
+}
+
+// imported is an episode and the project key it is filed under.
+type imported struct {
+	rec episode.Record
+	key string
+}
+
+// episodesOf reads every episode of the store, by session id.
+func episodesOf(e store.Env) map[string]imported {
+	out := map[string]imported{}
 	keys, _ := os.ReadDir(e.ProjectsDir())
 	for _, k := range keys {
 		for _, dir := range []string{e.EpisodesDir(k.Name()), e.EpisodeArchiveDir(k.Name())} {
@@ -82,68 +97,65 @@ func measure(ctx context.Context, l *Laid) (Figures, error) {
 					continue
 				}
 				if rec, err := episode.Decode(data); err == nil && rec.SessionID != "" {
-					episodes[rec.SessionID] = struct {
-						rec episode.Record
-						key string
-					}{rec, k.Name()}
+					out[rec.SessionID] = imported{rec, k.Name()}
 				}
 			}
 		}
 	}
-	for id, x := range l.Sessions {
-		if x.Messages == 0 && x.Typed == 0 {
-			continue // nothing typed: no session to expect
+	return out
+}
+
+// add counts one expected session against the episodes the import made
+// (each taken once: a file named like its session counts once).
+func (f *Figures) add(e store.Env, id string, x *Expected, episodes map[string]imported, logged bool) {
+	f.Expected++
+	edited := map[string]bool{} // one name per file: "a.go", "./a.go" and its full path are one
+	for p := range x.Edited {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(x.Cwd, p)
 		}
-		f.Expected++
-		edited := map[string]bool{} // one name per file: "a.go", "./a.go" and its full path are one
-		for p := range x.Edited {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(x.Cwd, p)
-			}
-			edited[filepath.Clean(p)] = true
-		}
-		f.Edited += len(edited)
-		found, right, kept := false, true, 0
-		changed := map[string]bool{}
-		for _, name := range append([]string{id}, x.Files...) {
-			ep, ok := episodes[name]
-			if !ok {
-				continue
-			}
-			delete(episodes, name) // a file named like its session counts once
-			found = true
-			kept += ep.rec.Turns
-			for _, c := range ep.rec.FilesChanged {
-				changed[c] = true
-			}
-			right = right && x.Cwd != "" && store.ProjectAt(e, x.Cwd).Key == ep.key
-		}
-		if !found {
+		edited[filepath.Clean(p)] = true
+	}
+	f.Edited += len(edited)
+	found, right, kept := false, true, 0
+	changed := map[string]bool{}
+	for _, name := range append([]string{id}, x.Files...) {
+		ep, ok := episodes[name]
+		if !ok {
 			continue
 		}
-		f.Found++
-		f.Kept += kept
-		if l.Logged && kept != x.Typed-x.Slash {
-			f.Diffs = append(f.Diffs, fmt.Sprintf("%s: %d turns recorded, %d prompts typed (%d slash), %d user messages in its file", id, kept, x.Typed, x.Slash, x.Messages))
+		delete(episodes, name)
+		found = true
+		kept += ep.rec.Turns
+		for _, c := range ep.rec.FilesChanged {
+			changed[c] = true
 		}
-		for p := range x.Edited {
-			rel, err := filepath.Rel(x.Cwd, p)
-			if !changed[p] && !changed[filepath.Clean(filepath.Join(x.Cwd, p))] && (err != nil || !changed[rel]) {
-				f.Diffs = append(f.Diffs, fmt.Sprintf("%s: edited, not recorded: %s", id, p))
-			}
-		}
-		f.Typed += x.Typed
-		f.Slash += x.Slash
-		f.Messages += x.Messages
-		f.Changed += len(changed)
-		if x.Cwd != "" {
-			f.Projects++
-			if right {
-				f.Right++
-			}
+		right = right && x.Cwd != "" && store.ProjectAt(e, x.Cwd).Key == ep.key
+	}
+	if !found {
+		return
+	}
+	f.Found++
+	f.Kept += kept
+	if logged && kept != x.Typed-x.Slash {
+		f.Diffs = append(f.Diffs, fmt.Sprintf("%s: %d turns recorded, %d prompts typed (%d slash), %d user messages in its file", id, kept, x.Typed, x.Slash, x.Messages))
+	}
+	for p := range x.Edited {
+		rel, err := filepath.Rel(x.Cwd, p)
+		if !changed[p] && !changed[filepath.Clean(filepath.Join(x.Cwd, p))] && (err != nil || !changed[rel]) {
+			f.Diffs = append(f.Diffs, fmt.Sprintf("%s: edited, not recorded: %s", id, p))
 		}
 	}
-	return f, nil
+	f.Typed += x.Typed
+	f.Slash += x.Slash
+	f.Messages += x.Messages
+	f.Changed += len(changed)
+	if x.Cwd != "" {
+		f.Projects++
+		if right {
+			f.Right++
+		}
+	}
 }
 
 // agentName is how the report names an agent.
