@@ -59,12 +59,12 @@ test-steps: vet cross build claude-code test-tools
 	@mkdir -p .cache && $(GO) build $(GOFLAGS_BUILD) -o .cache/demo ./scripts/demo && .cache/demo >/dev/null
 	@echo "test: unit tests and testscripts (the other agents' clients fetched beside them)"
 	@( bash scripts/install-codex.sh && bash scripts/install-gemini.sh && bash scripts/install-opencode.sh ) >.cache/clients.log 2>&1 & clients=$$!; \
-	$(GO) run ./scripts/testprogress -count=1 $$( { printf '%s\n' $(SLOWEST); $(GO) list ./... | grep -v '/e2e$$'; } | awk '!seen[$$0]++'); unit=$$?; \
+	$(GO) run ./scripts/testprogress -count=1 -timeout 30m $$( { printf '%s\n' $(SLOWEST); $(GO) list ./... | grep -v '/e2e$$'; } | awk '!seen[$$0]++'); unit=$$?; \
 	wait $$clients || echo "test: fetching the other agents' clients failed (.cache/clients.log); their end-to-end tests fetch them again"; \
 	[ $$unit -eq 0 ]
 	@echo "test: end-to-end tests with the pinned Claude Code against the scripted API"
 	@mkdir -p .cache/test-artifacts
-	@$(GO) run ./scripts/testprogress -tests -count=1 ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts
+	@$(GO) run ./scripts/testprogress -tests -count=1 -timeout 30m ./e2e/ -artifacts -outputdir=$(CURDIR)/.cache/test-artifacts
 	@$(NEWCOMER)
 
 ## newcomer: in a fresh clone with HOME an empty folder (npm's cache empty, Go's shared), as a

@@ -115,6 +115,19 @@ func main() {
 			}
 		case ev.Action == "fail" && name == "":
 			failed = true
+			// A test still running when its package failed (go test's
+			// -timeout panics inside it) has said why only to itself.
+			var left []string
+			for n := range running {
+				left = append(left, n)
+			}
+			sort.Strings(left)
+			for _, n := range left {
+				lines := output[n]
+				fmt.Printf("%-4s %s (still running when its package failed; its last lines:)\n", "fail", n)
+				fmt.Print(strings.Join(lines[max(0, len(lines)-40):], ""))
+				delete(running, n)
+			}
 			fmt.Print(strings.Join(output["package "+ev.Package], ""))
 			fmt.Printf("FAIL %s (%.1fs)\n", ev.Package, ev.Elapsed)
 		case ev.Action == "pass" && name == "":
