@@ -29,6 +29,7 @@ type event struct {
 func main() {
 	var mu sync.Mutex
 	running := map[string]time.Time{}
+	pkgOf := map[string]string{} // a running test's package
 	output := map[string][]string{}
 	failedSub := map[string]bool{}
 	start := time.Now()
@@ -78,7 +79,7 @@ func main() {
 		case ev.Action == "fail" && strings.Contains(name, "/"):
 			failedSub[name] = true
 		case ev.Action == "run" && name != "" && !strings.Contains(name, "/"):
-			running[name] = time.Now()
+			running[name], pkgOf[name] = time.Now(), ev.Package
 		case ev.Action == "output":
 			key := name
 			if key == "" {
@@ -115,19 +116,7 @@ func main() {
 			}
 		case ev.Action == "fail" && name == "":
 			failed = true
-			// A test still running when its package failed (go test's
-			// -timeout panics inside it) has said why only to itself.
-			var left []string
-			for n := range running {
-				left = append(left, n)
-			}
-			sort.Strings(left)
-			for _, n := range left {
-				lines := output[n]
-				fmt.Printf("%-4s %s (still running when its package failed; its last lines:)\n", "fail", n)
-				fmt.Print(strings.Join(lines[max(0, len(lines)-40):], ""))
-				delete(running, n)
-			}
+			printStillRunning(ev.Package, running, pkgOf, output)
 			fmt.Print(strings.Join(output["package "+ev.Package], ""))
 			fmt.Printf("FAIL %s (%.1fs)\n", ev.Package, ev.Elapsed)
 		case ev.Action == "pass" && name == "":
@@ -148,3 +137,22 @@ func main() {
 }
 
 func elapsed(d time.Duration) string { return d.Round(time.Second).String() }
+
+// printStillRunning prints what the tests of package pkg still running
+// when it failed have said (go test's -timeout panics inside one of them,
+// and the panic is its output), and forgets them.
+func printStillRunning(pkg string, running map[string]time.Time, pkgOf map[string]string, output map[string][]string) {
+	var left []string
+	for n := range running {
+		if pkgOf[n] == pkg {
+			left = append(left, n)
+		}
+	}
+	sort.Strings(left)
+	for _, n := range left {
+		lines := output[n]
+		fmt.Printf("fail %s (still running when its package failed; its last lines:)\n", n)
+		fmt.Print(strings.Join(lines[max(0, len(lines)-40):], ""))
+		delete(running, n)
+	}
+}
