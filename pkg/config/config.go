@@ -187,9 +187,13 @@ func (r Recall) Answers(source string) bool {
 	return false
 }
 
-// Triage configures keyword triage at Stop.
+// Triage configures keyword triage at Stop. On, it notes in the session's
+// record what looks worth keeping (`ccmem triage` lists it for the person
+// to keep or dismiss); AskModel also hands it to the model with the next
+// prompt, asking it to save a record.
 type Triage struct {
 	Enabled    bool               `yaml:"enabled" json:"enabled"`
+	AskModel   bool               `yaml:"ask_model" json:"ask_model"`
 	Thresholds map[string]float64 `yaml:"thresholds" json:"thresholds"`
 }
 
@@ -254,7 +258,7 @@ func Default() Config {
 			"corrections and stated preferences, in their words; errors that are not " +
 			"yet resolved, with the exact messages; and the files being worked on, " +
 			"with what is left to do in each.",
-		Triage:  Triage{Thresholds: maps.Clone(triage.DefaultThresholds)},
+		Triage:  Triage{Enabled: true, Thresholds: maps.Clone(triage.DefaultThresholds)},
 		Recall:  Recall{Enabled: true, MaxItems: 5, MaxChars: 1500, MinScore: 2.5, MinMatched: 0.1, Sources: []string{"user"}},
 		Guard:   Guard{Enabled: true, Tools: slices.Clone(DefaultGuardTools), MaxLines: 2, Fixes: true, Hold: true, SubagentChars: 1500},
 		Records: Records{MaxRetained: 5, GracePeriodDays: 30, MaxPerCategory: 100, Categories: map[string]RecordCategory{}},

@@ -2,6 +2,8 @@ package learn
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -531,6 +533,19 @@ func FrictionSeen(key, newestEpisode string) string {
 // BriefingSeen is the key that records that the person looked at a draft
 // of a project's briefing: the start-up block stops suggesting one.
 func BriefingSeen(key string) string { return "briefing:" + key }
+
+// TriageDecided is the key that records the person's decision ("kept" or
+// "dismissed") on what triage found in a project (key): by its words, so
+// the same words noted again in a later session are decided already; for
+// what has no words (a session's work), by its session.
+func TriageDecided(key, decision, category, words, sessionID string) string {
+	id := "session " + sessionID
+	if w := strings.Join(strings.Fields(words), " "); w != "" {
+		id = strings.ToLower(w)
+	}
+	sum := sha256.Sum256([]byte(category + "\x00" + id))
+	return "triage-" + decision + ":" + key + ":" + hex.EncodeToString(sum[:8])
+}
 
 // MarkSeen records that the person looked at names (review items by
 // file, or any other key a nudge uses).

@@ -112,7 +112,10 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 			}
 		}
 	}
-	if len(st.Triage) > 0 {
+	// What triage found goes to the model only when the person asked for
+	// that (triage.ask_model); else it waits for them (`ccmem triage`).
+	askModel := len(st.Triage) > 0 && pl.Cfg.Triage.AskModel
+	if askModel {
 		ccmem := "ccmem"
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
@@ -122,7 +125,7 @@ func Prompt(ctx context.Context, e store.Env, req PromptRequest) (PromptResult, 
 		}
 	}
 	if pl.Project != nil {
-		err = session.CommitPrompt(e, *pl.Project, req.SessionID, len(st.Triage) > 0, recalled, kind)
+		err = session.CommitPrompt(e, *pl.Project, req.SessionID, askModel, recalled, kind)
 	}
 	return PromptResult{Context: claudecode.Neutralize(strings.Join(parts, "\n\n")), Recalled: recalled, RecalledKind: kind}, err
 }
@@ -157,7 +160,7 @@ func ExplainPrompt(ctx context.Context, e store.Env, cwd, prompt string) (Recall
 		}
 		return RecallExplained{Disabled: true, RecallReport: search.RecallReport{Terms: []search.RecallTerm{}, Ranked: []search.Hit{}, Recalled: []search.Hit{}, Silent: why}}, nil
 	}
-	inj := compose(ctx, e, StartRequest{Cwd: cwd, Source: "startup"}, pl, nil, true)
+	inj := compose(ctx, e, StartRequest{Cwd: cwd, Source: "startup"}, pl, nil, true, nil)
 	shown := session.NewShown(inj.Block.Refs)
 	rep, err := search.ExplainRecall(ctx, e, prompt, search.RecallOptions{Scope: search.ScopeOf(pl.Project, false),
 		Skip: shown.WasShownKey, SkipMost: shown.ShownCount(), MaxItems: rc.MaxItems, MinScore: rc.MinScore, MinMatched: rc.MinMatched,

@@ -25,6 +25,7 @@ import (
 	"github.com/ccmem/ccmem/pkg/store"
 	"github.com/ccmem/ccmem/pkg/syncstate"
 	"github.com/ccmem/ccmem/pkg/textfmt"
+	"github.com/ccmem/ccmem/pkg/triage"
 )
 
 // StartRequest says where a session starts and why.
@@ -75,7 +76,7 @@ func Compose(ctx context.Context, e store.Env, req StartRequest) Injection {
 	pl := config.Locate(e, req.Cwd)
 	ctx, cancel := config.Deadline(ctx, req.Started, pl.Cfg)
 	defer cancel()
-	return compose(ctx, e, req, pl, nil, true)
+	return compose(ctx, e, req, pl, nil, true, nil)
 }
 
 // Start is the SessionStart hook's work: archive the project's sessions that
@@ -136,7 +137,12 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 	// offered once, now (the episode no longer holds it), whole or not at
 	// all, within the person's budget.
 	var extra []inject.Section
-	if len(left) > 0 && pl.Cfg.Enabled {
+	var waits []string
+	if len(left) > 0 && pl.Cfg.Enabled && !pl.Cfg.Triage.AskModel {
+		if line := keepLine(undecided(e, pl.Project.Key, left)); line != "" {
+			waits = append(waits, line)
+		}
+	} else if len(left) > 0 && pl.Cfg.Enabled {
 		ccmem := "ccmem"
 		if req.CCMem != nil {
 			ccmem = req.CCMem()
@@ -148,7 +154,7 @@ func Start(ctx context.Context, e store.Env, req StartRequest) Injection {
 			}
 		}
 	}
-	inj := compose(ctx, e, req, pl, backlog, false, extra...)
+	inj := compose(ctx, e, req, pl, backlog, false, waits, extra...)
 	if p := pl.Project; p != nil && pl.Cfg.Enabled && req.SessionID != "" {
 		// The starting session's checkpoint, with what its block shows
 		// (per-prompt recall does not show it again).
@@ -176,7 +182,7 @@ const startCaptureFor = 250 * time.Millisecond
 // counted. With preview (ccmem show), nothing has been archived: the
 // episode menu is the one the next start will leave, computed without
 // writing, so the block is the one that start injects.
-func compose(ctx context.Context, e store.Env, req StartRequest, pl config.Place, backlog *learn.Backlog, preview bool, extra ...inject.Section) Injection {
+func compose(ctx context.Context, e store.Env, req StartRequest, pl config.Place, backlog *learn.Backlog, preview bool, waits []string, extra ...inject.Section) Injection {
 	inj := Injection{Project: pl.Project, Config: pl.Cfg}
 	warn := func(err error) {
 		if err != nil {
@@ -258,9 +264,9 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl config.Place
 		add(episodesSection(pdir, episodes, e.IndexPath(p.Key), next, changed, cfg))
 	}
 	// One line, when something waits for the person that they have not
-	// looked at yet: silo memories to curate, rules drawn from this
+	// looked at yet: what triage found in the sessions just finished (in
+	// waits already), silo memories to curate, rules drawn from this
 	// project's friction to review, a briefing worth drafting.
-	var waits []string
 	if cfg.NudgeThreshold > 0 && (ctx.Err() == nil || backlog != nil) {
 		var b learn.Backlog
 		var err error
@@ -353,6 +359,56 @@ func rough(e store.Env, key string, sections []inject.Section) string {
 		return ""
 	}
 	return fmt.Sprintf("%d of the recent sessions here went badly — /friction finds what recurs and proposes rules for the user to review", bad)
+}
+
+// undecided is what triage found in the sessions this start finished
+// that the person has not decided on already (the same words kept or
+// dismissed from an earlier session).
+func undecided(e store.Env, key string, left []session.LeftTriage) []session.LeftTriage {
+	seen := learn.Seen(e)
+	var out []session.LeftTriage
+	for _, l := range left {
+		var hits []triage.Hit
+		for _, h := range l.Hits {
+			if !seen[learn.TriageDecided(key, "kept", h.Category, h.Excerpt, l.SessionID)] &&
+				!seen[learn.TriageDecided(key, "dismissed", h.Category, h.Excerpt, l.SessionID)] {
+				hits = append(hits, h)
+			}
+		}
+		if len(hits) > 0 {
+			l.Hits = hits
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// keepLine says what triage found in the sessions this start finished,
+// for the person to keep or dismiss: it is offered once, here ("" for
+// nothing).
+func keepLine(left []session.LeftTriage) string {
+	if len(left) == 0 {
+		return ""
+	}
+	n := 0
+	var kinds []string
+	for _, l := range left {
+		for _, h := range l.Hits {
+			n++
+			if !slices.Contains(kinds, h.Category) {
+				kinds = append(kinds, h.Category)
+			}
+		}
+	}
+	from := "recent sessions here"
+	if len(left) == 1 {
+		from = fmt.Sprintf("the last session here (%q)", textfmt.Shorten(left[0].Title, 60))
+	}
+	what := strings.ReplaceAll(strings.Join(kinds, ", "), "_", " ")
+	if n == 1 {
+		return fmt.Sprintf("1 thing from %s may be worth keeping as a project record (%s) — /ccmem keep lists it for the user to keep or dismiss", from, what)
+	}
+	return fmt.Sprintf("%d things from %s may be worth keeping as project records (%s) — /ccmem keep lists them for the user to keep or dismiss", n, from, what)
 }
 
 // roughAfter is how many sessions of the menu that went badly make the

@@ -472,32 +472,41 @@ type SessionFile struct {
 // checkpoints, telling the ended ones from the live; unreadable files are
 // reported, not fatal.
 func ListSessions(e store.Env, key string, cfg config.Config) (episodes, live []SessionFile, problems []string) {
-	read := func(dir string) []SessionFile {
-		ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
-		if err != nil {
-			return nil
-		}
-		var out []SessionFile
-		for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name: reverse is newest first
-			n := ents[i].Name()
-			if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
-				continue
-			}
-			path := filepath.Join(dir, n)
-			c, err := readCheckpoint(e.ProjectDir(key), path)
-			if err != nil {
-				problems = append(problems, e.PathError(path, err).Error())
-				continue
-			}
-			out = append(out, SessionFile{Path: path, Record: c})
-		}
-		return out
-	}
-	live = read(e.CheckpointsDir(key))
+	live, problems = LiveSessions(e, key)
 	for i := range live {
 		live[i].Ended = sessionOver(live[i].Record, live[i].Path, e.Time(), cfg.OrphanAfter, Current{})
 	}
-	return read(e.EpisodesDir(key)), live, problems
+	episodes, more := readSessions(e, key, e.EpisodesDir(key))
+	return episodes, live, append(problems, more...)
+}
+
+// LiveSessions reads a project's checkpoints: the sessions not archived
+// yet, newest first.
+func LiveSessions(e store.Env, key string) ([]SessionFile, []string) {
+	return readSessions(e, key, e.CheckpointsDir(key))
+}
+
+// readSessions reads the records of a folder of the project's, newest
+// first; an unreadable one is a problem, not fatal.
+func readSessions(e store.Env, key, dir string) (out []SessionFile, problems []string) {
+	ents, err := store.ReadDirIn(e.ProjectDir(key), dir)
+	if err != nil {
+		return nil, nil
+	}
+	for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name: reverse is newest first
+		n := ents[i].Name()
+		if !strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".") {
+			continue
+		}
+		path := filepath.Join(dir, n)
+		c, err := readCheckpoint(e.ProjectDir(key), path)
+		if err != nil {
+			problems = append(problems, e.PathError(path, err).Error())
+			continue
+		}
+		out = append(out, SessionFile{Path: path, Record: c})
+	}
+	return out, problems
 }
 
 // FindSession finds one session of a project by its id, a unique prefix

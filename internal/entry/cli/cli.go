@@ -24,7 +24,7 @@ var commands command.Table
 func init() {
 	commands = command.Table{
 		cmdShow, cmdSearch, cmdMCP, cmdPaths, cmdStatus, cmdEpisodes, cmdGC,
-		cmdLearn, cmdRemember, cmdForget, cmdEdit, cmdRecord, cmdConsolidate, cmdBriefing, cmdImport, cmdFriction, cmdProfile, cmdUI, cmdSync,
+		cmdLearn, cmdRemember, cmdForget, cmdEdit, cmdRecord, cmdConsolidate, cmdBriefing, cmdImport, cmdFriction, cmdTriage, cmdProfile, cmdUI, cmdSync,
 		cmdEnable, cmdDisable, cmdInstall, cmdUninstall, cmdDoctor,
 		cmdHelp, cmdVersion,
 	}

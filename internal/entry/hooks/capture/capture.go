@@ -18,8 +18,9 @@ const stopUsage = `usage: stop < hook-input.json
 stop is ccmem's Stop hook for Claude Code. After every assistant turn it
 reads what the session's transcript gained since the last turn and updates
 the session's checkpoint in the store. It prints nothing: what triage
-finds (when it is on) is carried to the model by the next prompt
-(userpromptsubmit), never in place of the answer.
+finds is noted in the session's record for the person (ccmem triage), and
+carried to the model by the next prompt only when triage.ask_model is on;
+never in place of the answer.
 `
 
 const preCompactUsage = `usage: precompact < hook-input.json

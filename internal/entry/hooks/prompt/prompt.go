@@ -16,7 +16,7 @@ userpromptsubmit is ccmem's UserPromptSubmit hook for Claude Code. Before
 the model sees a person's prompt, it adds the few memories that bear on it
 and the session was not shown yet (one line each: date, where, the
 sentence that matches, the file and turn to read), and what triage found
-in the session's earlier turns (once each; only when triage is on), as
+in the session's earlier turns (once each; only with triage.ask_model), as
   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
 It prints nothing when there is nothing to add.
 `
