@@ -340,14 +340,14 @@ func (c *Checkpoint) applyResults(results []transcript.ToolResult, ts string) {
 	}
 }
 
-// collect keeps the new turns' text for triage, the newest 256 KB.
+// collect keeps the new turns' text for triage, the newest it scores.
 func (c *Checkpoint) collect(role, text string) {
 	if !c.collecting || strings.TrimSpace(text) == "" {
 		return
 	}
 	c.newMsgs = append(c.newMsgs, triage.Message{Role: role, Text: text})
 	c.newText += len(text)
-	for c.newText > 256<<10 && len(c.newMsgs) > 1 {
+	for c.newText > triage.MaxText && len(c.newMsgs) > 1 {
 		c.newText -= len(c.newMsgs[0].Text)
 		c.newMsgs = c.newMsgs[1:]
 	}
