@@ -531,8 +531,14 @@ func FrictionSeen(key, newestEpisode string) string {
 }
 
 // BriefingSeen is the key that records that the person looked at a draft
-// of a project's briefing: the start-up block stops suggesting one.
-func BriefingSeen(key string) string { return "briefing:" + key }
+// of a project's briefing as it was written at written (zero: none yet):
+// the start-up block stops suggesting one until the briefing changes.
+func BriefingSeen(key string, written time.Time) string {
+	if written.IsZero() {
+		return "briefing:" + key
+	}
+	return "briefing:" + key + "@" + strconv.FormatInt(written.UnixNano(), 10)
+}
 
 // TriageDecided is the key that records the person's decision ("kept" or
 // "dismissed") on what triage found in a project (key): by its words, so

@@ -675,7 +675,8 @@ func TestRulesStayInTheirProject(t *testing.T) {
 // TestNudgeWhenSomethingWaits: one line of the block, only while
 // something waits that the person has not looked at: sessions that went
 // badly (until they look at the friction), rules to review (until they
-// list them), a briefing worth drafting (until they draft one).
+// list them), a briefing worth drafting or a briefing that sessions have
+// passed (until they look at a draft).
 func TestNudgeWhenSomethingWaits(t *testing.T) {
 	e := storetest.Env(t)
 	repo, p := storetest.Repo(t, e, "shop")
@@ -711,7 +712,7 @@ func TestNudgeWhenSomethingWaits(t *testing.T) {
 		t.Fatalf("the nudge: %q", got)
 	}
 	// The person looked at the friction, and drafted a briefing.
-	learn.MarkSeen(e, learn.FrictionSeen(p.Key, fmt.Sprintf("202611%02dT090000Z-s%d.json", 16, 6)), learn.BriefingSeen(p.Key))
+	learn.MarkSeen(e, learn.FrictionSeen(p.Key, fmt.Sprintf("202611%02dT090000Z-s%d.json", 16, 6)), learn.BriefingSeen(p.Key, time.Time{}))
 	if got := nudge(); got != "" {
 		t.Fatalf("a nudge once everything was looked at: %q", got)
 	}
@@ -725,6 +726,24 @@ func TestNudgeWhenSomethingWaits(t *testing.T) {
 	learn.MarkSeen(e, "shop-1a2b-verify")
 	if got := nudge(); got != "" {
 		t.Fatalf("a nudge after the rule was listed: %q", got)
+	}
+	// A briefing written on 2026-11-09, before the nine sessions: a draft
+	// of what changed is offered for review, until the person looks at
+	// one; written after them, it is current.
+	storetest.Mkfile(t, e.BriefingPath(p.Key), "# shop\n")
+	written := time.Date(2026, 11, 9, 12, 0, 0, 0, time.UTC)
+	os.Chtimes(e.BriefingPath(p.Key), written, written)
+	if got := nudge(); got != "9 sessions since the project's briefing was written (2026-11-09): /ccmem briefing drafts what changed, for the user to review" {
+		t.Fatalf("a briefing older than the sessions: %q", got)
+	}
+	learn.MarkSeen(e, learn.BriefingSeen(p.Key, written))
+	if got := nudge(); got != "" {
+		t.Fatalf("a nudge after the person looked at a draft: %q", got)
+	}
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	os.Chtimes(e.BriefingPath(p.Key), now, now)
+	if got := nudge(); got != "" {
+		t.Fatalf("a briefing written after the sessions: %q", got)
 	}
 }
 

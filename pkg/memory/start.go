@@ -289,8 +289,10 @@ func compose(ctx context.Context, e store.Env, req StartRequest, pl config.Place
 			waits = append(waits, w)
 		}
 	}
-	if p := pl.Project; p != nil && briefingWorthDrafting(e, p.Key) {
-		waits = append(waits, "no briefing yet for this project: /ccmem briefing drafts one from its sessions")
+	if p := pl.Project; p != nil {
+		if line := briefingNudge(e, p.Key); line != "" {
+			waits = append(waits, line)
+		}
 	}
 	if len(waits) > 0 {
 		sections = append(sections, inject.Section{
@@ -415,19 +417,40 @@ func keepLine(left []session.LeftTriage) string {
 // friction worth a look.
 const roughAfter = 3
 
-// briefingWorthDrafting tells a project with sessions enough to draft a
-// briefing from, none yet, and no look at a draft.
-func briefingWorthDrafting(e store.Env, key string) bool {
-	if _, err := os.Lstat(e.BriefingPath(key)); err == nil {
-		return false
+// briefingNudge is what the start-up block says of the project's
+// briefing: none yet though the project has sessions enough to draft one
+// from, or briefingAfter sessions or more since it was written; "" when
+// neither, or when the person looked at a draft since.
+func briefingNudge(e store.Env, key string) string {
+	written := time.Time{}
+	if fi, err := os.Lstat(e.BriefingPath(key)); err == nil {
+		written = fi.ModTime()
+	}
+	if learn.Seen(e)[learn.BriefingSeen(key, written)] {
+		return ""
 	}
 	d, err := os.Open(e.EpisodesDir(key))
 	if err != nil {
-		return false
+		return ""
 	}
-	ents, _ := d.ReadDir(briefingAfter) // enough to know, not all of them
+	// Enough names to know (episode names start with their UTC time).
+	names, _ := d.Readdirnames(4 * briefingAfter * briefingAfter)
 	d.Close()
-	return len(ents) >= briefingAfter && !learn.Seen(e)[learn.BriefingSeen(key)]
+	stamp := written.UTC().Format("20060102T150405Z")
+	since := 0
+	for _, n := range names {
+		if n > stamp && session.EpisodeSession(n) != "" {
+			since++
+		}
+	}
+	switch {
+	case since < briefingAfter:
+		return ""
+	case written.IsZero():
+		return "no briefing yet for this project: /ccmem briefing drafts one from its sessions"
+	}
+	return fmt.Sprintf("%d sessions since the project's briefing was written (%s): /ccmem briefing drafts what changed, for the user to review",
+		since, written.UTC().Format("2006-01-02"))
 }
 
 // briefingAfter is how many sessions a project has before a briefing is

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ccmem/ccmem/internal/entry/command"
 	"github.com/ccmem/ccmem/pkg/config"
@@ -148,12 +149,16 @@ var cmdBriefingDraft = &command.Command{
 	Name: "draft", Args: "[--apply] [--sessions N] [--cwd DIR] [--json]",
 	Summary: "draft a briefing from the newest sessions; --apply makes it the briefing",
 	Help: `Drafts the project's briefing (at most 80 lines) from its newest sessions'
-records (--sessions, 20 by default; automated runs left out): what the
-project is being used for (the sessions' titles), the files and commands
-that recur, its decisions (active decision records, and conclusions that
-state one), its open problems (commands that failed and were not fixed,
-sessions that went badly) and the last outcomes. Every line comes from the
-records; no model is asked, so the same sessions give the same draft.
+records (--sessions, 20 by default; automated runs left out) and the
+repository's records: the goals being worked toward (sessions on one
+subject are one goal, with how its last session ended), the decisions in
+force (active decision records, then the decisions sessions stated, a later
+one on the same subject replacing the earlier), the open threads (a command
+that failed and no later session ran cleanly, a session that went badly
+with nothing on its subject since, deferred work and next steps the records
+hold), what changed since the current briefing was written, and the files
+and commands that recur. Every line comes from the records; no model is
+asked, so the same sessions give the same draft.
 
 It prints the draft as a diff against the current briefing ("-" lines
 go, "+" lines come). --apply writes it as the new briefing, keeping the
@@ -179,8 +184,13 @@ the draft is a start, not the last word.`,
 			for _, pr := range problems {
 				fmt.Fprintf(c.Stderr, "ccmem: warning: %s\n", pr)
 			}
-			draft := notes.DraftBriefing(p, eps, *n)
-			_ = learn.MarkSeen(c.Env, learn.BriefingSeen(p.Key)) // the start-up block stops suggesting a draft
+			// What changed is told since the current briefing was written.
+			var since time.Time
+			if fi, err := os.Lstat(c.Env.BriefingPath(p.Key)); err == nil && fi.Mode().IsRegular() {
+				since = fi.ModTime()
+			}
+			draft := notes.DraftBriefing(p, eps, *n, since)
+			_ = learn.MarkSeen(c.Env, learn.BriefingSeen(p.Key, since)) // the start-up block stops suggesting a draft
 			cur, err := store.ReadSmallFile(c.Env.BriefingPath(p.Key), 16<<20)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
