@@ -37,7 +37,6 @@ func (r *Regexp) ReplaceAllString(s, repl string) string { return r.R().ReplaceA
 func (r *Regexp) ReplaceAllStringFunc(s string, f func(string) string) string {
 	return r.R().ReplaceAllStringFunc(s, f)
 }
-func (r *Regexp) Split(s string, n int) []string { return r.R().Split(s, n) }
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.R().FindAllStringSubmatchIndex(s, n)
 }
