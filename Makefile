@@ -19,7 +19,7 @@ export GOFLAGS
 GORELEASER_VERSION := $(shell sed -n 's/^[[:space:]]*github.com\/goreleaser\/goreleaser\/v2 \(v[^ ]*\).*/\1/p' tools/go.mod)
 GORELEASER := $(CURDIR)/.cache/goreleaser-$(GORELEASER_VERSION)
 
-.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini opencode test-tools newcomer bench bench-peers bench-go fuzz recall agents
+.PHONY: all build test test-steps unit e2e e2e-latest demo install uninstall vet cross release-snapshot release-pin torture clean claude-code codex gemini opencode test-tools newcomer bench bench-peers bench-triage bench-go fuzz recall agents
 
 all: build
 
@@ -119,6 +119,11 @@ test-tools:
 ## then the recall precision report
 bench: build
 	$(GO) run ./internal/dev/bench
+
+## bench-triage: what triage, on by default, adds to a turn's end: the stop hook with triage on
+## and off in the same rounds (docs/benchmarks.md)
+bench-triage: build
+	$(GO) run ./internal/dev/bench -triage
 
 ## bench-peers: claude-mem's hook commands timed beside ccmem's on the same payloads (fetches
 ## claude-mem and Bun from npm into .cache/peers; skips with one line when it cannot)

@@ -52,6 +52,7 @@ func main() {
 	recallOnly := flag.Bool("recall", false, "only the precision report of search and per-prompt recall")
 	peers := flag.Bool("peers", false, "time claude-mem's hooks beside ccmem's (make bench-peers)")
 	yearOnly := flag.Bool("year", false, "only the year of sessions: 3,000 imported, then prompts")
+	triageOnly := flag.Bool("triage", false, "only what triage adds to a turn's end: stop with triage on and off, paired")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -81,6 +82,11 @@ func main() {
 		return
 	case *yearOnly:
 		if err := yearRow(o); err != nil {
+			fail(err)
+		}
+		return
+	case *triageOnly:
+		if err := triageRow(o); err != nil {
 			fail(err)
 		}
 		return
