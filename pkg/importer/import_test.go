@@ -298,3 +298,37 @@ func TestSpawnsMatchOneToOne(t *testing.T) {
 		t.Fatalf("matched %v; want one session", got)
 	}
 }
+
+// TestOlderClientsSubagentFilesAreNoSessions (issue 51, finding 6): Claude
+// Code 2.0 to 2.1.1 kept each subagent's transcript beside the sessions,
+// as agent-ID.jsonl, its start-up "Warmup" runs too (26 of them in one
+// person's project of the development corpus). They are no session: left
+// out of the menu, and said so, not as "no folder is recorded for them".
+func TestOlderClientsSubagentFilesAreNoSessions(t *testing.T) {
+	e := storetest.Env(t)
+	root := filepath.Join(storetest.RealDir(t), "architecture")
+	storetest.Mkfile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	silo := filepath.Join(e.SilosDir(), store.Slug(root))
+	old := time.Now().Add(-72 * time.Hour)
+	for i := range 3 {
+		path := filepath.Join(silo, fmt.Sprintf("agent-a%d.jsonl", i))
+		storetest.Mkfile(t, path, fmt.Sprintf(`{"agentId":"a%d","cwd":%q,"isSidechain":true,"message":{"content":"Warmup","role":"user"},"parentUuid":null,"sessionId":"parent-%d","timestamp":"2026-01-06T00:03:12.991Z","type":"user","userType":"external","uuid":"u%d","version":"2.0.76"}`+"\n"+
+			`{"agentId":"a%d","cwd":%q,"isSidechain":true,"message":{"content":[{"type":"text","text":"I'm ready to help you explore the codebase."}],"id":"m%d","model":"claude-haiku-4-5-20251001","role":"assistant","type":"message"},"parentUuid":"u%d","sessionId":"parent-%d","timestamp":"2026-01-06T00:03:20.275Z","type":"assistant","userType":"external","uuid":"v%d","version":"2.0.76"}`+"\n",
+			i, root, i, i, i, root, i, i, i, i))
+		os.Chtimes(path, old, old)
+	}
+	person := transcripttest.New("parent-0", root).Prompt("review the domain model").Say("Reviewed.")
+	storetest.Mkfile(t, filepath.Join(silo, "parent-0.jsonl"), string(person.Text()))
+	os.Chtimes(filepath.Join(silo, "parent-0.jsonl"), old, old)
+	rep, err := Import(context.Background(), e, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Imported != 1 || len(rep.Dropped) != 1 || rep.Dropped[0].Cause != DropSidechain || rep.Dropped[0].N != 3 {
+		t.Fatalf("report %+v", rep)
+	}
+	index, _ := os.ReadFile(e.IndexPath(store.ProjectAt(e, root).Key))
+	if strings.Contains(strings.ToLower(string(index)), "warmup") || !strings.Contains(string(index), "review the domain model") {
+		t.Fatalf("the menu:\n%s", index)
+	}
+}

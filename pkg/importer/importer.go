@@ -96,6 +96,7 @@ const (
 	DropNoFolder    = "no folder is recorded for them"
 	DropOtherSystem = "their folder is another system's (a path this OS cannot have)"
 	DropNoTurn      = "nothing was said in them"
+	DropSidechain   = "subagents' transcripts an older client kept beside its sessions, not sessions of their own"
 )
 
 // drop counts a session left out.
@@ -417,14 +418,27 @@ func transcriptCwd(e store.Env, path, agent string) string {
 	if agent == session.AgentCodex {
 		parse = transcript.CodexParser()
 	}
-	cwd := ""
+	cwd, side := "", false
 	_, _, _ = transcript.ScanFromWith(parse, io.LimitReader(f, 4<<20), -1, 0, func(e transcript.Entry) {
-		if cwd == "" && e.Cwd != "" && !e.Sidechain {
-			cwd = e.Cwd
+		if cwd == "" && e.Cwd != "" {
+			if e.Sidechain {
+				side = true
+			} else {
+				cwd = e.Cwd
+			}
 		}
 	}, func() bool { return cwd != "" })
+	if cwd == "" && side {
+		return sidechainOnly
+	}
 	return cwd
 }
+
+// sidechainOnly is what transcriptCwd says of a file that holds only a
+// subagent's side of a session: older clients (2.0 and 2.1.1 here) kept
+// each subagent's transcript, their start-up "Warmup" runs too, beside
+// the sessions as agent-ID.jsonl. It is no session of its own.
+const sidechainOnly = "\x00sidechain"
 
 // Import imports the transcripts of every silo (see above).
 func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, error) {
@@ -483,6 +497,9 @@ func Import(ctx context.Context, e store.Env, opt ImportOptions) (ImportReport, 
 			cwd = transcriptCwd(e, tf.path, tf.agent)
 		}
 		switch {
+		case cwd == sidechainOnly:
+			rep.drop(tf.agent, DropSidechain)
+			continue
 		case cwd == "":
 			rep.drop(tf.agent, DropNoFolder)
 			continue
