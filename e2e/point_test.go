@@ -263,3 +263,23 @@ func TestAcceptedRuleHoldsTheFirstCall(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallSaysAFactOnce (issue 51, finding 3): a fact said in the same
+// words in four sessions reaches a later prompt's request once, with how
+// often it was seen, not once per session.
+func TestRecallSaysAFactOnce(t *testing.T) {
+	// Long (eight sessions): run beside the others.
+	t.Parallel()
+	w := newWorld(t, nil)
+	const fact = "by the way npm test fails with Error: Cannot find module '../dist/invoice.js' until you run npm run build first"
+	for i, chore := range []string{"bump the linter", "rename the price helper", "add a health check endpoint", "tidy the Makefile"} {
+		sid := w.runJSON("-p", fmt.Sprintf("%s (chore %d)", chore, i))
+		w.claude("-p", "--resume", sid, fact)
+	}
+	n := len(w.api.MessageRequests())
+	w.claude("-p", "npm test cannot find the invoice module in dist, what do we do?")
+	got := w.contextAfter(n, promptContext)
+	if c := strings.Count(got, "Cannot find module '../dist/invoice.js'"); c != 1 || !strings.Contains(got, "seen in 4 sessions") {
+		t.Fatalf("the fact said in 4 sessions is in the request %d times (want once, with how often it was seen):\n%s", c, got)
+	}
+}
